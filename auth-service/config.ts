@@ -1,0 +1,70 @@
+import { resolve } from 'node:path'
+
+export interface Config {
+  readonly port: number
+  readonly host: string
+  /** Public origin, no trailing slash: every absolute URL and the OAuth metadata derive from it. */
+  readonly baseUrl: string
+  readonly contentDir: string
+  readonly dataDir: string
+  /** Where scripts/build.ts puts builds; `<distDir>/current` is the live one. */
+  readonly distDir: string
+  readonly redisUrl: string | undefined
+  readonly anonymousRegistration: boolean
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[]
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n- ${problems.join('\n- ')}`)
+    this.name = 'ConfigError'
+    this.problems = problems
+  }
+}
+
+/** Parses the environment once, listing every problem, and freezes the result. */
+export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
+  const problems: string[] = []
+  const port = Number(env.PORT ?? '4321')
+  if (!/^\d+$/.test(env.PORT ?? '4321') || port > 65535)
+    problems.push(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`)
+  const host = env.HOST ?? '127.0.0.1'
+  const baseUrl = parseOrigin(env.BASE_URL ?? `http://localhost:${port}`, problems)
+  const redisUrl = env.REDIS_URL || undefined
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push(`REDIS_URL must start with redis:// or rediss://`)
+  const anonymousRegistration = parseBoolean('ANONYMOUS_REGISTRATION', env.ANONYMOUS_REGISTRATION, true, problems)
+  if (problems.length > 0) throw new ConfigError(problems)
+  return Object.freeze({
+    port,
+    host,
+    baseUrl,
+    contentDir: resolve(cwd, env.CONTENT_DIR ?? 'content'),
+    dataDir: resolve(cwd, env.DATA_DIR ?? 'data'),
+    distDir: resolve(cwd, env.DIST_DIR ?? 'dist'),
+    redisUrl,
+    anonymousRegistration,
+  })
+}
+
+/** An http(s) origin (the site is served from the root), normalised without a trailing slash. */
+function parseOrigin(value: string, problems: string[]): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    problems.push(`BASE_URL must be an absolute http(s) URL, got "${value}"`)
+    return ''
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`BASE_URL must use http or https, got "${value}"`)
+  if (url.pathname !== '/' || url.search || url.hash || url.username)
+    problems.push(`BASE_URL must be a bare origin like https://research.example.org, got "${value}"`)
+  return url.origin
+}
+
+function parseBoolean(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {
+  if (value === undefined || value === '') return fallback
+  if (/^(1|true|yes|on)$/i.test(value)) return true
+  if (/^(0|false|no|off)$/i.test(value)) return false
+  problems.push(`${name} must be true or false, got "${value}"`)
+  return fallback
+}

@@ -1,0 +1,65 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express'
+import { ServiceError, errorBody } from '../errors.ts'
+
+/** Answers any `/api/v1/*` path no route took: JSON, never the site's HTML 404. */
+export const apiNotFound: RequestHandler = (req) => {
+  throw new ServiceError('not_found', `No endpoint at ${req.method} ${req.originalUrl.split('?')[0]!.slice(0, 200)}. The catalog is at /api/v1.`)
+}
+
+/** A route that exists but not for this method. */
+export function methodNotAllowed(allow: string): RequestHandler {
+  return (req) => {
+    throw new ServiceError('method_not_allowed', `${req.method} is not supported here; use ${allow}.`, {
+      headers: { Allow: allow },
+    })
+  }
+}
+
+export type LogError = (error: unknown, context: { method: string; path: string }) => void
+
+/**
+ * The one place errors become responses: ServiceErrors with their code, body-parser refusals
+ * as 4xx, anything else as a 500 `server_error` whose details go to the log only.
+ */
+export function errorHandler(logError: LogError): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err)
+    let e: ServiceError
+    if (err instanceof ServiceError) e = err
+    else if (isHttpError(err) && err.status < 500) e = fromHttpError(err)
+    else {
+      logError(err, { method: req.method, path: req.path })
+      e = new ServiceError('server_error', 'The server failed to answer; retry with backoff.')
+    }
+    for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value)
+    res.setHeader('Cache-Control', 'no-store')
+    res.status(e.status).json(errorBody(e.code, e.message))
+  }
+}
+
+interface HttpError {
+  status: number
+  type?: string
+  expose?: boolean
+}
+
+function isHttpError(err: unknown): err is HttpError {
+  return typeof err === 'object' && err !== null && typeof (err as HttpError).status === 'number'
+}
+
+/** Maps the errors Express's body parsers throw (http-errors) to our codes. */
+function fromHttpError(err: HttpError): ServiceError {
+  switch (err.type ?? '') {
+    case 'entity.too.large':
+      return new ServiceError('payload_too_large', 'The request body is too large.')
+    case 'entity.parse.failed':
+      return new ServiceError('invalid_request', 'The request body is not valid JSON.')
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new ServiceError('unsupported_media_type', 'The request body must be UTF-8 without content encoding.')
+    default:
+      if (err.status === 413) return new ServiceError('payload_too_large', 'The request body is too large.')
+      if (err.status === 415) return new ServiceError('unsupported_media_type', 'Unsupported request body type.')
+      return new ServiceError('invalid_request', 'The request could not be read.')
+  }
+}

@@ -1,0 +1,33 @@
+import express, { type RequestHandler, type Response } from 'express'
+import { join } from 'node:path'
+
+/** Files whose names carry a content hash never change: cache them for a year. */
+const HASHED = /^\/(_astro|pagefind\/(fragment|index|filter))\//
+
+/**
+ * Serves the static build. `siteDir` goes through the `current` link that each build swaps
+ * atomically, so a rebuild changes what is served without a restart.
+ */
+export function staticSite(siteDir: string): RequestHandler[] {
+  const files = express.static(siteDir, {
+    extensions: ['html'],
+    index: ['index.html'],
+    redirect: false,
+    etag: true,
+    lastModified: true,
+    setHeaders(res: Response, path: string) {
+      const url = path.slice(siteDir.length)
+      res.setHeader('Cache-Control', HASHED.test(url) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate')
+      if (path.endsWith('.md')) res.setHeader('Content-Type', 'text/markdown; charset=utf-8')
+    },
+  })
+  const notFound: RequestHandler = (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+    res.status(404)
+    res.setHeader('Cache-Control', 'no-store')
+    res.sendFile(join(siteDir, '404.html'), (err) => {
+      if (err) res.type('text/plain').send('Not found')
+    })
+  }
+  return [files, notFound]
+}

@@ -1,0 +1,34 @@
+/**
+ * The one seam between the service and its state. Route code sees only this interface;
+ * Redis (many replicas) and node:sqlite (the embedded default) implement it and pass
+ * one contract suite (test/store/store-contract.test.ts).
+ */
+export type StoredValue = { readonly [key: string]: unknown }
+
+export interface Store {
+  /** Writes a JSON value that disappears after `ttlSeconds`. Resolves once durable. */
+  put(key: string, value: StoredValue, ttlSeconds: number): Promise<void>
+  /** The value, or undefined on a miss or once expired. */
+  get<T extends StoredValue = StoredValue>(key: string): Promise<T | undefined>
+  /** Writes only if the key is absent (or expired); false if it exists. For one-time values. */
+  putIfAbsent(key: string, value: StoredValue, ttlSeconds: number): Promise<boolean>
+  /** Removes the key; a miss is not an error. */
+  delete(key: string): Promise<void>
+  /**
+   * Adds one to a counter and returns its new value with the seconds left in its window.
+   * The first increment creates the counter with `windowSeconds`; later ones keep that expiry.
+   */
+  increment(key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }>
+  /** Resolves when the backing store answers; rejects when it cannot be reached. */
+  ping(): Promise<void>
+  /** Flushes and releases connections. The store is unusable afterwards. */
+  close(): Promise<void>
+}
+
+/** Thrown when the backing store cannot be reached; the HTTP layer maps it to 503. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'StoreUnavailableError'
+  }
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+export const ROOT = resolve(import.meta.dirname, '..')
+
+/** What a build depends on, recorded in `build.json` so `npm start` can tell when it is stale. */
+export interface BuildInputs {
+  contentDir: string
+  baseUrl: string
+  fingerprint: string
+}
+
+export interface BuildInfo extends BuildInputs {
+  id: string
+  builtAt: string
+  articles: number
+}
+
+export function buildEnv(env: NodeJS.ProcessEnv): { contentDir: string; baseUrl: string; distDir: string } {
+  return {
+    contentDir: resolve(env.CONTENT_DIR ?? join(ROOT, 'content')),
+    baseUrl: (env.BASE_URL ?? `http://localhost:${env.PORT ?? 4321}`).replace(/\/+$/, ''),
+    distDir: resolve(env.DIST_DIR ?? join(ROOT, 'dist')),
+  }
+}
+
+/**
+ * Hashes names, sizes and mtimes of the articles and of the site's sources: cheap to compute
+ * for ten thousand files, and it changes when a file is added, edited or removed.
+ */
+export function computeInputs(contentDir: string, baseUrl: string): BuildInputs {
+  const hash = createHash('sha256').update(baseUrl).update('\0')
+  const add = (file: string) => {
+    const s = statSync(file)
+    hash.update(`${file}\0${s.size}\0${s.mtimeMs}\0`)
+  }
+  const walk = (dir: string, filter: (name: string) => boolean) => {
+    let entries
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, e.name)
+      if (e.isDirectory()) walk(path, filter)
+      else if (filter(e.name)) add(path)
+    }
+  }
+  walk(contentDir, (n) => n.endsWith('.md'))
+  walk(join(ROOT, 'site'), () => true)
+  for (const f of ['astro.config.mjs', 'package-lock.json']) {
+    try {
+      add(join(ROOT, f))
+    } catch {
+      // optional input
+    }
+  }
+  return { contentDir, baseUrl, fingerprint: hash.digest('hex') }
+}
+
+export function readBuildInfo(distDir: string): BuildInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(join(distDir, 'current', 'build.json'), 'utf8')) as BuildInfo
+  } catch {
+    return undefined
+  }
+}
+
+/** True when there is no build, or it was made from other content, sources or BASE_URL. */
+export function isStale(distDir: string, inputs: BuildInputs): boolean {
+  const info = readBuildInfo(distDir)
+  return !info || info.fingerprint !== inputs.fingerprint || info.contentDir !== inputs.contentDir || info.baseUrl !== inputs.baseUrl
+}

@@ -1,0 +1,17 @@
+/**
+ * `npm start`: builds when there is no build or it is older than the content or the site's
+ * sources, then serves site and API from one process.
+ */
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import { ROOT, buildEnv, computeInputs, isStale } from './build-state.ts'
+
+const { contentDir, baseUrl, distDir } = buildEnv(process.env)
+if (isStale(distDir, computeInputs(contentDir, baseUrl))) {
+  console.log('The build is missing or out of date: building the site first.')
+  // A separate process, so the server does not carry the build's memory.
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { stdio: 'inherit' })
+  if (built.status !== 0) process.exit(built.status ?? 1)
+}
+const { main } = await import('../auth-service/server.ts')
+await main()

@@ -1,0 +1,45 @@
+import { defineCollection } from 'astro:content'
+import { glob } from 'astro/loaders'
+import { z } from 'astro/zod'
+import { pathToFileURL } from 'node:url'
+import { resolve } from 'node:path'
+
+/** Where the articles live: `CONTENT_DIR` (default ./content), one `<slug>.md` per article. */
+const contentDir = pathToFileURL(resolve(process.env.CONTENT_DIR ?? 'content') + '/')
+
+const TAG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+const articles = defineCollection({
+  loader: glob({
+    pattern: '*.md',
+    base: contentDir,
+    // The slug is the file name, exactly: the article's address must not depend on its title.
+    generateId: ({ entry }) => entry.replace(/\.md$/, ''),
+  }),
+  schema: z
+    .object({
+      title: z.string().trim().min(1).max(200),
+      description: z.string().trim().min(1).max(400),
+      date: z.coerce.date(),
+      lastModified: z.coerce.date().optional(),
+      author: z.string().trim().min(1).max(120),
+      tags: z
+        .array(z.string().regex(TAG, 'tags are lowercase words joined by hyphens, like "machine-learning"'))
+        .max(12)
+        .default([]),
+      image: z
+        .string()
+        .refine((v) => v.startsWith('/') || /^https?:\/\//.test(v), 'image must be a site path (/images/x.png) or an http(s) URL')
+        .optional(),
+      // Drafts are validated but not published.
+      draft: z.boolean().default(false),
+    })
+    // Unknown fields fail the build: a misspelt "tag:" must not silently drop the tags.
+    .strict()
+    .refine((a) => !a.lastModified || a.lastModified >= a.date, {
+      message: 'lastModified must not be before date',
+      path: ['lastModified'],
+    }),
+})
+
+export const collections = { articles }

@@ -1,0 +1,25 @@
+import type { APIRoute } from 'astro'
+import { getArticles, markdownPath } from '../lib/articles'
+import { SITE } from '../lib/site'
+
+/** The llms.txt index (llmstxt.org): every article with its markdown twin, then the machine entry points. */
+export const GET: APIRoute = async ({ site }) => {
+  const abs = (path: string) => new URL(path, site).href
+  const articles = await getArticles()
+  const lines = [
+    `# ${SITE.name}`,
+    '',
+    `> ${SITE.tagline} Each article below links to its markdown form.`,
+    '',
+    '## Articles',
+    '',
+    ...articles.map((a) => `- [${a.data.title}](${abs(markdownPath(a.id))}): ${a.data.description}`),
+    '',
+    '## API',
+    '',
+    `- [API index](${abs('/api/v1')}): the JSON API's catalog of endpoints (list, fetch and search articles)`,
+    `- [Search](${abs('/api/v1/search?q=example')}): keyword search over titles, tags and descriptions`,
+    '',
+  ]
+  return new Response(lines.join('\n'), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+}

@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { TestProject } from 'vitest/node'
+import { build } from '../../scripts/build.ts'
+
+export const FIXTURE_CORPUS = join(import.meta.dirname, '..', 'fixtures', 'corpus')
+export const SHIPPED_CORPUS = join(import.meta.dirname, '..', '..', 'content')
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** DIST_DIR of a real build of test/fixtures/corpus. */
+    fixtureDist: string
+    /** DIST_DIR of a real build of the shipped content/. */
+    shippedDist: string
+  }
+}
+
+/** Builds the fixture corpus and the shipped corpus once for every suite that reads a build. */
+export default async function setup(project: TestProject): Promise<() => void> {
+  const root = mkdtempSync(join(tmpdir(), 'lattice-builds-'))
+  const fixtureDist = join(root, 'fixture')
+  const shippedDist = join(root, 'shipped')
+  const base = { ...process.env, BASE_URL: 'http://localhost:4321' }
+  await build({ ...base, CONTENT_DIR: FIXTURE_CORPUS, DIST_DIR: fixtureDist })
+  await build({ ...base, CONTENT_DIR: SHIPPED_CORPUS, DIST_DIR: shippedDist })
+  project.provide('fixtureDist', fixtureDist)
+  project.provide('shippedDist', shippedDist)
+  return () => rmSync(root, { recursive: true, force: true })
+}
