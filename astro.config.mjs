@@ -4,6 +4,8 @@ import sitemap from '@astrojs/sitemap'
 import { unified } from '@astrojs/markdown-remark'
 import remarkMath from 'remark-math'
 import rehypeKatex from 'rehype-katex'
+import rehypeSanitize from 'rehype-sanitize'
+import { articleSanitizeSchema } from './site/lib/sanitize-schema.ts'
 
 // The build is fully static: every page is prerendered and the service (or nginx) serves
 // dist/. BASE_URL only feeds the absolute links baked into the feed and the sitemap.
@@ -19,7 +21,11 @@ export default defineConfig({
   build: { format: 'file' },
   markdown: {
     // remark/rehype, for KaTeX math: rendered to HTML at build time, so pages ship no math script.
-    processor: unified({ remarkPlugins: [remarkMath], rehypePlugins: [rehypeKatex] }),
+    // Sanitising runs last, over the highlighted and typeset output.
+    processor: unified({
+      remarkPlugins: [remarkMath],
+      rehypePlugins: [rehypeKatex, [rehypeSanitize, articleSanitizeSchema]],
+    }),
     shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' } },
   },
   integrations: [sitemap()],

@@ -49,7 +49,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
 
   const shutdown = () => {
     stopWatching()
-    server.close(() => process.exit(0))
+    log('shutting down: finishing in-flight requests')
+    server.close(() => {
+      log('stopped')
+      process.exit(0)
+    })
     server.closeIdleConnections()
     setTimeout(() => process.exit(0), 10_000).unref()
   }

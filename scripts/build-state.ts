@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { loadConfig } from '../auth-service/config.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 
@@ -17,12 +18,10 @@ export interface BuildInfo extends BuildInputs {
   articles: number
 }
 
+/** The build's settings, parsed (and refused) exactly as the server parses them. */
 export function buildEnv(env: NodeJS.ProcessEnv): { contentDir: string; baseUrl: string; distDir: string } {
-  return {
-    contentDir: resolve(env.CONTENT_DIR ?? join(ROOT, 'content')),
-    baseUrl: (env.BASE_URL ?? `http://localhost:${env.PORT ?? 4321}`).replace(/\/+$/, ''),
-    distDir: resolve(env.DIST_DIR ?? join(ROOT, 'dist')),
-  }
+  const { contentDir, baseUrl, distDir } = loadConfig(env, ROOT)
+  return { contentDir, baseUrl, distDir }
 }
 
 /**

@@ -9,6 +9,11 @@ const contentDir = pathToFileURL(resolve(process.env.CONTENT_DIR ?? 'content') +
 
 const TAG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
+const dateField = (name: string, example: string) =>
+  z.coerce.date({
+    error: (issue) => (issue.input === undefined ? `${name} is required, like ${example}` : `${name} must be a date, like ${example}`),
+  })
+
 const articles = defineCollection({
   loader: glob({
     pattern: '*.md',
@@ -20,8 +25,8 @@ const articles = defineCollection({
     .object({
       title: z.string().trim().min(1).max(200),
       description: z.string().trim().min(1).max(400),
-      date: z.coerce.date(),
-      lastModified: z.coerce.date().optional(),
+      date: dateField('date', '2025-03-14'),
+      lastModified: dateField('lastModified', '2025-04-02T10:30:00Z').optional(),
       author: z.string().trim().min(1).max(120),
       tags: z
         .array(z.string().regex(TAG, 'tags are lowercase words joined by hyphens, like "machine-learning"'))

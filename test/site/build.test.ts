@@ -1,0 +1,121 @@
+import { spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { FIXTURE_CORPUS } from '../support/global-setup.ts'
+import { distOf, readIndexedPosts } from '../support/index.ts'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+const site = (path: string) => readFileSync(join(distOf('fixture'), 'current', 'site', path), 'utf8')
+
+describe('the build of a content folder', () => {
+  it('renders each article with its metadata, highlighted code and typeset math', () => {
+    const html = site('posts/cafe-latency-notes.html')
+    expect(html).toContain('<h1 class="page-title" data-pagefind-meta="title">Café Latency Notes</h1>')
+    expect(html).toContain('Léa Fontaine')
+    expect(html).toMatch(/<time datetime="2025-01-10">10 January 2025<\/time>/)
+    expect(html).toMatch(/\d+ min read/)
+    expect(html).toContain('href="/tags/performance"')
+    expect(html).toMatch(/<pre class="astro-code[^"]*"[^>]*data-language="python"/)
+    expect(html).toContain('class="katex-display"')
+    expect(html).toContain('<annotation encoding="application/x-tex">\\rho = \\frac{\\lambda}{\\mu}</annotation>')
+    expect(html).toContain('<table>')
+    expect(html).toContain('<link rel="alternate" type="text/markdown" href="/posts/cafe-latency-notes.md">')
+    expect(html).toContain('<link rel="canonical" href="http://localhost:4321/posts/cafe-latency-notes">')
+  })
+
+  it('strips scripts that an article embeds as raw HTML', () => {
+    const html = site('posts/hashing-rings.html')
+    expect(html).toContain('Each server owns arcs of a ring.')
+    expect(html).not.toContain("alert('x')")
+  })
+
+  it('writes a markdown twin per article with its header and body', () => {
+    const md = site('posts/cafe-latency-notes.md')
+    expect(md.startsWith('# Café Latency Notes\n\n> Measuring espresso machine queues')).toBe(true)
+    expect(md).toContain('- Author: Léa Fontaine')
+    expect(md).toContain('- Canonical: http://localhost:4321/posts/cafe-latency-notes')
+    expect(md).toContain('## Queues')
+    expect(md).not.toMatch(/^---$/m)
+  })
+
+  it('lists the latest articles on the home page and every tag on the tag pages', () => {
+    const home = site('index.html')
+    const order = ['Hashing Rings', 'Café Latency Notes', 'Search Evaluation'].map((t) => home.indexOf(t))
+    expect(order.every((i) => i > 0)).toBe(true)
+    expect([...order].sort((a, b) => a - b)).toEqual(order)
+    expect(site('tags.html')).toContain('href="/tags/distributed-systems"')
+    const tagPage = site('tags/statistics.html')
+    expect(tagPage).toContain('Café Latency Notes')
+    expect(tagPage).not.toContain('Hashing Rings')
+  })
+
+  it('publishes a feed, a sitemap, robots.txt and llms.txt with absolute links', () => {
+    const rss = site('rss.xml')
+    expect(rss.match(/<item>/g)).toHaveLength(3)
+    expect(rss).toContain('<link>http://localhost:4321/posts/hashing-rings</link>')
+    expect(site('sitemap-0.xml')).toContain('<loc>http://localhost:4321/posts/search-evaluation</loc>')
+    expect(site('robots.txt')).toContain('Sitemap: http://localhost:4321/sitemap-index.xml')
+    const llms = site('llms.txt')
+    expect(llms.startsWith('# Lattice Research\n')).toBe(true)
+    for (const slug of ['hashing-rings', 'cafe-latency-notes', 'search-evaluation'])
+      expect(llms).toContain(`(http://localhost:4321/posts/${slug}.md)`)
+  })
+
+  it('indexes the pages with Pagefind', () => {
+    const dir = join(distOf('fixture'), 'current', 'site', 'pagefind')
+    expect(existsSync(join(dir, 'pagefind.js'))).toBe(true)
+    expect(existsSync(join(dir, 'pagefind-ui.js'))).toBe(true)
+    expect(readdirSync(join(dir, 'fragment')).length).toBeGreaterThanOrEqual(3)
+  })
+
+  it('keeps the post index out of the public folder and records what it was built from', () => {
+    const current = join(distOf('fixture'), 'current')
+    expect(existsSync(join(current, 'site', 'post-index.json'))).toBe(false)
+    const posts = readIndexedPosts(distOf('fixture'))
+    expect(posts.map((p) => p.slug).sort()).toEqual(['cafe-latency-notes', 'hashing-rings', 'search-evaluation'])
+    const info = JSON.parse(readFileSync(join(current, 'build.json'), 'utf8'))
+    expect(info).toMatchObject({ contentDir: FIXTURE_CORPUS, baseUrl: 'http://localhost:4321', articles: 3 })
+  })
+})
+
+describe('a bad content folder', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'lattice-bad-'))
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+  const buildWith = (files: Record<string, string>) => {
+    const content = mkdtempSync(join(tmp, 'content-'))
+    cpSync(FIXTURE_CORPUS, content, { recursive: true })
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(content, name), text)
+    const dist = join(content, '..', `dist-${Date.now()}`)
+    const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, BASE_URL: 'http://localhost:4321', CONTENT_DIR: content, DIST_DIR: dist },
+      encoding: 'utf8',
+    })
+    return { status: run.status, output: run.stdout + run.stderr, dist }
+  }
+
+  it('fails the build naming the file and the field', () => {
+    const r = buildWith({ 'broken-entry.md': '---\ntitle: "Broken"\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntags: [Not A Tag]\n---\nBody\n' })
+    expect(r.status).not.toBe(0)
+    expect(r.output).toContain('broken-entry.md')
+    expect(r.output).toContain('tags.0')
+    expect(existsSync(join(r.dist, 'current'))).toBe(false)
+  })
+
+  it('fails on a missing title and on an unknown field', () => {
+    const r = buildWith({ 'no-title.md': '---\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntag: [x]\n---\nBody\n' })
+    expect(r.status).not.toBe(0)
+    expect(r.output).toContain('no-title.md')
+    expect(r.output).toMatch(/title/)
+    expect(r.output).toMatch(/tag\b/)
+  })
+
+  it('fails on a file name that is not a slug', () => {
+    const r = buildWith({ 'Bad Name.md': '---\ntitle: "T"\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\n---\nBody\n' })
+    expect(r.status).not.toBe(0)
+    expect(r.output).toContain('Bad Name.md')
+  })
+})

@@ -1,0 +1,102 @@
+import { spawnSync } from 'node:child_process'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FIXTURE_CORPUS } from '../support/global-setup.ts'
+import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+
+describe('npm start', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'lattice-start-'))
+  const content = join(tmp, 'content')
+  let env: NodeJS.ProcessEnv
+  let server: Running
+  let origin: string
+
+  beforeAll(async () => {
+    cpSync(FIXTURE_CORPUS, content, { recursive: true })
+    const port = await freePort()
+    origin = `http://127.0.0.1:${port}`
+    env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: `http://localhost:${port}`,
+      CONTENT_DIR: content,
+      DIST_DIR: join(tmp, 'dist'),
+      DATA_DIR: join(tmp, 'data'),
+    }
+    // No build exists yet: npm start must make one before it serves.
+    server = await startProcess('npm', ['start', '--silent'], { cwd: ROOT, env, ready: /listening on/ })
+  })
+  afterAll(async () => {
+    await server?.stop()
+    rmSync(tmp, { recursive: true, force: true })
+  })
+
+  it('builds first, then serves a page, a markdown twin and the API from one origin', async () => {
+    expect(server.output()).toContain('building the site first')
+    const page = await fetch(`${origin}/posts/cafe-latency-notes`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(await page.text()).toContain('Café Latency Notes')
+
+    const md = await fetch(`${origin}/posts/cafe-latency-notes.md`)
+    expect(md.status).toBe(200)
+    expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+    expect(await md.text()).toContain('# Café Latency Notes')
+
+    const api = await fetch(`${origin}/api/v1/posts/cafe-latency-notes`)
+    expect(api.status).toBe(200)
+    const post = await api.json()
+    expect(post.url).toBe(`${env.BASE_URL}/posts/cafe-latency-notes`)
+
+    const missing = await fetch(`${origin}/no-such-page`)
+    expect(missing.status).toBe(404)
+    expect(await missing.text()).toContain('Page not found')
+  })
+
+  it('serves hashed assets with a long cache life', async () => {
+    const html = await (await fetch(`${origin}/posts/cafe-latency-notes`)).text()
+    const css = html.match(/href="(\/_astro\/[^"]+\.css)"/)?.[1]
+    expect(css).toBeTruthy()
+    const res = await fetch(`${origin}${css}`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toContain('immutable')
+  })
+
+  it('picks up a rebuild without a restart', async () => {
+    writeFileSync(
+      join(content, 'fresh-findings.md'),
+      '---\ntitle: "Fresh Findings"\ndescription: "Published while the server runs."\ndate: 2026-06-01\nauthor: "Ada Byrne"\ntags: [methodology]\n---\n\nNew results.\n',
+    )
+    const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env, encoding: 'utf8' })
+    expect(build.status, build.stderr).toBe(0)
+    const newest = await waitFor(
+      async () => {
+        const body = await (await fetch(`${origin}/api/v1/posts?limit=1`)).json()
+        return body.posts[0]?.slug === 'fresh-findings' ? body.posts[0] : undefined
+      },
+      10_000,
+      'the new article in the API',
+    )
+    expect(newest.title).toBe('Fresh Findings')
+    expect((await fetch(`${origin}/posts/fresh-findings`)).status).toBe(200)
+    expect((await fetch(`${origin}/api/v1/search?q=fresh`)).status).toBe(200)
+  })
+
+  it('does not rebuild when nothing changed, and stops on SIGTERM', async () => {
+    await server.stop()
+    const again = await startProcess('npm', ['start', '--silent'], { cwd: ROOT, env, ready: /listening on/ })
+    try {
+      expect(again.output()).not.toContain('building the site first')
+      expect((await fetch(`${origin}/api/v1/posts/fresh-findings`)).status).toBe(200)
+    } finally {
+      await again.stop()
+    }
+    expect(again.output()).toContain('"msg":"stopped"')
+    await expect(fetch(`${origin}/api/v1`)).rejects.toThrow()
+  })
+})

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { buildKeywordSearch, normalizeTerm } from '../../auth-service/articles/search.ts'
+import type { IndexedPost } from '../../auth-service/articles/post.ts'
+import { builtIndex, readIndexedPosts, distOf } from '../support/index.ts'
+
+const post = (slug: string, fields: Partial<IndexedPost>): IndexedPost => ({
+  slug, title: slug, description: '', date: '2025-01-01', lastModified: '2025-01-01T00:00:00.000Z',
+  author: 'A', tags: [], readingMinutes: 1, markdown: '', ...fields,
+})
+
+describe('normalizeTerm', () => {
+  it('folds case and accents and drops stop words', () => {
+    expect(normalizeTerm('Naïve')).toBe('naive')
+    expect(normalizeTerm('CAFÉ')).toBe('cafe')
+    expect(normalizeTerm('niño')).toBe('nino')
+    expect(normalizeTerm('The')).toBeNull()
+  })
+})
+
+describe('keyword ranking', () => {
+  // Newest first, as the index orders them.
+  const posts = [
+    post('in-description', { description: 'We study entropy coding of sensor streams.' }),
+    post('in-tags', { title: 'Sensor streams', tags: ['entropy'] }),
+    post('in-title', { title: 'Entropy of Sensor Streams' }),
+    post('two-words', { title: 'Delta coding', description: 'entropy bounds' }),
+    post('older-title', { title: 'Entropy Revisited', date: '2020-01-01' }),
+  ]
+  const search = buildKeywordSearch(posts)
+
+  it('ranks a title match over a tag match over a description match', () => {
+    const ranked = search.search('entropy', 10)
+    expect(ranked.indexOf('in-title')).toBeLessThan(ranked.indexOf('in-tags'))
+    expect(ranked.indexOf('in-tags')).toBeLessThan(ranked.indexOf('in-description'))
+  })
+
+  it('ranks posts that match more of the query words higher', () => {
+    const ranked = search.search('delta entropy', 10)
+    expect(ranked[0]).toBe('two-words')
+  })
+
+  it('matches a partial last word, but only the last', () => {
+    expect(search.search('entro', 10)).toContain('in-title')
+    expect(search.search('entro streams', 10)).not.toContain('older-title')
+  })
+
+  it('breaks ties by date, newest first, and honours the limit', () => {
+    const twins = buildKeywordSearch([post('newer', { title: 'Same words' }), post('older', { title: 'Same words', date: '2020-01-01' })])
+    expect(twins.search('same words', 10)).toEqual(['newer', 'older'])
+    expect(twins.search('same words', 1)).toEqual(['newer'])
+  })
+
+  it('finds nothing for a query of stop words or punctuation, without failing', () => {
+    expect(search.search('the of and', 10)).toEqual([])
+    expect(search.search('!!! ??? ---', 10)).toEqual([])
+  })
+})
+
+describe('search over the shipped articles', () => {
+  const posts = readIndexedPosts(distOf('shipped'))
+  const index = builtIndex('shipped')
+
+  it('ships at least 12 articles', () => {
+    expect(posts.length).toBeGreaterThanOrEqual(12)
+  })
+
+  it('ranks every article first for its exact title, in any case and without accents', () => {
+    for (const p of posts) {
+      expect(index.search(p.title, 20)[0]?.slug, p.title).toBe(p.slug)
+      const plain = p.title.normalize('NFKD').replace(/\p{M}/gu, '').toUpperCase()
+      expect(index.search(plain, 20)[0]?.slug, plain).toBe(p.slug)
+    }
+  })
+
+  it('finds every article by each of its tags', () => {
+    for (const p of posts)
+      for (const tag of p.tags) expect(index.search(tag, 50).map((r) => r.slug), tag).toContain(p.slug)
+  })
+})
