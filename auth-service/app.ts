@@ -1,27 +1,40 @@
 import express, { type Express } from 'express'
 import type { PostIndex } from './articles/post-index.ts'
+import type { SigningKey } from './auth/signing-key.ts'
+import type { TokenService } from './auth/tokens.ts'
 import { ServiceError } from './errors.ts'
+import { authenticate, requireScope } from './http/bearer.ts'
 import { openCors } from './http/cors.ts'
 import { apiNotFound, errorHandler, methodNotAllowed, type LogError } from './http/errors-middleware.ts'
 import { staticSite } from './http/static-site.ts'
+import { agentRouter } from './routes/agent.ts'
 import { catalogRouter } from './routes/catalog.ts'
+import { keysRouter } from './routes/keys.ts'
 import { postsRouter } from './routes/posts.ts'
+import { tokenRouter } from './routes/token.ts'
+import { endpoints, wellKnownRouter } from './routes/well-known.ts'
+import type { Store } from './store/store.ts'
 
 export interface AppDeps {
   baseUrl: string
   /** The live post index, or undefined before the first one has loaded. */
   posts: () => PostIndex | undefined
+  store: Store
+  signingKey: SigningKey
+  tokens: TokenService
+  anonymousRegistration?: boolean
   /** The static build to serve; omitted in API-only tests. */
   siteDir?: string
   logError?: LogError
 }
 
-/** Builds the whole origin: API, then static site. No I/O happens here. */
+/** Builds the whole origin: API, agent and OAuth endpoints, discovery, then the static site. No I/O here. */
 export function createApp(deps: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
   // Reads send precomputed validators; Express's per-response SHA-1 ETag would only cost time.
   app.set('etag', false)
+  const e = endpoints(deps.baseUrl)
 
   const posts = (): PostIndex => {
     const index = deps.posts()
@@ -32,14 +45,34 @@ export function createApp(deps: AppDeps): Express {
     return index
   }
 
-  app.use('/api/v1', openCors('GET, HEAD, POST, OPTIONS'))
+  // Discovery, tokens and the API are meant for any origin's scripts: no cookies are involved.
+  app.use(['/api', '/oauth2', '/agent', '/.well-known'], openCors('GET, HEAD, POST, OPTIONS'))
+  app.use(wellKnownRouter(deps.baseUrl, deps.signingKey))
+  app.use(tokenRouter(deps))
+  app.use(agentRouter({ ...deps, anonymousRegistration: deps.anonymousRegistration ?? true }))
+
+  app.use('/api/v1', authenticate({ store: deps.store, tokens: deps.tokens, resourceMetadataUrl: e.resourceMetadata }))
+  app.use('/api/v1', requireScopeFor(e.resourceMetadata))
   app.use(catalogRouter(deps.baseUrl))
   app.use(postsRouter(posts))
+  app.use(keysRouter(deps.store))
   app.all(['/api/v1', '/api/v1/posts', '/api/v1/posts/:slug', '/api/v1/search'], methodNotAllowed('GET, HEAD'))
+  app.all('/api/v1/keys', methodNotAllowed('POST'))
+  app.all(['/oauth2/token', '/oauth2/revoke', '/agent/identity', '/agent/identity/claim', '/agent/event/notify'], methodNotAllowed('POST'))
   app.use('/api', apiNotFound)
 
   if (deps.siteDir) app.use(staticSite(deps.siteDir))
 
   app.use(errorHandler(deps.logError ?? ((err) => console.error(err))))
   return app
+}
+
+/** Search needs research.search; every other read needs research.read (spec §5). */
+function requireScopeFor(resourceMetadataUrl: string): express.RequestHandler {
+  const read = requireScope('research.read', resourceMetadataUrl)
+  const search = requireScope('research.search', resourceMetadataUrl)
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+    return (req.originalUrl.startsWith('/api/v1/search') ? search : read)(req, res, next)
+  }
 }

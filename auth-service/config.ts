@@ -11,6 +11,8 @@ export interface Config {
   readonly distDir: string
   readonly redisUrl: string | undefined
   readonly anonymousRegistration: boolean
+  /** Seals the signing key in the store; generated in DATA_DIR when unset. */
+  readonly signingKeySecret: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -33,6 +35,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   const redisUrl = env.REDIS_URL || undefined
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push(`REDIS_URL must start with redis:// or rediss://`)
   const anonymousRegistration = parseBoolean('ANONYMOUS_REGISTRATION', env.ANONYMOUS_REGISTRATION, true, problems)
+  const signingKeySecret = env.SIGNING_KEY_SECRET || undefined
+  if (signingKeySecret !== undefined && signingKeySecret.length < 32)
+    problems.push('SIGNING_KEY_SECRET must be at least 32 characters (e.g. the output of "openssl rand -base64 32")')
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze({
     port,
@@ -43,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     distDir: resolve(cwd, env.DIST_DIR ?? 'dist'),
     redisUrl,
     anonymousRegistration,
+    signingKeySecret,
   })
 }
 

@@ -3,6 +3,7 @@ const STATUS = {
   invalid_request: 400,
   invalid_grant: 400,
   invalid_target: 400,
+  invalid_scope: 400,
   unsupported_grant_type: 400,
   authorization_pending: 400,
   anonymous_not_enabled: 400,
@@ -13,15 +14,16 @@ const STATUS = {
   insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
-  not_acceptable: 406,
   payload_too_large: 413,
   unsupported_media_type: 415,
-  rate_limited: 429,
   server_error: 500,
   temporarily_unavailable: 503,
 } as const
 
 export type ErrorCode = keyof typeof STATUS
+
+/** Every code the service can answer with: each must be documented for clients (a test checks). */
+export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[]
 
 /** An error a client can act on: `{"error": code, "error_description": description}` with the code's status. */
 export class ServiceError extends Error {

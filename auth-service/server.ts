@@ -4,6 +4,11 @@ import { createApp } from './app.ts'
 import { loadConfig, ConfigError } from './config.ts'
 import { loadIndexFile, watchIndexFile } from './articles/index-file.ts'
 import type { PostIndex } from './articles/post-index.ts'
+import { loadSealingSecret } from './auth/sealing-secret.ts'
+import { loadOrCreateSigningKey } from './auth/signing-key.ts'
+import { createTokenService } from './auth/tokens.ts'
+import { openStore } from './store/open-store.ts'
+import { endpoints } from './routes/well-known.ts'
 
 /** Starts the one origin: loads the post index, serves site and API, reloads on rebuild, stops on SIGTERM. */
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -38,7 +43,19 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     (err) => console.error('post index reload failed; still serving the previous one', err),
   )
 
-  const app = createApp({ baseUrl: config.baseUrl, posts: () => index, siteDir: join(current, 'site') })
+  const store = await openStore({ redisUrl: config.redisUrl, dataDir: config.dataDir })
+  const signingKey = await loadOrCreateSigningKey(store, loadSealingSecret(config.signingKeySecret, config.dataDir))
+  const tokens = createTokenService({ issuer: config.baseUrl, resource: endpoints(config.baseUrl).resource, key: signingKey })
+
+  const app = createApp({
+    baseUrl: config.baseUrl,
+    posts: () => index,
+    store,
+    signingKey,
+    tokens,
+    anonymousRegistration: config.anonymousRegistration,
+    siteDir: join(current, 'site'),
+  })
   const server = app.listen(config.port, config.host)
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve)
@@ -51,8 +68,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     stopWatching()
     log('shutting down: finishing in-flight requests')
     server.close(() => {
-      log('stopped')
-      process.exit(0)
+      store.close().finally(() => {
+        log('stopped')
+        process.exit(0)
+      })
     })
     server.closeIdleConnections()
     setTimeout(() => process.exit(0), 10_000).unref()

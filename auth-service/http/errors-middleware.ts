@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ServiceError, errorBody } from '../errors.ts'
+import { StoreUnavailableError } from '../store/store.ts'
 
 /** Answers any `/api/v1/*` path no route took: JSON, never the site's HTML 404. */
 export const apiNotFound: RequestHandler = (req) => {
@@ -26,6 +27,13 @@ export function errorHandler(logError: LogError): ErrorRequestHandler {
     if (res.headersSent) return next(err)
     let e: ServiceError
     if (err instanceof ServiceError) e = err
+    else if (err instanceof StoreUnavailableError) {
+      // Never a 500, and never a false 401 that would send agents to register again.
+      logError(err, { method: req.method, path: req.path })
+      e = new ServiceError('temporarily_unavailable', 'Credentials cannot be checked or issued right now; retry shortly.', {
+        headers: { 'Retry-After': '5' },
+      })
+    }
     else if (isHttpError(err) && err.status < 500) e = fromHttpError(err)
     else {
       logError(err, { method: req.method, path: req.path })

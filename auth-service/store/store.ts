@@ -3,7 +3,8 @@
  * Redis (many replicas) and node:sqlite (the embedded default) implement it and pass
  * one contract suite (test/store/store-contract.test.ts).
  */
-export type StoredValue = { readonly [key: string]: unknown }
+/** Any JSON object (records are plain data: no classes, dates or functions). */
+export type StoredValue = object
 
 export interface Store {
   /** Writes a JSON value that disappears after `ttlSeconds`. Resolves once durable. */

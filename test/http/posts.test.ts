@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import request from 'supertest'
 import { createApp } from '../../auth-service/app.ts'
-import { BASE_URL, builtIndex, testApp } from '../support/index.ts'
+import { BASE_URL, builtIndex, testApp, testDeps } from '../support/index.ts'
 
-const app = testApp()
+const deps = await testDeps()
+const app = createApp(deps)
 const index = builtIndex()
 const POST_FIELDS = ['slug', 'title', 'description', 'date', 'lastModified', 'author', 'tags', 'url', 'markdown_url', 'image']
 const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
@@ -54,9 +55,9 @@ describe('GET /api/v1/posts', () => {
     }))
     const { createPostIndex } = await import('../../auth-service/articles/post-index.ts')
     const big = createPostIndex(many, BASE_URL)
-    const res = await request(createApp({ baseUrl: BASE_URL, posts: () => big })).get('/api/v1/posts')
+    const res = await request(createApp({ ...deps, posts: () => big })).get('/api/v1/posts')
     expect(res.body.posts).toHaveLength(50)
-    expect((await request(createApp({ baseUrl: BASE_URL, posts: () => big })).get('/api/v1/posts?limit=100')).body.posts).toHaveLength(100)
+    expect((await request(createApp({ ...deps, posts: () => big })).get('/api/v1/posts?limit=100')).body.posts).toHaveLength(100)
   })
 
   it.each(['0', '101', '-1', '1.5', 'abc', '', '1e2', '99999999999'])('refuses limit=%s with 400 invalid_request', async (limit) => {
@@ -215,7 +216,7 @@ describe('CORS, unknown paths and methods', () => {
   })
 
   it('answers 503 with Retry-After while no index is loaded', async () => {
-    const res = await request(createApp({ baseUrl: BASE_URL, posts: () => undefined })).get('/api/v1/posts')
+    const res = await request(await testApp({ posts: () => undefined })).get('/api/v1/posts')
     expect(res.status).toBe(503)
     expect(res.headers['retry-after']).toBeTruthy()
     expect(res.body).toEqual(errorBody('temporarily_unavailable'))
@@ -223,7 +224,7 @@ describe('CORS, unknown paths and methods', () => {
 
   it('never leaks a stack trace on an unexpected failure', async () => {
     const broken = createApp({
-      baseUrl: BASE_URL,
+      ...deps,
       posts: () => ({ ...index, latest: () => { throw new Error('secret internals') } }),
       logError: () => {},
     })

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, wri
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { ERROR_CODES } from '../../auth-service/errors.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { distOf, readIndexedPosts } from '../support/index.ts'
 
@@ -61,6 +62,13 @@ describe('the build of a content folder', () => {
     expect(llms.startsWith('# Lattice Research\n')).toBe(true)
     for (const slug of ['hashing-rings', 'cafe-latency-notes', 'search-evaluation'])
       expect(llms).toContain(`(http://localhost:4321/posts/${slug}.md)`)
+  })
+
+  it('publishes auth.md with the flow on this origin and every error code the service can answer', () => {
+    const md = site('auth.md')
+    expect(md).toContain('curl -s -X POST http://localhost:4321/agent/identity')
+    expect(md).toContain('grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer')
+    for (const code of [...ERROR_CODES, 'invalid_issuer']) expect(md, code).toContain(`\`${code}\``)
   })
 
   it('indexes the pages with Pagefind', () => {

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inject } from 'vitest'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
+import { loadOrCreateSigningKey } from '../../auth-service/auth/signing-key.ts'
+import { createTokenService } from '../../auth-service/auth/tokens.ts'
+import { endpoints } from '../../auth-service/routes/well-known.ts'
+import { openStore } from '../../auth-service/store/open-store.ts'
+import type { Store } from '../../auth-service/store/store.ts'
 import { createPostIndex, type PostIndex } from '../../auth-service/articles/post-index.ts'
 import { validateIndex } from '../../auth-service/articles/validate-index.ts'
 import type { IndexedPost } from '../../auth-service/articles/post.ts'
@@ -21,8 +28,28 @@ export function distOf(which: 'fixture' | 'shipped'): string {
   return inject(which === 'fixture' ? 'fixtureDist' : 'shippedDist')
 }
 
-/** An app over a real build's index, API only unless a site is asked for. */
-export function testApp(overrides: Partial<AppDeps> & { corpus?: 'fixture' | 'shipped' } = {}) {
-  const index = builtIndex(overrides.corpus ?? 'fixture')
-  return createApp({ baseUrl: BASE_URL, posts: () => index, logError: () => {}, ...overrides })
+export const SEALING_SECRET = 'test-sealing-secret-of-at-least-32-characters'
+
+/** A real sqlite store in a fresh temporary folder. */
+export async function tempStore(): Promise<Store> {
+  return openStore({ dataDir: mkdtempSync(join(tmpdir(), 'lattice-store-')) })
+}
+
+/** Everything createApp needs, on a real store and a real build's index; `now` fakes the token clock. */
+export async function testDeps(options: { store?: Store; corpus?: 'fixture' | 'shipped'; now?: () => number } = {}): Promise<AppDeps> {
+  const store = options.store ?? (await tempStore())
+  const signingKey = await loadOrCreateSigningKey(store, SEALING_SECRET)
+  const index = builtIndex(options.corpus ?? 'fixture')
+  return {
+    baseUrl: BASE_URL,
+    posts: () => index,
+    store,
+    signingKey,
+    tokens: createTokenService({ issuer: BASE_URL, resource: endpoints(BASE_URL).resource, key: signingKey, now: options.now }),
+    logError: () => {},
+  }
+}
+
+export async function testApp(overrides: Partial<AppDeps> = {}) {
+  return createApp({ ...(await testDeps()), ...overrides })
 }

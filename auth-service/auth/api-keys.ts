@@ -1,0 +1,61 @@
+import type { Store } from '../store/store.ts'
+import { API_KEY_PREFIX, LIFETIMES, SCOPES } from './policy.ts'
+import { digest, randomSecret } from './secrets.ts'
+
+const LIVE = `${API_KEY_PREFIX}_live_`
+/** Characters of the secret kept in clear as the key's visible prefix, for recognising a key in lists. */
+const VISIBLE = 8
+
+export interface IssuedApiKey {
+  key: string
+  prefix: string
+  token_type: 'Bearer'
+  scopes: string[]
+  expires_in: number
+  label: string | null
+}
+
+interface ApiKeyRecord {
+  prefix: string
+  label: string | null
+  scopes: string[]
+  createdAt: string
+  expiresAt: string
+}
+
+export interface ApiKeyIdentity {
+  subject: string
+  scopes: readonly string[]
+}
+
+const recordKey = (key: string) => `api-key:${digest(key)}`
+
+export function looksLikeApiKey(value: string): boolean {
+  return value.startsWith(LIVE)
+}
+
+/** Issues a key: shown once in the response, stored only as a digest, expiring with its record. */
+export async function issueApiKey(store: Store, label: string | null, now = Date.now()): Promise<IssuedApiKey> {
+  const key = `${LIVE}${randomSecret(32)}`
+  const prefix = key.slice(0, LIVE.length + VISIBLE)
+  const record: ApiKeyRecord = {
+    prefix,
+    label,
+    scopes: [...SCOPES],
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + LIFETIMES.apiKey * 1000).toISOString(),
+  }
+  await store.put(recordKey(key), record, LIFETIMES.apiKey)
+  return { key, prefix, token_type: 'Bearer', scopes: [...SCOPES], expires_in: LIFETIMES.apiKey, label }
+}
+
+/** The identity behind a presented key, or undefined when unknown, expired or revoked. */
+export async function findApiKey(store: Store, key: string): Promise<ApiKeyIdentity | undefined> {
+  if (!looksLikeApiKey(key) || key.length > 200) return undefined
+  const record = await store.get<ApiKeyRecord>(recordKey(key))
+  return record ? { subject: `key:${record.prefix}`, scopes: record.scopes } : undefined
+}
+
+export async function revokeApiKey(store: Store, key: string): Promise<void> {
+  await store.delete(recordKey(key))
+}

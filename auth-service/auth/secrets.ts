@@ -1,0 +1,21 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+
+/** URL-safe random text with `bytes` bytes of entropy (32 bytes: 43 characters). */
+export function randomSecret(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url')
+}
+
+/**
+ * How secrets are stored: a SHA-256 digest. The secrets are 256 random bits, so a fast hash is
+ * enough (no dictionary to guess from), and a lookup by digest compares no secret byte by byte.
+ */
+export function digest(secret: string): string {
+  return createHash('sha256').update(secret).digest('base64url')
+}
+
+/** Constant-time equality for secrets of any length. */
+export function secretsEqual(a: string, b: string): boolean {
+  const x = createHash('sha256').update(a).digest()
+  const y = createHash('sha256').update(b).digest()
+  return timingSafeEqual(x, y)
+}

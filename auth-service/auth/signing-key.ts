@@ -1,0 +1,99 @@
+import {
+  createCipheriv, createDecipheriv, createHash, createPrivateKey, createPublicKey, generateKeyPairSync, hkdfSync, randomBytes,
+  type JsonWebKey, type KeyObject,
+} from 'node:crypto'
+import type { Store } from '../store/store.ts'
+import { LIFETIMES } from './policy.ts'
+
+export interface SigningKey {
+  readonly kid: string
+  readonly alg: 'ES256'
+  readonly privateKey: KeyObject
+  readonly publicKey: KeyObject
+  /** The public half as published in the JWKS. */
+  readonly publicJwk: PublicJwk
+}
+
+export interface PublicJwk {
+  kty: string
+  crv: string
+  x: string
+  y: string
+  kid: string
+  alg: 'ES256'
+  use: 'sig'
+}
+
+interface SealedKey {
+  kid: string
+  alg: 'ES256'
+  createdAt: string
+  /** AES-256-GCM of the private JWK: iv | tag | ciphertext, base64url. */
+  sealed: string
+}
+
+export class SigningKeyError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'SigningKeyError'
+  }
+}
+
+const STORE_KEY = 'signing-key:current'
+
+/**
+ * The service's ES256 key: created once, on the first start against a store, and shared by
+ * every replica through it (create-if-absent, so two replicas starting together agree on one).
+ * The private half is stored sealed with a key derived from `secret`, never in clear.
+ */
+export async function loadOrCreateSigningKey(store: Store, secret: string): Promise<SigningKey> {
+  const sealingKey = Buffer.from(hkdfSync('sha256', secret, 'lattice-signing-key', 'aes-256-gcm', 32))
+  const existing = await store.get<SealedKey>(STORE_KEY)
+  if (existing) return unseal(existing, sealingKey)
+
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const jwk = privateKey.export({ format: 'jwk' })
+  const kid = thumbprint(jwk)
+  const record: SealedKey = { kid, alg: 'ES256', createdAt: new Date().toISOString(), sealed: seal(JSON.stringify(jwk), sealingKey) }
+  if (await store.putIfAbsent(STORE_KEY, record, LIFETIMES.forever)) return fromPrivateKey(privateKey, kid)
+  // Another replica won the race: use its key.
+  const winner = await store.get<SealedKey>(STORE_KEY)
+  if (!winner) throw new SigningKeyError('The signing key vanished from the store while starting.')
+  return unseal(winner, sealingKey)
+}
+
+function unseal(record: SealedKey, sealingKey: Buffer): SigningKey {
+  let jwk: JsonWebKey
+  try {
+    const raw = Buffer.from(record.sealed, 'base64url')
+    const decipher = createDecipheriv('aes-256-gcm', sealingKey, raw.subarray(0, 12))
+    decipher.setAuthTag(raw.subarray(12, 28))
+    jwk = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'))
+  } catch (cause) {
+    throw new SigningKeyError(
+      'The signing key in the store was sealed with another secret: give every replica the same SIGNING_KEY_SECRET.',
+      { cause },
+    )
+  }
+  return fromPrivateKey(createPrivateKey({ key: jwk, format: 'jwk' }), record.kid)
+}
+
+function seal(plaintext: string, sealingKey: Buffer): string {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', sealingKey, iv)
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
+}
+
+function fromPrivateKey(privateKey: KeyObject, kid: string): SigningKey {
+  const publicKey = createPublicKey(privateKey)
+  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y: string }
+  const publicJwk: PublicJwk = { kty, crv, x, y, kid, alg: 'ES256', use: 'sig' }
+  return Object.freeze({ kid, alg: 'ES256' as const, privateKey, publicKey, publicJwk })
+}
+
+/** RFC 7638 JWK thumbprint: a `kid` that any party can recompute from the public key. */
+function thumbprint(jwk: JsonWebKey): string {
+  const canonical = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y })
+  return createHash('sha256').update(canonical).digest('base64url')
+}

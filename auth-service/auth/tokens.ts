@@ -1,0 +1,122 @@
+import { SignJWT, jwtVerify, errors, type JWTPayload } from 'jose'
+import { randomUUID } from 'node:crypto'
+import type { SigningKey } from './signing-key.ts'
+import { CLOCK_SKEW_SECONDS, LIFETIMES, TOKEN_TYPES } from './policy.ts'
+
+/** Claims of an access token (RFC 9068 §2.2). */
+export interface AccessTokenClaims {
+  iss: string
+  sub: string
+  aud: string
+  client_id: string
+  scope: string
+  iat: number
+  exp: number
+  jti: string
+}
+
+/** Claims of the service-signed identity_assertion (an RFC 7523 §3 assertion for the jwt-bearer grant). */
+export interface IdentityAssertionClaims {
+  iss: string
+  sub: string
+  aud: string
+  iat: number
+  exp: number
+  jti: string
+}
+
+export class InvalidTokenError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'InvalidTokenError'
+  }
+}
+
+export interface TokenService {
+  signAccessToken(input: { sub: string; scope: string }): Promise<{ token: string; claims: AccessTokenClaims }>
+  /** Verifies signature, `typ`, issuer, audience and expiry; throws InvalidTokenError. */
+  verifyAccessToken(token: string, options?: { ignoreExpiry?: boolean }): Promise<AccessTokenClaims>
+  signIdentityAssertion(input: { sub: string }): Promise<{ token: string; claims: IdentityAssertionClaims }>
+  verifyIdentityAssertion(token: string, options?: { ignoreExpiry?: boolean }): Promise<IdentityAssertionClaims>
+}
+
+/**
+ * Signs and verifies the service's JWTs (the only module that imports jose). Verification
+ * follows RFC 8725: one allowed algorithm, an explicit `typ` per token kind, issuer and audience
+ * checked, a known `kid`, and bounded clock skew.
+ */
+export function createTokenService(options: {
+  issuer: string
+  /** The protected resource: the audience of access tokens. */
+  resource: string
+  key: SigningKey
+  now?: () => number
+}): TokenService {
+  const { issuer, resource, key } = options
+  const nowSeconds = () => Math.floor((options.now?.() ?? Date.now()) / 1000)
+
+  async function sign(typ: string, claims: Record<string, unknown>): Promise<string> {
+    return new SignJWT(claims).setProtectedHeader({ alg: key.alg, typ, kid: key.kid }).sign(key.privateKey)
+  }
+
+  async function verify(token: string, typ: string, audience: string, ignoreExpiry = false): Promise<JWTPayload> {
+    try {
+      const { payload } = await jwtVerify(
+        token,
+        (header) => {
+          if (header.kid !== key.kid) throw new InvalidTokenError('The token was signed with an unknown key.')
+          return key.publicKey
+        },
+        {
+          algorithms: [key.alg],
+          typ,
+          issuer,
+          audience,
+          clockTolerance: CLOCK_SKEW_SECONDS,
+          requiredClaims: ['iss', 'sub', 'aud', 'exp', 'iat', 'jti'],
+          currentDate: new Date(nowSeconds() * 1000),
+        },
+      )
+      if (!ignoreExpiry && typeof payload.iat === 'number' && payload.iat > nowSeconds() + CLOCK_SKEW_SECONDS)
+        throw new InvalidTokenError('The token was issued in the future.')
+      return payload
+    } catch (e) {
+      if (e instanceof InvalidTokenError) throw e
+      // Expiry is checked after the signature, so an expired token's claims are still authentic.
+      if (ignoreExpiry && e instanceof errors.JWTExpired) return e.payload
+      throw new InvalidTokenError(describe(e), { cause: e })
+    }
+  }
+
+  return {
+    async signAccessToken({ sub, scope }) {
+      const iat = nowSeconds()
+      const claims: AccessTokenClaims = {
+        iss: issuer, sub, aud: resource, client_id: sub, scope, iat, exp: iat + LIFETIMES.accessToken, jti: randomUUID(),
+      }
+      return { token: await sign(TOKEN_TYPES.accessToken, { ...claims }), claims }
+    },
+    async verifyAccessToken(token, opts) {
+      const p = await verify(token, TOKEN_TYPES.accessToken, resource, opts?.ignoreExpiry)
+      if (typeof p.scope !== 'string' || typeof p.client_id !== 'string')
+        throw new InvalidTokenError('The access token lacks scope or client_id.')
+      return p as unknown as AccessTokenClaims
+    },
+    async signIdentityAssertion({ sub }) {
+      const iat = nowSeconds()
+      const claims: IdentityAssertionClaims = { iss: issuer, sub, aud: issuer, iat, exp: iat + LIFETIMES.identityAssertion, jti: randomUUID() }
+      return { token: await sign(TOKEN_TYPES.identityAssertion, { ...claims }), claims }
+    },
+    async verifyIdentityAssertion(token, opts) {
+      return (await verify(token, TOKEN_TYPES.identityAssertion, issuer, opts?.ignoreExpiry)) as unknown as IdentityAssertionClaims
+    },
+  }
+}
+
+function describe(e: unknown): string {
+  if (e instanceof errors.JWTExpired) return 'The token has expired.'
+  if (e instanceof errors.JWTClaimValidationFailed) return `The token's "${e.claim}" claim is not valid here.`
+  if (e instanceof errors.JWSSignatureVerificationFailed) return 'The token signature does not verify.'
+  if (e instanceof errors.JOSEAlgNotAllowed) return 'The token uses an algorithm this service does not accept.'
+  return 'The token is malformed.'
+}

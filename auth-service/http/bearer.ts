@@ -1,0 +1,66 @@
+import type { Request, RequestHandler, Response } from 'express'
+import { ServiceError } from '../errors.ts'
+import type { Store } from '../store/store.ts'
+import { findApiKey, looksLikeApiKey } from '../auth/api-keys.ts'
+import { isTokenRevoked } from '../auth/revocations.ts'
+import { InvalidTokenError, type TokenService } from '../auth/tokens.ts'
+
+/** Who is calling: nobody (public reads), or the holder of a valid API key or access token. */
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'api_key' | 'access_token'; subject: string; scopes: readonly string[] }
+
+/** RFC 6750 §2.1 b64token, bounded so that no header makes us do unbounded work. */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,4096}=*) *$/i
+
+export function principalOf(res: Response): Principal {
+  return (res.locals.principal as Principal | undefined) ?? { kind: 'anonymous' }
+}
+
+/**
+ * The bearer check of every `/api/v1` call (spec §5): no Authorization header reads anonymously;
+ * a valid API key or access token reads as its holder; anything else is a 401 whose
+ * WWW-Authenticate points at the protected resource metadata (RFC 9728 §5.1).
+ */
+export function authenticate(deps: { store: Store; tokens: TokenService; resourceMetadataUrl: string }): RequestHandler {
+  const challenge = `Bearer error="invalid_token", resource_metadata="${deps.resourceMetadataUrl}"`
+  const refuse = (description: string, cause?: unknown) =>
+    new ServiceError('invalid_token', description, { cause, headers: { 'WWW-Authenticate': challenge } })
+
+  return async function bearerCheck(req: Request, res: Response, next) {
+    const header = req.headers.authorization
+    if (header === undefined) return next()
+    const match = BEARER.exec(header)
+    if (!match) throw refuse('Send credentials as "Authorization: Bearer <API key or access token>".')
+    const value = match[1]!
+
+    if (looksLikeApiKey(value)) {
+      const key = await findApiKey(deps.store, value)
+      if (!key) throw refuse('The API key is unknown, expired or revoked.')
+      res.locals.principal = { kind: 'api_key', subject: key.subject, scopes: key.scopes } satisfies Principal
+      return next()
+    }
+    let claims
+    try {
+      claims = await deps.tokens.verifyAccessToken(value)
+    } catch (e) {
+      if (e instanceof InvalidTokenError) throw refuse(`The access token is not valid: ${e.message}`, e)
+      throw e
+    }
+    if (await isTokenRevoked(deps.store, claims.jti)) throw refuse('The access token has been revoked.')
+    res.locals.principal = { kind: 'access_token', subject: claims.sub, scopes: claims.scope.split(' ') } satisfies Principal
+    next()
+  }
+}
+
+/** Identified callers must hold `scope`; anonymous reads are public (spec §5.2). */
+export function requireScope(scope: string, resourceMetadataUrl: string): RequestHandler {
+  return function scopeCheck(_req, res, next) {
+    const principal = principalOf(res)
+    if (principal.kind !== 'anonymous' && !principal.scopes.includes(scope))
+      throw new ServiceError('insufficient_scope', `This call needs the "${scope}" scope.`, {
+        headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl}"` },
+      })
+    next()
+  }
+}

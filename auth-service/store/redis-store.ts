@@ -1,0 +1,76 @@
+import { Redis } from 'ioredis'
+import { StoreUnavailableError, type Store, type StoredValue } from './store.ts'
+
+/** First increment sets the window; later ones keep it. Returns the count and the ms left. */
+const INCREMENT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {n, ttl}`
+
+const DOWN = new Set(['close', 'reconnecting', 'end'])
+
+export interface RedisStoreOptions {
+  /** Namespaces every key, so that tests and several deployments can share one server. */
+  keyPrefix?: string
+  /** Longest a command may wait for Redis before it fails as unavailable. */
+  commandTimeoutMs?: number
+}
+
+/**
+ * The store for many replicas. Commands fail fast (never queue forever) while Redis is away,
+ * as StoreUnavailableError, and the client reconnects by itself when Redis comes back.
+ */
+export function createRedisStore(url: string, options: RedisStoreOptions = {}): Store {
+  const redis = new Redis(url, {
+    keyPrefix: options.keyPrefix ?? 'lattice:',
+    commandTimeout: options.commandTimeoutMs ?? 1500,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 1,
+    // Reconnect forever with capped backoff: recovery must need no restart.
+    retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2000),
+    enableOfflineQueue: true,
+  })
+  // Connection errors surface per command; the client's own error events only repeat them.
+  redis.on('error', () => {})
+
+  async function run<T>(command: () => Promise<T>): Promise<T> {
+    // While the connection is down, fail now instead of parking the request in the offline queue.
+    if (DOWN.has(redis.status)) throw new StoreUnavailableError(`Redis is unreachable (${redis.status}).`)
+    try {
+      return await command()
+    } catch (cause) {
+      throw new StoreUnavailableError('Redis did not answer.', { cause })
+    }
+  }
+
+  return {
+    async put(key: string, value: StoredValue, ttlSeconds: number) {
+      await run(() => redis.set(key, JSON.stringify(value), 'PX', ttlMs(ttlSeconds)))
+    },
+    async get<T extends StoredValue>(key: string) {
+      const raw = await run(() => redis.get(key))
+      return raw === null ? undefined : (JSON.parse(raw) as T)
+    },
+    async putIfAbsent(key: string, value: StoredValue, ttlSeconds: number) {
+      return (await run(() => redis.set(key, JSON.stringify(value), 'PX', ttlMs(ttlSeconds), 'NX'))) === 'OK'
+    },
+    async delete(key: string) {
+      await run(() => redis.del(key))
+    },
+    async increment(key: string, windowSeconds: number) {
+      const [count, ms] = (await run(() => redis.eval(INCREMENT, 1, key, ttlMs(windowSeconds)))) as [number, number]
+      return { count, resetSeconds: Math.max(1, Math.ceil(ms / 1000)) }
+    },
+    async ping() {
+      await run(() => redis.ping())
+    },
+    async close() {
+      if (redis.status === 'end') return
+      await redis.quit().catch(() => redis.disconnect())
+    },
+  }
+}
+
+const ttlMs = (seconds: number) => Math.max(1, Math.round(seconds * 1000))

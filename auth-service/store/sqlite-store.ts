@@ -1,0 +1,70 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import type { Store, StoredValue } from './store.ts'
+
+const SWEEP_EVERY_MS = 60_000
+
+/**
+ * The embedded store: one node:sqlite file, WAL with synchronous=FULL, so that a write that has
+ * resolved is on disk and survives a crash or kill -9. Several processes may share the file.
+ */
+export function openSqliteStore(file: string): Store {
+  mkdirSync(dirname(file), { recursive: true })
+  const db = new DatabaseSync(file)
+  db.exec('PRAGMA journal_mode = WAL')
+  db.exec('PRAGMA synchronous = FULL')
+  db.exec('PRAGMA busy_timeout = 5000')
+  db.exec('CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL) STRICT')
+
+  const getStmt = db.prepare('SELECT value FROM kv WHERE key = ? AND expires_at > ?')
+  const putStmt = db.prepare(
+    'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
+  )
+  // Replaces only an expired row, so the insert "wins" exactly when the key is absent or dead.
+  const putIfAbsentStmt = db.prepare(
+    'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE kv.expires_at <= ?',
+  )
+  const deleteStmt = db.prepare('DELETE FROM kv WHERE key = ?')
+  const incrementStmt = db.prepare(
+    `INSERT INTO kv (key, value, expires_at) VALUES (?, '1', ?)
+     ON CONFLICT(key) DO UPDATE SET
+       value = CASE WHEN kv.expires_at <= ? THEN '1' ELSE CAST(CAST(kv.value AS INTEGER) + 1 AS TEXT) END,
+       expires_at = CASE WHEN kv.expires_at <= ? THEN excluded.expires_at ELSE kv.expires_at END
+     RETURNING value, expires_at`,
+  )
+  const sweepStmt = db.prepare('DELETE FROM kv WHERE expires_at <= ?')
+  sweepStmt.run(Date.now())
+  const sweeper = setInterval(() => sweepStmt.run(Date.now()), SWEEP_EVERY_MS)
+  sweeper.unref()
+
+  const expiry = (ttlSeconds: number) => Date.now() + Math.max(1, Math.round(ttlSeconds * 1000))
+
+  return {
+    async put(key: string, value: StoredValue, ttlSeconds: number) {
+      putStmt.run(key, JSON.stringify(value), expiry(ttlSeconds))
+    },
+    async get<T extends StoredValue>(key: string) {
+      const row = getStmt.get(key, Date.now()) as { value: string } | undefined
+      return row ? (JSON.parse(row.value) as T) : undefined
+    },
+    async putIfAbsent(key: string, value: StoredValue, ttlSeconds: number) {
+      return Number(putIfAbsentStmt.run(key, JSON.stringify(value), expiry(ttlSeconds), Date.now()).changes) === 1
+    },
+    async delete(key: string) {
+      deleteStmt.run(key)
+    },
+    async increment(key: string, windowSeconds: number) {
+      const now = Date.now()
+      const row = incrementStmt.get(key, expiry(windowSeconds), now, now) as { value: string; expires_at: number }
+      return { count: Number(row.value), resetSeconds: Math.max(1, Math.ceil((row.expires_at - now) / 1000)) }
+    },
+    async ping() {
+      db.prepare('SELECT 1').get()
+    },
+    async close() {
+      clearInterval(sweeper)
+      if (db.isOpen) db.close()
+    },
+  }
+}

@@ -1,0 +1,137 @@
+import type { APIRoute } from 'astro'
+import { SITE } from '../lib/site'
+
+/** The guide an agent reads (agent_auth.skill): discovery, the ordered flow, errors and recovery. */
+export const GET: APIRoute = ({ site }) => {
+  const base = new URL(site!).origin
+  const text = `# auth.md: ${SITE.name}
+
+You are an agent. This service publishes research articles through a JSON API at \`${base}/api/v1\`.
+Every read is public: you may call it with no credentials at all. A credential only tells the
+service who you are. If you want one, follow the steps below in order.
+
+- Protected resource: \`${base}/api/v1\`
+- Scopes: \`research.read\` (list and fetch articles), \`research.search\` (search). Every credential issued here carries both.
+- Authorization server: \`${base}\` (same origin)
+
+## Step 1: Discover
+
+A 401 from the API carries the metadata address:
+
+\`\`\`http
+HTTP/1.1 401 Unauthorized
+WWW-Authenticate: Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource"
+\`\`\`
+
+Fetch it, then the authorization server metadata it names:
+
+\`\`\`sh
+curl -s ${base}/.well-known/oauth-protected-resource
+curl -s ${base}/.well-known/oauth-authorization-server
+\`\`\`
+
+The protected resource metadata (RFC 9728) gives \`resource\`, \`authorization_servers\`,
+\`scopes_supported\`, \`bearer_methods_supported\` (\`header\`), \`resource_name\` and
+\`resource_logo_uri\`. Show the name and logo to your user before you send an
+\`identity_assertion\` or \`service_auth\` body; skip that for \`anonymous\`.
+
+The authorization server metadata (RFC 8414) gives \`issuer\`, \`token_endpoint\`,
+\`revocation_endpoint\`, \`jwks_uri\`, \`grant_types_supported\`, \`identity_types_supported\` and the
+\`agent_auth\` object: \`skill\` (this document), \`identity_endpoint\`, \`claim_endpoint\` and
+\`events_endpoint\`.
+
+## Step 2: Pick a method
+
+| method | on this host |
+| --- | --- |
+| \`identity_assertion\` with an ID-JAG (\`urn:ietf:params:oauth:token-type:id-jag\`) | not enabled: the host keeps no issuer trust list (\`issuer_not_enabled\`) |
+| \`service_auth\` with a \`login_hint\` | not enabled: the host has no end-user accounts (\`service_auth_not_enabled\`) |
+| \`anonymous\` | **the working method** |
+
+## Step 3: Register
+
+\`\`\`sh
+curl -s -X POST ${base}/agent/identity \\
+  -H 'Content-Type: application/json' \\
+  -d '{"type": "anonymous"}'
+\`\`\`
+
+The response carries \`identity_assertion\` (a JWT signed by this service, valid for 30 days,
+\`assertion_expires\`) and \`claim_token\` (returned once; not needed for normal use). Keep the
+\`identity_assertion\`: it is your long-lived identity. Treat both as secrets.
+
+## Step 4: Claim (optional, skip it)
+
+Claiming ties an identity to a person; it adds no scopes. This host does not complete claims:
+\`POST ${base}/agent/identity/claim\` answers \`claimed_or_in_flight\`, and the claim grant at the
+token endpoint answers \`authorization_pending\`. Exchange your \`identity_assertion\` instead.
+
+## Step 5: Exchange
+
+\`\`\`sh
+curl -s -X POST ${base}/oauth2/token \\
+  -d grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer \\
+  -d assertion="$IDENTITY_ASSERTION" \\
+  -d resource=${base}/api/v1
+\`\`\`
+
+Answer (RFC 6749 §5.1): \`{"access_token": "…", "token_type": "Bearer", "expires_in": 3600, "scope": "research.read research.search"}\`.
+The access token is an RFC 9068 JWT for one hour. \`client_id\` is accepted and ignored; no
+client authentication is used. You may ask for less with \`scope=research.read\`. You can
+exchange the same \`identity_assertion\` again whenever you need a fresh access token.
+
+## Step 6: Use
+
+\`\`\`sh
+curl -s ${base}/api/v1/search?q=latency -H "Authorization: Bearer $ACCESS_TOKEN"
+\`\`\`
+
+## Step 7: Revoke
+
+\`\`\`sh
+curl -s -X POST ${base}/oauth2/revoke -d token="$ACCESS_TOKEN" -d token_type_hint=access_token
+\`\`\`
+
+Always 200 (RFC 7009), also for tokens that are unknown or already revoked. The token is refused
+everywhere at once. Then run Step 5 again for a fresh one. Revoking your \`identity_assertion\` the
+same way removes your identity; an API key from \`POST ${base}/api/v1/keys\` is revoked the same way too.
+
+## Recovery rules
+
+- A 401 for a token that worked: exchange again once (Step 5); if that fails, restart at Step 1.
+- \`invalid_grant\` at the token endpoint: your identity is gone or expired; register again (Step 3).
+- 5xx or 503: retry with exponential backoff (honour \`Retry-After\`).
+- Any other 4xx: do not retry the same request; fix it as the table below says.
+
+## Errors
+
+Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
+
+| code | status | where | what to do |
+| --- | --- | --- | --- |
+| \`invalid_request\` | 400 | anywhere | The body or a parameter is malformed; fix it as the description says. |
+| \`anonymous_not_enabled\` | 400 | \`/agent/identity\` | Anonymous registration is off; pick another method. |
+| \`service_auth_not_enabled\` | 400 | \`/agent/identity\` | The method is off here; use \`anonymous\`. |
+| \`issuer_not_enabled\` | 400 | \`/agent/identity\` | No issuer trust list; use \`anonymous\`. |
+| \`claimed_or_in_flight\` | 400 | \`/agent/identity/claim\` | Exchange your \`identity_assertion\` instead. |
+| \`invalid_grant\` | 400 | \`/oauth2/token\` | Register again at \`/agent/identity\`. |
+| \`invalid_target\` | 400 | \`/oauth2/token\` | Use \`resource=${base}/api/v1\`. |
+| \`invalid_scope\` | 400 | \`/oauth2/token\` | Ask only for \`research.read\` and/or \`research.search\`. |
+| \`unsupported_grant_type\` | 400 | \`/oauth2/token\` | Use the jwt-bearer grant (or the claim grant). |
+| \`authorization_pending\` | 400 | \`/oauth2/token\` | Honour the polling interval; this host does not complete claims. |
+| \`invalid_token\` | 401 | \`/api/v1/*\` | Drop the credential; exchange again once, then restart at Step 1. |
+| \`insufficient_scope\` | 403 | \`/api/v1/*\` | Exchange again without narrowing \`scope\`. |
+| \`not_found\` | 404 | \`/api/v1/*\` | Unknown slug or path; see \`${base}/api/v1\`. |
+| \`method_not_allowed\` | 405 | anywhere | Use the method in the \`Allow\` header. |
+| \`payload_too_large\` | 413 | anywhere | Send a smaller body. |
+| \`unsupported_media_type\` | 415 | \`/api/v1/keys\` | Send JSON or a form, or no body. |
+| \`temporarily_unavailable\` | 503 | anywhere | Retry after \`Retry-After\` seconds. |
+| \`server_error\` | 500 | anywhere | Retry with backoff. |
+
+\`${base}/agent/event/notify\` receives Security Event Tokens from identity providers (RFC 8935);
+agents do not call it. It answers errors as \`{"err": "<code>", "description": "…"}\`: \`invalid_request\`
+for a body that is not one SET sent as \`application/secevent+jwt\`, and \`invalid_issuer\` for every
+SET, since this host trusts no issuer.
+`
+  return new Response(text, { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } })
+}
