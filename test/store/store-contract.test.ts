@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
 import { openSqliteStore } from '../../auth-service/store/sqlite-store.ts'
 import type { Store } from '../../auth-service/store/store.ts'
+import { REDIS_URL } from '../support/index.ts'
 
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** One contract, every store: what route code may rely on. */
