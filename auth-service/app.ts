@@ -9,6 +9,8 @@ import { apiNotFound, errorHandler, methodNotAllowed, type LogError } from './ht
 import { staticSite } from './http/static-site.ts'
 import { agentRouter } from './routes/agent.ts'
 import { catalogRouter } from './routes/catalog.ts'
+import { buildOpenApiDocument } from './openapi/document.ts'
+import { openApiRouter } from './routes/openapi.ts'
 import { keysRouter } from './routes/keys.ts'
 import { postsRouter } from './routes/posts.ts'
 import { tokenRouter } from './routes/token.ts'
@@ -35,6 +37,7 @@ export function createApp(deps: AppDeps): Express {
   // Reads send precomputed validators; Express's per-response SHA-1 ETag would only cost time.
   app.set('etag', false)
   const e = endpoints(deps.baseUrl)
+  const openapi = buildOpenApiDocument(deps.baseUrl) as { paths: Record<string, Record<string, object>> }
 
   const posts = (): PostIndex => {
     const index = deps.posts()
@@ -46,14 +49,15 @@ export function createApp(deps: AppDeps): Express {
   }
 
   // Discovery, tokens and the API are meant for any origin's scripts: no cookies are involved.
-  app.use(['/api', '/oauth2', '/agent', '/.well-known'], openCors('GET, HEAD, POST, OPTIONS'))
+  app.use(['/api', '/oauth2', '/agent', '/.well-known', '/openapi.json'], openCors('GET, HEAD, POST, OPTIONS'))
   app.use(wellKnownRouter(deps.baseUrl, deps.signingKey))
+  app.use(openApiRouter(openapi))
   app.use(tokenRouter(deps))
   app.use(agentRouter({ ...deps, anonymousRegistration: deps.anonymousRegistration ?? true }))
 
   app.use('/api/v1', authenticate({ store: deps.store, tokens: deps.tokens, resourceMetadataUrl: e.resourceMetadata }))
   app.use('/api/v1', requireScopeFor(e.resourceMetadata))
-  app.use(catalogRouter(deps.baseUrl))
+  app.use(catalogRouter(deps.baseUrl, openapi))
   app.use(postsRouter(posts))
   app.use(keysRouter(deps.store))
   app.all(['/api/v1', '/api/v1/posts', '/api/v1/posts/:slug', '/api/v1/search'], methodNotAllowed('GET, HEAD'))

@@ -2,33 +2,38 @@ import { Router } from 'express'
 import { prepareBody } from '../articles/post-index.ts'
 import { sendPrepared } from '../http/conditional.ts'
 
-export interface CatalogEntry {
-  method: 'GET' | 'POST'
-  path: string
-  description: string
+interface Operation {
+  summary?: string
+  description?: string
 }
 
-/** The public endpoints, as the API index lists them. */
-export const CATALOG: readonly CatalogEntry[] = [
-  { method: 'GET', path: '/api/v1', description: 'This catalog of public endpoints.' },
-  { method: 'GET', path: '/api/v1/posts', description: 'List published articles, newest first. Query: limit (1-100, default 50).' },
-  { method: 'GET', path: '/api/v1/posts/{slug}', description: 'Fetch one article by slug: its metadata and markdown body.' },
-  {
-    method: 'GET',
-    path: '/api/v1/search',
-    description: 'Search articles by keywords in title, tags and description. Query: q (required), limit (1-50, default 20).',
-  },
-]
-
-export function catalogRouter(baseUrl: string, entries: readonly CatalogEntry[] = CATALOG): Router {
+/**
+ * GET /api/v1: the public API endpoints, read from the OpenAPI document so that the catalog,
+ * the description and the routes cannot disagree.
+ */
+export function catalogRouter(baseUrl: string, openapi: { paths: Record<string, Record<string, Operation>> }): Router {
   const router = Router()
+  const endpoints = Object.entries(openapi.paths)
+    .filter(([path]) => path.startsWith('/api/'))
+    .flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        url: `${baseUrl}${path}`,
+        description: op.summary ?? op.description ?? '',
+      })),
+    )
   const prepared = prepareBody(
     JSON.stringify({
       name: 'Lattice Research API',
       version: '1.0.0',
       base_url: `${baseUrl}/api/v1`,
-      endpoints: entries.map((e) => ({ ...e, url: `${baseUrl}${e.path}` })),
+      endpoints,
       links: {
+        openapi: `${baseUrl}/openapi.json`,
+        auth_guide: `${baseUrl}/auth.md`,
+        developers: `${baseUrl}/developers`,
+        protected_resource_metadata: `${baseUrl}/.well-known/oauth-protected-resource`,
         site: `${baseUrl}/`,
         llms_txt: `${baseUrl}/llms.txt`,
       },

@@ -1,0 +1,61 @@
+/**
+ * Checks every response the test suite gets through supertest against /openapi.json: the
+ * status must be documented for its operation, and a JSON body must match its schema. Loaded
+ * for every test file (vitest setupFiles), so the description cannot drift from the code.
+ */
+import supertest from 'supertest'
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import { buildOpenApiDocument } from '../../auth-service/openapi/document.ts'
+
+interface Operation {
+  responses: Record<string, { content?: Record<string, { schema: object }> }>
+}
+type Doc = { paths: Record<string, Record<string, Operation>>; components: object }
+
+const doc = buildOpenApiDocument('https://research.example.org') as unknown as Doc
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+const addFormats = addFormatsModule as unknown as (a: Ajv2020) => void
+addFormats(ajv)
+ajv.addSchema({ $id: 'openapi', components: doc.components })
+
+const routes = Object.entries(doc.paths).map(([template, ops]) => ({
+  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  ops,
+}))
+const validators = new Map<object, ValidateFunction>()
+
+function validatorFor(schema: object): ValidateFunction {
+  let v = validators.get(schema)
+  if (!v) {
+    v = ajv.compile({ $ref: `openapi${(schema as { $ref?: string }).$ref ?? ''}`, ...(('$ref' in schema) ? {} : schema) })
+    validators.set(schema, v)
+  }
+  return v
+}
+
+export function checkResponse(method: string, path: string, status: number, contentType: string | undefined, body: unknown): string | undefined {
+  const verb = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()
+  const op = routes.find((r) => r.pattern.test(path))?.ops[verb]
+  if (!op) return undefined
+  const documented = op.responses[String(status)] ?? op.responses.default
+  if (!documented) return `${method} ${path} answered ${status}, which /openapi.json does not document`
+  if (method.toLowerCase() === 'head' || !contentType?.startsWith('application/json')) return undefined
+  const schema = documented.content?.['application/json']?.schema
+  if (!schema) return `${method} ${path} ${status} sent JSON that /openapi.json does not describe`
+  const validate = validatorFor(schema)
+  if (!validate(body)) return `${method} ${path} ${status} does not match /openapi.json: ${ajv.errorsText(validate.errors)}`
+  return undefined
+}
+
+type AssertFn = (this: unknown, err: Error | null, res: unknown) => void
+const Test = (supertest as unknown as { Test: { prototype: { assert: (e: unknown, res: unknown, fn: AssertFn) => void } } }).Test
+const original = Test.prototype.assert
+Test.prototype.assert = function (resError: unknown, res: unknown, fn: AssertFn) {
+  const r = res as { req?: { method: string; path: string }; status: number; headers: Record<string, string>; body: unknown } | undefined
+  if (r?.req) {
+    const problem = checkResponse(r.req.method, r.req.path.split('?')[0]!, r.status, r.headers['content-type'], r.body)
+    if (problem) return fn.call(this, new Error(problem), res)
+  }
+  return original.call(this, resError, res, fn)
+}
