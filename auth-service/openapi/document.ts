@@ -255,7 +255,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
 }
 
 /** Adds the answers every operation can give, keeping any an operation documents itself. */
-function withCommonResponses(paths: Record<string, Record<string, { responses: Json }>>) {
+function withCommonResponses(paths: Record<string, Record<string, Json & { responses: Json }>>) {
   for (const ops of Object.values(paths))
     for (const op of Object.values(ops)) op.responses = { ...COMMON, ...op.responses }
   return paths
