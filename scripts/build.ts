@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, wr
 import { join } from 'node:path'
 import * as pagefind from 'pagefind'
 import { ROOT, buildEnv, computeInputs, type BuildInfo } from './build-state.ts'
+import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
 
 const KEEP_PREVIOUS_BUILDS = 1
 
@@ -22,10 +23,13 @@ export async function build(env: NodeJS.ProcessEnv = process.env): Promise<Build
   mkdirSync(buildDir, { recursive: true })
 
   try {
+    // The portal renders its endpoint reference from the same OpenAPI document the service serves.
+    const openapiFile = join(buildDir, 'openapi.json')
+    writeFileSync(openapiFile, JSON.stringify(buildOpenApiDocument(baseUrl)))
     const astro = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent'], {
       cwd: ROOT,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...env, CONTENT_DIR: contentDir, BASE_URL: baseUrl, ASTRO_OUT_DIR: siteDir, ASTRO_TELEMETRY_DISABLED: '1' },
+      env: { ...env, CONTENT_DIR: contentDir, BASE_URL: baseUrl, ASTRO_OUT_DIR: siteDir, OPENAPI_FILE: openapiFile, ASTRO_TELEMETRY_DISABLED: '1' },
     })
     if (astro.status !== 0) throw new Error('astro build failed (see the message above)')
 

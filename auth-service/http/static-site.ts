@@ -1,5 +1,6 @@
 import express, { type RequestHandler, type Response } from 'express'
-import { join } from 'node:path'
+import { statSync } from 'node:fs'
+import { extname, join, normalize } from 'node:path'
 
 /** Files whose names carry a content hash never change: cache them for a year. */
 const HASHED = /^\/(_astro|pagefind\/(fragment|index|filter))\//
@@ -21,6 +22,15 @@ export function staticSite(siteDir: string): RequestHandler[] {
       if (path.endsWith('.md')) res.setHeader('Content-Type', 'text/markdown; charset=utf-8')
     },
   })
+  // Pages are files (tags.html) that can sit beside a folder of the same name (tags/): serve the
+  // page for the extensionless address, which a plain static server would treat as the folder.
+  const pages: RequestHandler = (req, _res, next) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && req.path.length > 1 && !extname(req.path) && !req.path.endsWith('/')) {
+      const file = normalize(join(siteDir, `${decodeURIComponent(req.path)}.html`))
+      if (file.startsWith(siteDir) && isFile(file)) req.url = `${req.path}.html${req.url.slice(req.path.length)}`
+    }
+    next()
+  }
   const notFound: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next()
     res.status(404)
@@ -29,5 +39,13 @@ export function staticSite(siteDir: string): RequestHandler[] {
       if (err) res.type('text/plain').send('Not found')
     })
   }
-  return [files, notFound]
+  return [pages, files, notFound]
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
 }

@@ -37,16 +37,19 @@ export async function tempStore(): Promise<Store> {
 }
 
 /** Everything createApp needs, on a real store and a real build's index; `now` fakes the token clock. */
-export async function testDeps(options: { store?: Store; corpus?: 'fixture' | 'shipped'; now?: () => number } = {}): Promise<AppDeps> {
+export async function testDeps(
+  options: { store?: Store; corpus?: 'fixture' | 'shipped'; now?: () => number; baseUrl?: string } = {},
+): Promise<AppDeps> {
+  const baseUrl = options.baseUrl ?? BASE_URL
   const store = options.store ?? (await tempStore())
   const signingKey = await loadOrCreateSigningKey(store, SEALING_SECRET)
-  const index = builtIndex(options.corpus ?? 'fixture')
+  const index = createPostIndex(readIndexedPosts(distOf(options.corpus ?? 'fixture')), baseUrl)
   return {
-    baseUrl: BASE_URL,
+    baseUrl,
     posts: () => index,
     store,
     signingKey,
-    tokens: createTokenService({ issuer: BASE_URL, resource: endpoints(BASE_URL).resource, key: signingKey, now: options.now }),
+    tokens: createTokenService({ issuer: baseUrl, resource: endpoints(baseUrl).resource, key: signingKey, now: options.now }),
     logError: () => {},
   }
 }

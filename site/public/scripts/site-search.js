@@ -1,8 +1,63 @@
-// Mounts Pagefind's search UI and runs the query from ?q= so searches can be linked.
+// Full-text search with Pagefind's index, loaded on first use. ?q= runs a linked search.
 ;(() => {
-  const el = document.getElementById('search')
-  if (!el || typeof window.PagefindUI !== 'function') return
-  const ui = new window.PagefindUI({ element: el, showSubResults: true, showImages: false, resetStyles: false })
+  const form = document.getElementById('site-search-form')
+  const input = document.getElementById('site-search-q')
+  const status = document.getElementById('site-search-status')
+  const list = document.getElementById('site-search-results')
+  if (!form) return
+  let pagefind
+  let latest = 0
+
+  // Pagefind excerpts are HTML with <mark>; rebuild them from text so nothing else is trusted.
+  function excerptNodes(html) {
+    const doc = new DOMParser().parseFromString(`<p>${html}</p>`, 'text/html')
+    return [...doc.body.firstChild.childNodes].map((n) =>
+      n.nodeName === 'MARK' ? Object.assign(document.createElement('mark'), { textContent: n.textContent }) : document.createTextNode(n.textContent),
+    )
+  }
+
+  async function run(q) {
+    const ticket = ++latest
+    if (!q.trim()) {
+      list.replaceChildren()
+      status.textContent = ''
+      return
+    }
+    status.textContent = 'Searching…'
+    try {
+      pagefind ??= await import('/pagefind/pagefind.js')
+      const search = await pagefind.debouncedSearch(q, {}, 200)
+      if (search === null || ticket !== latest) return
+      const results = await Promise.all(search.results.slice(0, 20).map((r) => r.data()))
+      if (ticket !== latest) return
+      list.replaceChildren(
+        ...results.map((r) => {
+          const li = document.createElement('li')
+          li.className = 'result'
+          const a = Object.assign(document.createElement('a'), { href: r.url.replace(/\.html$/, ''), textContent: r.meta.title })
+          const p = document.createElement('span')
+          p.className = 'result-desc'
+          p.append(...excerptNodes(r.excerpt))
+          li.append(a, p)
+          return li
+        }),
+      )
+      status.textContent = results.length
+        ? `${search.results.length} ${search.results.length === 1 ? 'article matches' : 'articles match'}.`
+        : 'No articles match. Try other words.'
+    } catch {
+      status.textContent = 'Search is unavailable right now.'
+    }
+  }
+
+  input.addEventListener('input', () => run(input.value))
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    run(input.value)
+  })
   const q = new URLSearchParams(location.search).get('q')
-  if (q) ui.triggerSearch(q)
+  if (q) {
+    input.value = q
+    run(q)
+  }
 })()

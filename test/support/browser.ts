@@ -1,0 +1,47 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { createApp } from '../../auth-service/app.ts'
+import { distOf, testDeps } from './index.ts'
+
+/** Debian's Chromium, headless, without the background traffic a closed network refuses. */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  })
+}
+
+/** The whole origin (site and API) of the fixture build, on a real port. */
+export async function serveSite(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server: Server = createServer()
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const deps = await testDeps({ baseUrl: origin })
+  server.on('request', createApp({ ...deps, siteDir: join(distOf('fixture'), 'current', 'site') }))
+  return {
+    origin,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((r) => server.close(r))
+      await deps.store.close()
+    },
+  }
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** Serious and critical accessibility violations found by axe-core on the page as it is now. */
+export async function seriousViolations(page: Page): Promise<Array<{ id: string; help: string; nodes: number }>> {
+  await page.addScriptTag({ content: axeSource })
+  const results = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; help: string; impact: string; nodes: unknown[] }> }> } }).axe
+    return axe.run(document, { resultTypes: ['violations'] })
+  })
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.length }))
+}
