@@ -16,6 +16,10 @@ import { postsRouter } from './routes/posts.ts'
 import { tokenRouter } from './routes/token.ts'
 import { endpoints, wellKnownRouter } from './routes/well-known.ts'
 import type { Store } from './store/store.ts'
+import type { Logger } from 'pino'
+import { requestLogger } from './ops/logger.ts'
+import type { Metrics } from './ops/metrics.ts'
+import { healthRouter } from './routes/health.ts'
 
 export interface AppDeps {
   baseUrl: string
@@ -28,6 +32,13 @@ export interface AppDeps {
   /** The static build to serve; omitted in API-only tests. */
   siteDir?: string
   logError?: LogError
+  /** Request logs (JSON lines with request ids); none in tests unless given. */
+  logger?: Logger
+  metrics?: Metrics
+  /** False once shutdown has begun: /readyz then answers 503. */
+  accepting?: () => boolean
+  /** Express's "trust proxy": which hops may set X-Forwarded-For/Proto (e.g. "loopback"). */
+  trustProxy?: string | boolean
 }
 
 /** Builds the whole origin: API, agent and OAuth endpoints, discovery, then the static site. No I/O here. */
@@ -36,7 +47,9 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by')
   // Reads send precomputed validators; Express's per-response SHA-1 ETag would only cost time.
   app.set('etag', false)
+  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy)
   const e = endpoints(deps.baseUrl)
+  const onIssued = (kind: string) => deps.metrics?.issued.inc({ kind })
   const openapi = buildOpenApiDocument(deps.baseUrl) as { paths: Record<string, Record<string, object>> }
 
   const posts = (): PostIndex => {
@@ -48,18 +61,22 @@ export function createApp(deps: AppDeps): Express {
     return index
   }
 
+  if (deps.logger) app.use(requestLogger(deps.logger))
+  if (deps.metrics) app.use(deps.metrics.middleware)
+  app.use(healthRouter({ posts: deps.posts, store: deps.store, accepting: deps.accepting ?? (() => true), metrics: deps.metrics }))
+
   // Discovery, tokens and the API are meant for any origin's scripts: no cookies are involved.
   app.use(['/api', '/oauth2', '/agent', '/.well-known', '/openapi.json'], openCors('GET, HEAD, POST, OPTIONS'))
   app.use(wellKnownRouter(deps.baseUrl, deps.signingKey))
   app.use(openApiRouter(openapi))
-  app.use(tokenRouter(deps))
-  app.use(agentRouter({ ...deps, anonymousRegistration: deps.anonymousRegistration ?? true }))
+  app.use(tokenRouter({ ...deps, onIssued }))
+  app.use(agentRouter({ ...deps, anonymousRegistration: deps.anonymousRegistration ?? true, onIssued }))
 
   app.use('/api/v1', authenticate({ store: deps.store, tokens: deps.tokens, resourceMetadataUrl: e.resourceMetadata }))
   app.use('/api/v1', requireScopeFor(e.resourceMetadata))
   app.use(catalogRouter(deps.baseUrl, openapi))
   app.use(postsRouter(posts))
-  app.use(keysRouter(deps.store))
+  app.use(keysRouter(deps.store, onIssued))
   app.all(['/api/v1', '/api/v1/posts', '/api/v1/posts/:slug', '/api/v1/search'], methodNotAllowed('GET, HEAD'))
   app.all('/api/v1/keys', methodNotAllowed('POST'))
   app.all(['/oauth2/token', '/oauth2/revoke', '/agent/identity', '/agent/identity/claim', '/agent/event/notify'], methodNotAllowed('POST'))

@@ -13,7 +13,12 @@ export interface Config {
   readonly anonymousRegistration: boolean
   /** Seals the signing key in the store; generated in DATA_DIR when unset. */
   readonly signingKeySecret: string | undefined
+  readonly logLevel: string
+  /** Express "trust proxy": the hops allowed to set X-Forwarded-* (e.g. "loopback" behind nginx). */
+  readonly trustProxy: string | boolean
 }
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 export class ConfigError extends Error {
   readonly problems: readonly string[]
@@ -38,6 +43,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   const signingKeySecret = env.SIGNING_KEY_SECRET || undefined
   if (signingKeySecret !== undefined && signingKeySecret.length < 32)
     problems.push('SIGNING_KEY_SECRET must be at least 32 characters (e.g. the output of "openssl rand -base64 32")')
+  const logLevel = env.LOG_LEVEL ?? 'info'
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY)
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze({
     port,
@@ -49,6 +57,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     redisUrl,
     anonymousRegistration,
     signingKeySecret,
+    logLevel,
+    trustProxy,
   })
 }
 
@@ -73,4 +83,11 @@ function parseBoolean(name: string, value: string | undefined, fallback: boolean
   if (/^(0|false|no|off)$/i.test(value)) return false
   problems.push(`${name} must be true or false, got "${value}"`)
   return fallback
+}
+
+/** "false" by default: X-Forwarded-* is ignored unless the operator names the proxy hops. */
+function parseTrustProxy(value: string | undefined): string | boolean {
+  if (value === undefined || value === '' || /^(0|false|no|off)$/i.test(value)) return false
+  if (/^(1|true|yes|on)$/i.test(value)) return true
+  return value
 }

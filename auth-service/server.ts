@@ -1,18 +1,26 @@
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.ts'
-import { loadConfig, ConfigError } from './config.ts'
+import { loadConfig, ConfigError, type Config } from './config.ts'
 import { loadIndexFile, watchIndexFile } from './articles/index-file.ts'
 import type { PostIndex } from './articles/post-index.ts'
 import { loadSealingSecret } from './auth/sealing-secret.ts'
 import { loadOrCreateSigningKey } from './auth/signing-key.ts'
 import { createTokenService } from './auth/tokens.ts'
+import { createLogger } from './ops/logger.ts'
+import { createMetrics } from './ops/metrics.ts'
 import { openStore } from './store/open-store.ts'
 import { endpoints } from './routes/well-known.ts'
 
-/** Starts the one origin: loads the post index, serves site and API, reloads on rebuild, stops on SIGTERM. */
+/** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
+const DRAIN_TIMEOUT_MS = 25_000
+
+/**
+ * Starts the one origin: loads the post index, opens the store, serves site and API, reloads
+ * the index when a build lands, and drains gracefully on SIGTERM. The only reader of the env.
+ */
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let config
+  let config: Config
   try {
     config = loadConfig(env)
   } catch (e) {
@@ -22,30 +30,31 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     }
     throw e
   }
+  const logger = createLogger(config.logLevel)
   const current = join(config.distDir, 'current')
   const indexFile = join(current, 'post-index.json')
 
   let index: PostIndex | undefined
   try {
     index = await loadIndexFile(indexFile, config.baseUrl)
-  } catch (e) {
-    console.error(`Cannot load the post index at ${indexFile}: run "npm run build" first.`, e)
+  } catch (err) {
+    logger.fatal({ err, indexFile }, 'cannot load the post index: run "npm run build" first')
     process.exit(1)
   }
-  const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), msg }))
   const stopWatching = watchIndexFile(
     indexFile,
     config.baseUrl,
     (next) => {
       index = next
-      log(`post index reloaded: ${next.size} articles`)
+      logger.info({ articles: next.size }, 'post index reloaded')
     },
-    (err) => console.error('post index reload failed; still serving the previous one', err),
+    (err) => logger.error({ err }, 'post index reload failed; still serving the previous one'),
   )
 
   const store = await openStore({ redisUrl: config.redisUrl, dataDir: config.dataDir })
   const signingKey = await loadOrCreateSigningKey(store, loadSealingSecret(config.signingKeySecret, config.dataDir))
   const tokens = createTokenService({ issuer: config.baseUrl, resource: endpoints(config.baseUrl).resource, key: signingKey })
+  let accepting = true
 
   const app = createApp({
     baseUrl: config.baseUrl,
@@ -55,29 +64,45 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     tokens,
     anonymousRegistration: config.anonymousRegistration,
     siteDir: join(current, 'site'),
+    logger,
+    metrics: createMetrics(),
+    accepting: () => accepting,
+    trustProxy: config.trustProxy,
+    logError: (err, context) => logger.error({ err, ...context }, 'request failed'),
   })
   const server = app.listen(config.port, config.host)
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve)
     server.once('error', reject)
   })
+  // Keep-alive longer than the proxy's, so nginx never reuses a socket we are closing.
+  server.keepAliveTimeout = 65_000
   const { port } = server.address() as AddressInfo
-  log(`listening on http://${config.host}:${port} (public origin ${config.baseUrl}, ${index!.size} articles)`)
+  logger.info(
+    { host: config.host, port, baseUrl: config.baseUrl, articles: index!.size, store: config.redisUrl ? 'redis' : 'sqlite', kid: signingKey.kid },
+    `listening on http://${config.host}:${port}`,
+  )
 
-  const shutdown = () => {
+  const shutdown = (signal: string) => {
+    if (!accepting) return
+    accepting = false
+    logger.info({ signal }, 'shutting down: finishing in-flight requests')
     stopWatching()
-    log('shutting down: finishing in-flight requests')
+    // Stop accepting; requests already received finish, idle keep-alive sockets close now.
     server.close(() => {
       store.close().finally(() => {
-        log('stopped')
+        logger.info('stopped')
         process.exit(0)
       })
     })
     server.closeIdleConnections()
-    setTimeout(() => process.exit(0), 10_000).unref()
+    setTimeout(() => {
+      logger.warn('drain timeout: exiting with requests still open')
+      process.exit(1)
+    }, DRAIN_TIMEOUT_MS).unref()
   }
-  process.once('SIGTERM', shutdown)
-  process.once('SIGINT', shutdown)
+  process.once('SIGTERM', () => shutdown('SIGTERM'))
+  process.once('SIGINT', () => shutdown('SIGINT'))
 }
 
 if (import.meta.main) await main()

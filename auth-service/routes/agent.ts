@@ -12,6 +12,7 @@ export interface AgentDeps {
   store: Store
   tokens: TokenService
   anonymousRegistration: boolean
+  onIssued?: (kind: 'identity') => void
 }
 
 const isJson = (type: string | undefined) => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type ?? '')
@@ -33,6 +34,7 @@ export function agentRouter(deps: AgentDeps): Router {
           throw new ServiceError('anonymous_not_enabled', 'Anonymous registration is switched off on this host; pick another method.')
         const identity = await registerAnonymousIdentity(deps.store)
         const { token, claims } = await deps.tokens.signIdentityAssertion({ sub: identity.id })
+        deps.onIssued?.('identity')
         res.status(200).json({
           registration_id: identity.id,
           registration_type: 'anonymous',

@@ -7,7 +7,7 @@ import type { Store } from '../store/store.ts'
 export const LABEL_MAX = 100
 
 /** POST /api/v1/keys (spec §4.1): no body, JSON or a form, with an optional short `label`. */
-export function keysRouter(store: Store): Router {
+export function keysRouter(store: Store, onIssued: (kind: 'api_key') => void = () => {}): Router {
   const router = Router()
   router.post('/api/v1/keys', jsonBody, formBody, async function createApiKey(req, res) {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
@@ -15,6 +15,7 @@ export function keysRouter(store: Store): Router {
       throw new ServiceError('unsupported_media_type', 'Send the body as application/json or application/x-www-form-urlencoded, or send none.')
     const label = parseLabel(bodyFields(req.body).label)
     const issued = await issueApiKey(store, label)
+    onIssued('api_key')
     res.setHeader('Cache-Control', 'no-store')
     res.status(201).json(issued)
   })

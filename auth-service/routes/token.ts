@@ -13,6 +13,7 @@ export interface TokenDeps {
   baseUrl: string
   store: Store
   tokens: TokenService
+  onIssued?: (kind: 'access_token') => void
 }
 
 type Fields = Record<string, unknown>
@@ -44,6 +45,7 @@ export function tokenRouter(deps: TokenDeps): Router {
       if (!(await findIdentity(deps.store, claims.sub)))
         throw new ServiceError('invalid_grant', 'The identity behind this identity_assertion no longer exists; register again at /agent/identity.')
       const { token, claims: issued } = await deps.tokens.signAccessToken({ sub: claims.sub, scope })
+      deps.onIssued?.('access_token')
       res.json({ access_token: token, token_type: 'Bearer', expires_in: issued.exp - issued.iat, scope })
     },
     async [GRANTS.claim](fields) {

@@ -1,0 +1,44 @@
+import type { Request, RequestHandler } from 'express'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+export interface Metrics {
+  registry: Registry
+  middleware: RequestHandler
+  articles: Gauge
+  issued: Counter<'kind'>
+}
+
+/**
+ * Prometheus metrics, per app (no global registry, so tests and replicas stay separate).
+ * Requests are labelled by route template, never by slug or query, to keep cardinality fixed.
+ */
+export function createMetrics(): Metrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by route template.',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  })
+  const articles = new Gauge({ name: 'lattice_articles', help: 'Articles in the loaded post index.', registers: [registry] })
+  const issued = new Counter({
+    name: 'lattice_credentials_issued_total',
+    help: 'Credentials issued, by kind.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  })
+  const middleware: RequestHandler = (req, res, next) => {
+    const stop = duration.startTimer()
+    res.once('finish', () => stop({ method: req.method, route: routeOf(req), status_code: String(res.statusCode) }))
+    next()
+  }
+  return { registry, middleware, articles, issued }
+}
+
+function routeOf(req: Request): string {
+  if (req.route?.path) return `${req.baseUrl}${String(req.route.path)}`
+  if (req.path.startsWith('/api/') || req.path.startsWith('/oauth2/') || req.path.startsWith('/agent/')) return 'unmatched'
+  return 'static'
+}
