@@ -10,6 +10,8 @@ export interface Config {
   /** Where scripts/build.ts puts builds; `<distDir>/current` is the live one. */
   readonly distDir: string
   readonly redisUrl: string | undefined
+  /** Namespaces this deployment's keys in a shared Redis. */
+  readonly redisKeyPrefix: string
   readonly anonymousRegistration: boolean
   /** Seals the signing key in the store; generated in DATA_DIR when unset. */
   readonly signingKeySecret: string | undefined
@@ -55,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     dataDir: resolve(cwd, env.DATA_DIR ?? 'data'),
     distDir: resolve(cwd, env.DIST_DIR ?? 'dist'),
     redisUrl,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'lattice:',
     anonymousRegistration,
     signingKeySecret,
     logLevel,

@@ -51,7 +51,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     (err) => logger.error({ err }, 'post index reload failed; still serving the previous one'),
   )
 
-  const store = await openStore({ redisUrl: config.redisUrl, dataDir: config.dataDir })
+  const store = await openStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
   const signingKey = await loadOrCreateSigningKey(store, loadSealingSecret(config.signingKeySecret, config.dataDir))
   const tokens = createTokenService({ issuer: config.baseUrl, resource: endpoints(config.baseUrl).resource, key: signingKey })
   let accepting = true

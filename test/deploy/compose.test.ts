@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+const env = { ...process.env, SIGNING_KEY_SECRET: 'a-secret-of-at-least-thirty-two-characters' }
+
+/** Debian's docker-compose validates the file against the Compose schema without a Docker engine. */
+function composeConfig(file: string) {
+  return spawnSync('docker-compose', ['-f', file, 'config', '-q'], { env, encoding: 'utf8' })
+}
+
+describe('docker-compose.yml', () => {
+  it('is a valid Compose file', () => {
+    const r = composeConfig(join(ROOT, 'docker-compose.yml'))
+    expect(r.error).toBeUndefined()
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+  })
+
+  it('would catch a typo', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lattice-compose-'))
+    const broken = join(dir, 'docker-compose.yml')
+    writeFileSync(broken, readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8').replace('    healthcheck:\n      test: ["CMD", "redis-cli"', '    helthcheck:\n      test: ["CMD", "redis-cli"'))
+    copyFileSync(join(ROOT, 'Dockerfile'), join(dir, 'Dockerfile'))
+    expect(composeConfig(broken).status).not.toBe(0)
+  })
+
+  it('runs two replicas on Redis behind nginx, with BASE_URL set once', () => {
+    const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], { env: { ...env, BASE_URL: 'https://research.example.org' }, encoding: 'utf8' })
+    const text = r.stdout
+    expect(text).toMatch(/app-1:[\s\S]*REDIS_URL: redis:\/\/redis:6379/)
+    expect(text).toMatch(/app-2:[\s\S]*BASE_URL: https:\/\/research\.example\.org/)
+    expect(text).toContain('--appendonly')
+  })
+})

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+
+/** Renders the deployment's nginx template the way the nginx image's envsubst does. */
+export function renderTemplate(vars: Record<string, string>): string {
+  const template = readFileSync(join(ROOT, 'deploy', 'nginx', 'default.conf.template'), 'utf8')
+  return template.replace(/\$\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole)
+}
+
+/**
+ * Starts Debian's nginx in the foreground with the deployment's server config, wrapped in a
+ * minimal main config whose paths all live in `dir` (what the nginx image provides otherwise).
+ */
+export async function startNginx(dir: string, vars: Omit<Record<string, string>, 'NGINX_PROXY_PARAMS'>): Promise<ChildProcess> {
+  mkdirSync(join(dir, 'logs'), { recursive: true })
+  writeFileSync(join(dir, 'default.conf'), renderTemplate({ ...vars, NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf') }))
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/logs/error.log warn;
+events { worker_connections 512; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log ${dir}/logs/access.log;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  include ${dir}/default.conf;
+}
+`,
+  )
+  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; user root;'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout!.on('data', (d) => (output += d))
+  child.stderr!.on('data', (d) => (output += d))
+  const url = `http://127.0.0.1:${vars.NGINX_PORT}/`
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${output}`)
+    try {
+      await fetch(url)
+      return child
+    } catch {
+      if (Date.now() > deadline) throw new Error(`nginx did not start: ${output}`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+}
