@@ -20,6 +20,7 @@ import type { Logger } from 'pino'
 import { requestLogger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import { healthRouter } from './routes/health.ts'
+import { rateLimiters, type RateLimits } from './http/rate-limits.ts'
 
 export interface AppDeps {
   baseUrl: string
@@ -39,6 +40,8 @@ export interface AppDeps {
   accepting?: () => boolean
   /** Express's "trust proxy": which hops may set X-Forwarded-For/Proto (e.g. "loopback"). */
   trustProxy?: string | boolean
+  /** Per-client budgets, counted in the Store; none when omitted. */
+  rateLimits?: RateLimits
 }
 
 /** Builds the whole origin: API, agent and OAuth endpoints, discovery, then the static site. No I/O here. */
@@ -50,6 +53,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy)
   const e = endpoints(deps.baseUrl)
   const onIssued = (kind: string) => deps.metrics?.issued.inc({ kind })
+  let readLimiter: express.RequestHandler | undefined
   const openapi = buildOpenApiDocument(deps.baseUrl) as { paths: Record<string, Record<string, object>> }
 
   const posts = (): PostIndex => {
@@ -67,6 +71,16 @@ export function createApp(deps: AppDeps): Express {
 
   // Discovery, tokens and the API are meant for any origin's scripts: no cookies are involved.
   app.use(['/api', '/oauth2', '/agent', '/.well-known', '/openapi.json'], openCors('GET, HEAD, POST, OPTIONS'))
+  if (deps.rateLimits) {
+    const limit = rateLimiters(deps.store, deps.rateLimits)
+    const onPost = (handler: express.RequestHandler): express.RequestHandler => (req, res, next) =>
+      req.method === 'POST' ? handler(req, res, next) : next()
+    app.use('/agent/identity', (req, res, next) => (req.method === 'POST' && req.path === '/' ? limit.identities(req, res, next) : next()))
+    app.use('/oauth2/token', onPost(limit.tokens))
+    app.use(['/agent/identity/claim', '/agent/event/notify', '/oauth2/revoke'], onPost(limit.writes))
+    app.use('/api/v1/keys', onPost(limit.keys))
+    readLimiter = limit.reads
+  }
   app.use(wellKnownRouter(deps.baseUrl, deps.signingKey))
   app.use(openApiRouter(openapi))
   app.use(tokenRouter({ ...deps, onIssued }))
@@ -74,6 +88,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use('/api/v1', authenticate({ store: deps.store, tokens: deps.tokens, resourceMetadataUrl: e.resourceMetadata }))
   app.use('/api/v1', requireScopeFor(e.resourceMetadata))
+  if (readLimiter) app.use('/api/v1', (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? readLimiter!(req, res, next) : next()))
   app.use(catalogRouter(deps.baseUrl, openapi))
   app.use(postsRouter(posts))
   app.use(keysRouter(deps.store, onIssued))

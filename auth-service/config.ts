@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limits.ts'
 
 export interface Config {
   readonly port: number
@@ -18,6 +19,8 @@ export interface Config {
   readonly logLevel: string
   /** Express "trust proxy": the hops allowed to set X-Forwarded-* (e.g. "loopback" behind nginx). */
   readonly trustProxy: string | boolean
+  /** undefined when RATE_LIMITS=off. */
+  readonly rateLimits: RateLimits | undefined
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -48,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   const logLevel = env.LOG_LEVEL ?? 'info'
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   const trustProxy = parseTrustProxy(env.TRUST_PROXY)
+  const rateLimits = parseRateLimits(env, problems)
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze({
     port,
@@ -62,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     signingKeySecret,
     logLevel,
     trustProxy,
+    rateLimits,
   })
 }
 
@@ -93,4 +98,26 @@ function parseTrustProxy(value: string | undefined): string | boolean {
   if (value === undefined || value === '' || /^(0|false|no|off)$/i.test(value)) return false
   if (/^(1|true|yes|on)$/i.test(value)) return true
   return value
+}
+
+const RATE_LIMIT_VARS: Record<string, keyof RateLimits> = {
+  RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: 'anonymousReadsPerMinute',
+  RATE_LIMIT_IDENTIFIED_READS_PER_MINUTE: 'identifiedReadsPerMinute',
+  RATE_LIMIT_KEYS_PER_HOUR: 'keysPerHour',
+  RATE_LIMIT_IDENTITIES_PER_HOUR: 'identitiesPerHour',
+  RATE_LIMIT_TOKENS_PER_MINUTE: 'tokensPerMinute',
+  RATE_LIMIT_WRITES_PER_MINUTE: 'writesPerMinute',
+}
+
+/** RATE_LIMITS=off disables limiting (benchmarks, trusted networks); each budget can be set alone. */
+function parseRateLimits(env: NodeJS.ProcessEnv, problems: string[]): RateLimits | undefined {
+  if (/^(0|false|no|off)$/i.test(env.RATE_LIMITS ?? '')) return undefined
+  const limits: RateLimits = { ...DEFAULT_RATE_LIMITS }
+  for (const [name, field] of Object.entries(RATE_LIMIT_VARS)) {
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) problems.push(`${name} must be a positive integer, got "${raw}"`)
+    else limits[field] = Number(raw)
+  }
+  return Object.freeze(limits)
 }

@@ -15,6 +15,7 @@ const STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  rate_limited: 429,
   unsupported_media_type: 415,
   server_error: 500,
   temporarily_unavailable: 503,

@@ -68,6 +68,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     metrics: createMetrics(),
     accepting: () => accepting,
     trustProxy: config.trustProxy,
+    rateLimits: config.rateLimits,
     logError: (err, context) => logger.error({ err, ...context }, 'request failed'),
   })
   const server = app.listen(config.port, config.host)

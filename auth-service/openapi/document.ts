@@ -39,6 +39,14 @@ const optionalBearer = [{}, { bearer: [] }]
 /** Answers any operation may give: a body too large, or an unexpected failure. */
 const COMMON = {
   '413': error('The body is too large.', ['payload_too_large']),
+  '429': {
+    ...error('Too many requests from this client; the RateLimit headers give the budget.', ['rate_limited']),
+    headers: {
+      'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+      RateLimit: { description: 'Remaining quota (IETF RateLimit header fields, draft 8).', schema: { type: 'string' } },
+      'RateLimit-Policy': { schema: { type: 'string' } },
+    },
+  },
   default: error('Any other error, in the same shape (500 server_error: retry with backoff).', ['server_error']),
 }
 const SAMPLE_POST = {

@@ -31,6 +31,8 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     // Reconnect forever with capped backoff: recovery must need no restart.
     retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2000),
     enableOfflineQueue: true,
+    // Concurrent requests share round trips: one pipeline per event-loop tick.
+    enableAutoPipelining: true,
   })
   // Connection errors surface per command; the client's own error events only repeat them.
   redis.on('error', () => {})

@@ -26,16 +26,27 @@ export function openSqliteStore(file: string): Store {
     'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE kv.expires_at <= ?',
   )
   const deleteStmt = db.prepare('DELETE FROM kv WHERE key = ?')
-  const incrementStmt = db.prepare(
-    `INSERT INTO kv (key, value, expires_at) VALUES (?, '1', ?)
+  // Rate-limit counters are worth nothing after a crash, and are written on every limited
+  // request: they get their own connection that skips fsync (synchronous is per connection).
+  const counters = new DatabaseSync(file)
+  counters.exec('PRAGMA synchronous = OFF')
+  counters.exec('PRAGMA busy_timeout = 5000')
+  counters.exec('CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires_at INTEGER NOT NULL) STRICT')
+  const incrementStmt = counters.prepare(
+    `INSERT INTO counters (key, count, expires_at) VALUES (?, 1, ?)
      ON CONFLICT(key) DO UPDATE SET
-       value = CASE WHEN kv.expires_at <= ? THEN '1' ELSE CAST(CAST(kv.value AS INTEGER) + 1 AS TEXT) END,
-       expires_at = CASE WHEN kv.expires_at <= ? THEN excluded.expires_at ELSE kv.expires_at END
-     RETURNING value, expires_at`,
+       count = CASE WHEN counters.expires_at <= ? THEN 1 ELSE counters.count + 1 END,
+       expires_at = CASE WHEN counters.expires_at <= ? THEN excluded.expires_at ELSE counters.expires_at END
+     RETURNING count, expires_at`,
   )
   const sweepStmt = db.prepare('DELETE FROM kv WHERE expires_at <= ?')
-  sweepStmt.run(Date.now())
-  const sweeper = setInterval(() => sweepStmt.run(Date.now()), SWEEP_EVERY_MS)
+  const sweepCounters = counters.prepare('DELETE FROM counters WHERE expires_at <= ?')
+  const sweep = () => {
+    sweepStmt.run(Date.now())
+    sweepCounters.run(Date.now())
+  }
+  sweep()
+  const sweeper = setInterval(sweep, SWEEP_EVERY_MS)
   sweeper.unref()
 
   const expiry = (ttlSeconds: number) => Date.now() + Math.max(1, Math.round(ttlSeconds * 1000))
@@ -56,14 +67,15 @@ export function openSqliteStore(file: string): Store {
     },
     async increment(key: string, windowSeconds: number) {
       const now = Date.now()
-      const row = incrementStmt.get(key, expiry(windowSeconds), now, now) as { value: string; expires_at: number }
-      return { count: Number(row.value), resetSeconds: Math.max(1, Math.ceil((row.expires_at - now) / 1000)) }
+      const row = incrementStmt.get(key, expiry(windowSeconds), now, now) as { count: number; expires_at: number }
+      return { count: row.count, resetSeconds: Math.max(1, Math.ceil((row.expires_at - now) / 1000)) }
     },
     async ping() {
       db.prepare('SELECT 1').get()
     },
     async close() {
       clearInterval(sweeper)
+      if (counters.isOpen) counters.close()
       if (db.isOpen) db.close()
     },
   }

@@ -1,0 +1,89 @@
+import type { Request, RequestHandler } from 'express'
+import { ipKeyGenerator, rateLimit, type Store as LimiterStore } from 'express-rate-limit'
+import { ServiceError } from '../errors.ts'
+import type { Store } from '../store/store.ts'
+import { principalOf } from './bearer.ts'
+
+/** Requests allowed per window. Identity earns a larger read budget: that is what keys are for. */
+export interface RateLimits {
+  anonymousReadsPerMinute: number
+  identifiedReadsPerMinute: number
+  keysPerHour: number
+  identitiesPerHour: number
+  tokensPerMinute: number
+  /** Other writes (claim, revoke, events) per client address. */
+  writesPerMinute: number
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({
+  anonymousReadsPerMinute: 600,
+  identifiedReadsPerMinute: 3000,
+  keysPerHour: 20,
+  identitiesPerHour: 20,
+  tokensPerMinute: 60,
+  writesPerMinute: 120,
+})
+
+/** express-rate-limit's store, on our Store's counters: one budget shared by every replica. */
+class SharedCounters implements LimiterStore {
+  readonly localKeys = false
+  readonly prefix: string
+  private readonly store: Store
+  private readonly windowSeconds: number
+  constructor(store: Store, prefix: string, windowSeconds: number) {
+    this.store = store
+    this.prefix = `rate:${prefix}:`
+    this.windowSeconds = windowSeconds
+  }
+  async increment(key: string) {
+    const { count, resetSeconds } = await this.store.increment(this.prefix + key, this.windowSeconds)
+    return { totalHits: count, resetTime: new Date(Date.now() + resetSeconds * 1000) }
+  }
+  async decrement() {
+    // Never called: no request is skipped after counting.
+  }
+  async resetKey(key: string) {
+    await this.store.delete(this.prefix + key)
+  }
+}
+
+/** The client address, with IPv6 grouped by /56 so one host cannot rotate through its subnet. */
+const clientAddress = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`
+
+function limiter(store: Store, name: string, windowSeconds: number, options: { limit: (req: Request) => number; key: (req: Request) => string }): RequestHandler {
+  return rateLimit({
+    windowMs: windowSeconds * 1000,
+    limit: options.limit,
+    keyGenerator: options.key,
+    store: new SharedCounters(store, name, windowSeconds),
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    identifier: name,
+    // A store outage must not take public reads down with it; credential routes fail on
+    // their own store calls with a 503.
+    passOnStoreError: true,
+    // Trust in X-Forwarded-For is configured explicitly (TRUST_PROXY).
+    validate: { trustProxy: false, xForwardedForHeader: false },
+    handler: (_req, _res, next) => {
+      next(new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.'))
+    },
+  })
+}
+
+/** The limiters of every route family, counted in the shared Store. */
+export function rateLimiters(store: Store, limits: RateLimits) {
+  return {
+    /** After the bearer check: per credential when identified, per address otherwise. */
+    reads: limiter(store, 'reads', 60, {
+      limit: (req) => (principalOf(req.res!).kind === 'anonymous' ? limits.anonymousReadsPerMinute : limits.identifiedReadsPerMinute),
+      key: (req) => {
+        const p = principalOf(req.res!)
+        return p.kind === 'anonymous' ? clientAddress(req) : `sub:${p.subject}`
+      },
+    }),
+    keys: limiter(store, 'keys', 3600, { limit: () => limits.keysPerHour, key: clientAddress }),
+    identities: limiter(store, 'identities', 3600, { limit: () => limits.identitiesPerHour, key: clientAddress }),
+    tokens: limiter(store, 'tokens', 60, { limit: () => limits.tokensPerMinute, key: clientAddress }),
+    writes: limiter(store, 'writes', 60, { limit: () => limits.writesPerMinute, key: clientAddress }),
+  }
+}

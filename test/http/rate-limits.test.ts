@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import request from 'supertest'
+import { createApp } from '../../auth-service/app.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../auth-service/http/rate-limits.ts'
+import { createRedisStore } from '../../auth-service/store/redis-store.ts'
+import { testDeps } from '../support/index.ts'
+
+const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, keysPerHour: 3, identitiesPerHour: 2, tokensPerMinute: 4, anonymousReadsPerMinute: 5, identifiedReadsPerMinute: 8 }
+const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
+
+/** Clients behind the proxy: X-Forwarded-For names each one, and only the loopback hop is trusted. */
+async function proxiedApp(overrides: Partial<RateLimits> = {}) {
+  const deps = await testDeps()
+  return { deps, app: createApp({ ...deps, trustProxy: 'loopback', rateLimits: { ...limits, ...overrides } }) }
+}
+
+describe('rate limits', () => {
+  it('throttles a flood of key requests from one address while other clients are unaffected', async () => {
+    const { app } = await proxiedApp()
+    const from = (ip: string) => request(app).post('/api/v1/keys').set('X-Forwarded-For', ip)
+    for (let i = 0; i < 3; i++) expect((await from('203.0.113.7')).status).toBe(201)
+    const refused = await from('203.0.113.7')
+    expect(refused.status).toBe(429)
+    expect(refused.body).toEqual(errorBody('rate_limited'))
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+    expect(refused.headers['ratelimit-policy']).toMatch(/"keys"; q=3; w=3600/)
+    expect(refused.headers.ratelimit).toMatch(/"keys"; r=0; t=\d+/)
+    expect((await from('198.51.100.20')).status).toBe(201)
+  })
+
+  it('does not let a client pick its address when the proxy is not trusted', async () => {
+    const deps = await testDeps()
+    const app = createApp({ ...deps, rateLimits: limits })
+    for (let i = 0; i < 3; i++) expect((await request(app).post('/api/v1/keys').set('X-Forwarded-For', `10.0.0.${i}`)).status).toBe(201)
+    expect((await request(app).post('/api/v1/keys').set('X-Forwarded-For', '10.0.0.99')).status).toBe(429)
+  })
+
+  it('limits registration and token exchange tightly', async () => {
+    const { app } = await proxiedApp()
+    const register = () => request(app).post('/agent/identity').set('X-Forwarded-For', '203.0.113.8').send({ type: 'anonymous' })
+    const first = await register()
+    expect(first.status).toBe(200)
+    expect((await register()).status).toBe(200)
+    expect((await register()).status).toBe(429)
+    const exchange = () =>
+      request(app).post('/oauth2/token').set('X-Forwarded-For', '203.0.113.8').type('form')
+        .send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: first.body.identity_assertion })
+    for (let i = 0; i < 4; i++) expect((await exchange()).status).toBe(200)
+    expect((await exchange()).status).toBe(429)
+  })
+
+  it('gives identified readers their own, larger budget, per credential', async () => {
+    const { app } = await proxiedApp({ keysPerHour: 10 })
+    const ip = '203.0.113.9'
+    const keys = [(await request(app).post('/api/v1/keys').set('X-Forwarded-For', ip)).body.key, (await request(app).post('/api/v1/keys').set('X-Forwarded-For', ip)).body.key]
+    for (let i = 0; i < 5; i++) expect((await request(app).get('/api/v1/posts?limit=1').set('X-Forwarded-For', ip)).status).toBe(200)
+    expect((await request(app).get('/api/v1/posts?limit=1').set('X-Forwarded-For', ip)).status).toBe(429)
+    // The same address with a key is counted by the key, not the address.
+    for (let i = 0; i < 8; i++) expect((await request(app).get('/api/v1/posts?limit=1').set('X-Forwarded-For', ip).set('Authorization', `Bearer ${keys[0]}`)).status).toBe(200)
+    expect((await request(app).get('/api/v1/posts?limit=1').set('X-Forwarded-For', ip).set('Authorization', `Bearer ${keys[0]}`)).status).toBe(429)
+    expect((await request(app).get('/api/v1/posts?limit=1').set('X-Forwarded-For', ip).set('Authorization', `Bearer ${keys[1]}`)).status).toBe(200)
+  })
+
+  it('shares one budget between replicas through the store', async () => {
+    const { deps } = await proxiedApp()
+    const [a, b] = [createApp({ ...deps, trustProxy: 'loopback', rateLimits: limits }), createApp({ ...deps, trustProxy: 'loopback', rateLimits: limits })]
+    expect((await request(a).post('/api/v1/keys').set('X-Forwarded-For', '192.0.2.1')).status).toBe(201)
+    expect((await request(b).post('/api/v1/keys').set('X-Forwarded-For', '192.0.2.1')).status).toBe(201)
+    expect((await request(a).post('/api/v1/keys').set('X-Forwarded-For', '192.0.2.1')).status).toBe(201)
+    expect((await request(b).post('/api/v1/keys').set('X-Forwarded-For', '192.0.2.1')).status).toBe(429)
+  })
+
+  it('keeps public reads answering when the store that counts them is down', async () => {
+    const deps = await testDeps()
+    const dead = createRedisStore('redis://127.0.0.1:1', { commandTimeoutMs: 300 })
+    const app = createApp({ ...deps, store: dead, rateLimits: limits })
+    expect((await request(app).get('/api/v1/posts?limit=1')).status).toBe(200)
+    const key = await request(app).post('/api/v1/keys')
+    expect(key.status).toBe(503)
+    expect(key.headers['retry-after']).toBeTruthy()
+    await dead.close()
+  })
+})
