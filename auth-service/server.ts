@@ -11,6 +11,7 @@ import { createLogger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { openStore } from './store/open-store.ts'
 import { endpoints } from './routes/well-known.ts'
+import { createLimitedServer } from './http/server-limits.ts'
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const DRAIN_TIMEOUT_MS = 25_000
@@ -71,7 +72,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     rateLimits: config.rateLimits,
     logError: (err, context) => logger.error({ err, ...context }, 'request failed'),
   })
-  const server = app.listen(config.port, config.host)
+  const server = createLimitedServer(app)
+  server.listen(config.port, config.host)
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve)
     server.once('error', reject)

@@ -12,7 +12,24 @@ export function bodyFields(body: unknown): Fields {
   if (body === undefined) return {}
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new ServiceError('invalid_request', 'The request body must be an object of fields.')
+  if (depth(body) > MAX_JSON_DEPTH) throw new ServiceError('invalid_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`)
   return body as Fields
+}
+
+/** No request of this API needs more than a flat object; deep nesting is refused early. */
+const MAX_JSON_DEPTH = 8
+
+function depth(value: unknown): number {
+  let max = 0
+  const stack: Array<[unknown, number]> = [[value, 1]]
+  while (stack.length) {
+    const [v, d] = stack.pop()!
+    if (typeof v !== 'object' || v === null) continue
+    if (d > max) max = d
+    if (max > MAX_JSON_DEPTH) return max
+    for (const child of Object.values(v)) stack.push([child, d + 1])
+  }
+  return max
 }
 
 /** A field given at most once as text (RFC 6749 §3.2: parameters must not repeat). */

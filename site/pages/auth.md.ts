@@ -123,8 +123,11 @@ Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
 | \`insufficient_scope\` | 403 | \`/api/v1/*\` | Exchange again without narrowing \`scope\`. |
 | \`not_found\` | 404 | \`/api/v1/*\` | Unknown slug or path; see \`${base}/api/v1\`. |
 | \`method_not_allowed\` | 405 | anywhere | Use the method in the \`Allow\` header. |
+| \`request_timeout\` | 408 | anywhere | Send the whole request promptly. |
 | \`payload_too_large\` | 413 | anywhere | Send a smaller body. |
 | \`unsupported_media_type\` | 415 | \`/api/v1/keys\` | Send JSON or a form, or no body. |
+| \`rate_limited\` | 429 | anywhere | Too many requests: wait \`Retry-After\` seconds; the \`RateLimit\` headers give your budget. |
+| \`header_fields_too_large\` | 431 | anywhere | Send smaller headers (at most 16 KB in all). |
 | \`temporarily_unavailable\` | 503 | anywhere | Retry after \`Retry-After\` seconds. |
 | \`server_error\` | 500 | anywhere | Retry with backoff. |
 

@@ -1,0 +1,49 @@
+import { createServer, type RequestListener, type Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { errorBody, type ErrorCode } from '../errors.ts'
+
+export interface ServerLimits {
+  /** Time a client has to send all request headers. */
+  headersTimeoutMs: number
+  /** Time a client has to send the whole request, body included. */
+  requestTimeoutMs: number
+  maxHeaderBytes: number
+}
+
+export const DEFAULT_SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxHeaderBytes: 16 * 1024 }
+
+/**
+ * An HTTP server that times out slow clients and caps header sizes, answering those refusals
+ * (which Node raises before any route runs) with the same JSON error body as everything else.
+ */
+export function createLimitedServer(app: RequestListener, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server {
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+      // How often Node checks those timeouts (its default, 30 s, would let slow clients linger).
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    app,
+  )
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuse(err, socket))
+  return server
+}
+
+function refuse(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const [status, reason, code, description]: [number, string, ErrorCode, string] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'header_fields_too_large', 'The request headers are too large.']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'request_timeout', 'The request was not received in time.']
+        : [400, 'Bad Request', 'invalid_request', 'The request is not valid HTTP.']
+  const body = JSON.stringify(errorBody(code, description))
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  )
+}
