@@ -95,9 +95,15 @@ export function createApp(deps: AppDeps): Express {
   app.all(['/api/v1', '/api/v1/posts', '/api/v1/posts/:slug', '/api/v1/search'], methodNotAllowed('GET, HEAD'))
   app.all('/api/v1/keys', methodNotAllowed('POST'))
   app.all(['/oauth2/token', '/oauth2/revoke', '/agent/identity', '/agent/identity/claim', '/agent/event/notify'], methodNotAllowed('POST'))
-  app.use('/api', apiNotFound)
+  app.all(
+    ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/v1', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json', '/openapi.json'],
+    methodNotAllowed('GET, HEAD'),
+  )
+  app.use(['/api', '/agent', '/oauth2', '/.well-known'], apiNotFound)
 
   if (deps.siteDir) app.use(staticSite(deps.siteDir))
+  // Whatever is left (a write to a page, or any path when no site is served) is a JSON 404.
+  app.use(apiNotFound)
 
   app.use(errorHandler(deps.logError ?? ((err) => console.error(err))))
   return app

@@ -2,9 +2,9 @@ import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ServiceError, errorBody } from '../errors.ts'
 import { StoreUnavailableError } from '../store/store.ts'
 
-/** Answers any `/api/v1/*` path no route took: JSON, never the site's HTML 404. */
+/** Answers any API path no route took (and anything the site does not serve): JSON, never HTML. */
 export const apiNotFound: RequestHandler = (req) => {
-  throw new ServiceError('not_found', `No endpoint at ${req.method} ${req.originalUrl.split('?')[0]!.slice(0, 200)}. The catalog is at /api/v1.`)
+  throw new ServiceError('not_found', `Nothing at ${req.method} ${req.originalUrl.split('?')[0]!.slice(0, 200)}. The API catalog is at /api/v1.`)
 }
 
 /** A route that exists but not for this method. */

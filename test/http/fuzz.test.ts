@@ -1,0 +1,101 @@
+import fc from 'fast-check'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import { createApp } from '../../auth-service/app.ts'
+import { ERROR_CODES } from '../../auth-service/errors.ts'
+import { DEFAULT_RATE_LIMITS } from '../../auth-service/http/rate-limits.ts'
+import { testDeps } from '../support/index.ts'
+
+const deps = await testDeps()
+const app = createApp({ ...deps, rateLimits: { ...DEFAULT_RATE_LIMITS, keysPerHour: 1e6, identitiesPerHour: 1e6, tokensPerMinute: 1e6, anonymousReadsPerMinute: 1e6, writesPerMinute: 1e6 } })
+const KNOWN = new Set<string>(ERROR_CODES)
+const EVENT_CODES = new Set(['invalid_request', 'invalid_key', 'invalid_issuer', 'invalid_audience', 'authentication_failed', 'access_denied'])
+
+const PATHS = [
+  '/api/v1', '/api/v1/posts', '/api/v1/posts/hashing-rings', '/api/v1/search', '/api/v1/keys', '/agent/identity',
+  '/agent/identity/claim', '/oauth2/token', '/oauth2/revoke', '/agent/event/notify', '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-authorization-server', '/.well-known/jwks.json', '/openapi.json', '/api/v1/posts/',
+]
+const METHODS = ['get', 'post', 'put', 'delete', 'patch', 'options', 'head'] as const
+const CONTENT_TYPES = [
+  'application/json', 'application/x-www-form-urlencoded', 'application/secevent+jwt', 'text/plain', 'application/xml',
+  'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/x-www-form-urlencoded; charset=utf-16',
+]
+
+/** Tokens and keys of every malformed shape, and a few that look almost right. */
+const credential = fc.oneof(
+  fc.string(),
+  fc.stringMatching(/^lat_live_[A-Za-z0-9_-]{0,60}$/),
+  fc.tuple(fc.base64String(), fc.base64String(), fc.base64String()).map((p) => p.join('.')),
+  fc.constantFrom('eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', 'a.b.c', '...', 'Bearer', '%00', 'ey'),
+)
+const authorization = fc.oneof(
+  credential.map((c) => `Bearer ${c}`),
+  fc.string().map((s) => s.replace(/[\r\n]/g, '')),
+  fc.constantFrom('Basic dXNlcjpwYXNz', 'Bearer', 'bearer  x', 'DPoP abc'),
+)
+const body = fc.oneof(
+  fc.json(),
+  fc.string(),
+  fc.record({ type: fc.oneof(fc.string(), fc.constantFrom('anonymous', 'identity_assertion', 'service_auth')), assertion: credential }).map((o) => JSON.stringify(o)),
+  fc.dictionary(fc.constantFrom('grant_type', 'assertion', 'resource', 'token', 'label', 'claim_token', 'scope', 'client_id'), fc.oneof(fc.string(), credential)).map((d) => new URLSearchParams(d).toString()),
+  fc.constant(''),
+)
+const query = fc.dictionary(fc.constantFrom('q', 'limit', 'x', 'q[]', 'limit[a]'), fc.oneof(fc.string(), fc.integer().map(String)), { maxKeys: 3 })
+
+function assertAnswer(path: string, status: number, type: string | undefined, parsed: unknown) {
+  expect(status, path).toBeLessThan(500)
+  if (status < 400) return
+  expect(type, `${path} ${status}`).toMatch(/^application\/json/)
+  const b = parsed as { error?: string; err?: string }
+  if (path === '/agent/event/notify' && b.err !== undefined) expect(EVENT_CODES.has(b.err), `${path} ${b.err}`).toBe(true)
+  else expect(KNOWN.has(b.error ?? ''), `${path} ${status} ${JSON.stringify(b)}`).toBe(true)
+}
+
+describe('hostile input, generated', () => {
+  it('never answers 5xx and always explains a refusal with a known code', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...PATHS), fc.constantFrom(...METHODS), query, fc.option(authorization), fc.option(fc.constantFrom(...CONTENT_TYPES)), body,
+        async (path, method, q, auth, type, payload) => {
+          let req = request(app)[method](path).query(q)
+          if (auth !== null) req = req.set('Authorization', auth)
+          if (type !== null && method !== 'get' && method !== 'head') req = req.set('Content-Type', type).send(payload)
+          const res = await req
+          if (method !== 'head') assertAnswer(path, res.status, res.headers['content-type'], res.body)
+          else expect(res.status).toBeLessThan(500)
+        },
+      ),
+      { numRuns: 400 },
+    )
+  })
+
+  it('never answers 5xx to garbage tokens at the token and revocation endpoints', async () => {
+    await fc.assert(
+      fc.asyncProperty(credential, fc.constantFrom('urn:ietf:params:oauth:grant-type:jwt-bearer', 'urn:agent-auth:grant-type:claim', 'password'), async (token, grant) => {
+        const exchange = await request(app).post('/oauth2/token').type('form').send({ grant_type: grant, assertion: token, claim_token: token })
+        assertAnswer('/oauth2/token', exchange.status, exchange.headers['content-type'], exchange.body)
+        expect(exchange.status).not.toBe(200)
+        const revoke = await request(app).post('/oauth2/revoke').type('form').send({ token })
+        expect(revoke.status).toBe(token === '' ? 400 : 200)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('never lets a generated bearer value read as anyone', async () => {
+    await fc.assert(
+      fc.asyncProperty(credential, async (token) => {
+        const res = await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${token}`)
+        expect(res.status).toBe(401)
+        expect(res.body.error).toBe('invalid_token')
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('still answers normally afterwards', async () => {
+    expect((await request(app).get('/api/v1')).status).toBe(200)
+    expect((await request(app).post('/agent/identity').send({ type: 'anonymous' })).status).toBe(200)
+  })
+})
