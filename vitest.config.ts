@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/openapi-responses.ts'],
+    setupFiles: ['test/support/setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 240_000,
     // Suites that build the site or start servers are heavy: two workers suit a two-core box.

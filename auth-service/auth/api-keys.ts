@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.ts'
 import { API_KEY_PREFIX, LIFETIMES, SCOPES } from './policy.ts'
-import { digest, randomSecret } from './secrets.ts'
+import { digest, randomSecret, secretsEqual } from './secrets.ts'
 
 const LIVE = `${API_KEY_PREFIX}_live_`
 /** Characters of the secret kept in clear as the key's visible prefix, for recognising a key in lists. */
@@ -16,6 +16,8 @@ export interface IssuedApiKey {
 }
 
 interface ApiKeyRecord {
+  /** The key's digest again, checked in constant time on every use (defence in depth). */
+  digest: string
   prefix: string
   label: string | null
   scopes: string[]
@@ -28,7 +30,7 @@ export interface ApiKeyIdentity {
   scopes: readonly string[]
 }
 
-const recordKey = (key: string) => `api-key:${digest(key)}`
+const recordKey = (keyDigest: string) => `api-key:${keyDigest}`
 
 export function looksLikeApiKey(value: string): boolean {
   return value.startsWith(LIVE)
@@ -38,24 +40,28 @@ export function looksLikeApiKey(value: string): boolean {
 export async function issueApiKey(store: Store, label: string | null, now = Date.now()): Promise<IssuedApiKey> {
   const key = `${LIVE}${randomSecret(32)}`
   const prefix = key.slice(0, LIVE.length + VISIBLE)
+  const keyDigest = digest(key)
   const record: ApiKeyRecord = {
+    digest: keyDigest,
     prefix,
     label,
     scopes: [...SCOPES],
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + LIFETIMES.apiKey * 1000).toISOString(),
   }
-  await store.put(recordKey(key), record, LIFETIMES.apiKey)
+  await store.put(recordKey(keyDigest), record, LIFETIMES.apiKey)
   return { key, prefix, token_type: 'Bearer', scopes: [...SCOPES], expires_in: LIFETIMES.apiKey, label }
 }
 
 /** The identity behind a presented key, or undefined when unknown, expired or revoked. */
 export async function findApiKey(store: Store, key: string): Promise<ApiKeyIdentity | undefined> {
   if (!looksLikeApiKey(key) || key.length > 200) return undefined
-  const record = await store.get<ApiKeyRecord>(recordKey(key))
-  return record ? { subject: `key:${record.prefix}`, scopes: record.scopes } : undefined
+  const keyDigest = digest(key)
+  const record = await store.get<ApiKeyRecord>(recordKey(keyDigest))
+  if (!record || !secretsEqual(record.digest, keyDigest)) return undefined
+  return { subject: `key:${record.prefix}`, scopes: record.scopes }
 }
 
 export async function revokeApiKey(store: Store, key: string): Promise<void> {
-  await store.delete(recordKey(key))
+  await store.delete(recordKey(digest(key)))
 }

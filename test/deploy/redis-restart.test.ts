@@ -40,6 +40,11 @@ describe('Redis with append-only persistence, killed and restarted', () => {
       keys.push(res.body.key)
     }
 
+    const assertion = (await request(app).post('/agent/identity').send({ type: 'anonymous' })).body.identity_assertion as string
+    const accessToken = (
+      await request(app).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion })
+    ).body.access_token as string
+
     redis.kill('SIGKILL')
     await new Promise((r) => redis!.once('exit', r))
     const down = await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${keys[0]}`)
@@ -48,6 +53,20 @@ describe('Redis with append-only persistence, killed and restarted', () => {
     expect(down.body.error).toBe('temporarily_unavailable')
     // Anonymous reads need no store.
     expect((await request(app).get('/api/v1/posts?limit=1')).status).toBe(200)
+    expect((await request(app).get('/api/v1/search?q=rings')).status).toBe(200)
+    // Every credential operation says "retry later", never 500 and never a 401 that would send
+    // agents to register again.
+    for (const res of [
+      await request(app).post('/api/v1/keys'),
+      await request(app).post('/agent/identity').send({ type: 'anonymous' }),
+      await request(app).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: assertion }),
+      await request(app).post('/oauth2/revoke').type('form').send({ token: keys[1]! }),
+      await request(app).get('/api/v1/posts').set('Authorization', `Bearer ${accessToken}`),
+    ]) {
+      expect(res.status).toBe(503)
+      expect(res.body.error).toBe('temporarily_unavailable')
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0)
+    }
 
     redis = startRedis(port, dir)
     await waitFor(() => store.ping().then(() => true, () => undefined), 15_000, 'the store to reconnect')
@@ -55,6 +74,8 @@ describe('Redis with append-only persistence, killed and restarted', () => {
       const res = await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${key}`)
       expect(res.status).toBe(200)
     }
+    expect((await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${accessToken}`)).status).toBe(200)
+    expect((await request(app).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion })).status).toBe(200)
     await store.close()
   })
 })
