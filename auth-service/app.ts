@@ -21,6 +21,7 @@ import { requestLogger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import { healthRouter } from './routes/health.ts'
 import { rateLimiters, type RateLimits } from './http/rate-limits.ts'
+import { securityHeaders } from './http/security-headers.ts'
 
 export interface AppDeps {
   baseUrl: string
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): Express {
   }
 
   if (deps.logger) app.use(requestLogger(deps.logger))
+  app.use(securityHeaders({ https: deps.baseUrl.startsWith('https:') }))
   if (deps.metrics) app.use(deps.metrics.middleware)
   app.use(healthRouter({ posts: deps.posts, store: deps.store, accepting: deps.accepting ?? (() => true), metrics: deps.metrics }))
 

@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ChildProcess } from 'node:child_process'
+import { request as httpRequest } from 'node:http'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../scripts/build.ts'
@@ -40,6 +41,8 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       SIGNING_KEY_SECRET: 'proxy-test-secret-of-at-least-32-characters',
       TRUST_PROXY: 'loopback',
       LOG_LEVEL: 'warn',
+      RATE_LIMIT_KEYS_PER_HOUR: '5',
+      RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '1000000',
     }
     // Both replicas start together: they must agree on one signing key through Redis.
     replicas = await Promise.all(
@@ -132,6 +135,28 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     }
   })
 
+  /** A POST from a given loopback address (all of 127/8 reaches this host), through nginx. */
+  function postFrom(localAddress: string, path: string, headers: Record<string, string> = {}): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const url = new URL(path, origin)
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers }, (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode!))
+      })
+      req.on('error', reject)
+      req.end()
+    })
+  }
+
+  it('gives each client behind nginx its own budget, and ignores forged X-Forwarded-For', async () => {
+    for (let i = 0; i < 5; i++) expect(await postFrom('127.0.0.2', '/api/v1/keys')).toBe(201)
+    expect(await postFrom('127.0.0.2', '/api/v1/keys')).toBe(429)
+    expect(await postFrom('127.0.0.3', '/api/v1/keys')).toBe(201)
+    const forged = []
+    for (let i = 0; i < 6; i++) forged.push(await postFrom('127.0.0.4', '/api/v1/keys', { 'X-Forwarded-For': `198.51.100.${i}` }))
+    expect(forged).toEqual([201, 201, 201, 201, 201, 429])
+  })
+
   it('serves static files from nginx itself, with their cache headers', async () => {
     const page = await fetch(`${origin}/posts/cafe-latency-notes`)
     expect(page.status).toBe(200)
@@ -152,6 +177,11 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const missing = await fetch(`${origin}/no-such-page`)
     expect(missing.status).toBe(404)
     expect(await missing.text()).toContain('Page not found')
+    // nginx sends the service's security headers with the files it serves.
+    const fromService = await fetch(`${direct[1]}/posts/cafe-latency-notes`)
+    for (const name of ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy'])
+      expect(page.headers.get(name), name).toBe(fromService.headers.get(name))
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
     // Operational endpoints stay inside: nginx does not proxy them.
     expect((await fetch(`${origin}/metrics`)).status).toBe(404)
   })

@@ -14,9 +14,13 @@ export function renderTemplate(vars: Record<string, string>): string {
  * Starts Debian's nginx in the foreground with the deployment's server config, wrapped in a
  * minimal main config whose paths all live in `dir` (what the nginx image provides otherwise).
  */
-export async function startNginx(dir: string, vars: Omit<Record<string, string>, 'NGINX_PROXY_PARAMS'>): Promise<ChildProcess> {
+export async function startNginx(dir: string, vars: Record<string, string>): Promise<ChildProcess> {
   mkdirSync(join(dir, 'logs'), { recursive: true })
-  writeFileSync(join(dir, 'default.conf'), renderTemplate({ ...vars, NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf') }))
+  writeFileSync(join(dir, 'default.conf'), renderTemplate({
+      ...vars,
+      NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
+      NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
+    }))
   writeFileSync(
     join(dir, 'nginx.conf'),
     `worker_processes 1;
