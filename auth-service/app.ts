@@ -67,6 +67,14 @@ export function createApp(deps: AppDeps): Express {
   }
 
   if (deps.logger) app.use(requestLogger(deps.logger))
+  if (deps.accepting) {
+    const accepting = deps.accepting
+    // While draining, close each keep-alive connection after its response, so the drain ends.
+    app.use((_req, res, next) => {
+      if (!accepting()) res.setHeader('Connection', 'close')
+      next()
+    })
+  }
   app.use(securityHeaders({ https: deps.baseUrl.startsWith('https:') }))
   if (deps.metrics) app.use(deps.metrics.middleware)
   app.use(healthRouter({ posts: deps.posts, store: deps.store, accepting: deps.accepting ?? (() => true), metrics: deps.metrics }))

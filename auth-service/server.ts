@@ -91,8 +91,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     accepting = false
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
     stopWatching()
-    // Stop accepting; requests already received finish, idle keep-alive sockets close now.
+    // Stop accepting; requests already received finish, and keep-alive sockets close as soon
+    // as they are idle (responses now carry Connection: close).
+    const sweep = setInterval(() => server.closeIdleConnections(), 100)
     server.close(() => {
+      clearInterval(sweep)
       store.close().finally(() => {
         logger.info('stopped')
         process.exit(0)

@@ -196,7 +196,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     let running = true
     const worker = async (path: string) => {
       while (running) {
-        const res = await fetch(`${origin}${path}`).catch((e: Error) => e)
+        const res = await fetch(`${origin}${path}`, { signal: AbortSignal.timeout(5000) }).catch((e: Error) => e)
         requests++
         if (res instanceof Error) failures.push(`${path}: ${res.message}`)
         else if (res.status !== 200) failures.push(`${path}: ${res.status}`)
@@ -224,7 +224,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const worker = async () => {
       while (running) {
         try {
-          const res = await fetch(`${origin}/api/v1/posts/hashing-rings`)
+          const res = await fetch(`${origin}/api/v1/posts/hashing-rings`, { signal: AbortSignal.timeout(5000) })
           const body = await res.json()
           outcomes.push(res.status === 200 && body.slug === 'hashing-rings' ? 'ok' : `status ${res.status}`)
         } catch (e) {

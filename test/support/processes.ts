@@ -32,14 +32,20 @@ export async function startProcess(
     child,
     output: () => out,
     stop: async () => {
-      if (child.exitCode === null) {
+      const group = -child.pid!
+      const alive = () => {
         try {
-          process.kill(-child.pid!, 'SIGTERM')
+          process.kill(group, 0)
+          return true
         } catch {
-          // already gone
+          return false
         }
       }
-      return exited
+      if (alive()) process.kill(group, 'SIGTERM')
+      const code = await exited
+      // npm may exit before the server it started: wait for the whole group to finish.
+      for (let i = 0; i < 300 && alive(); i++) await new Promise((r) => setTimeout(r, 100))
+      return code
     },
   }
   await new Promise<void>((resolve, reject) => {

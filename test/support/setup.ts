@@ -3,3 +3,4 @@
 // origin, so child processes must not inherit it.
 if (process.env.BASE_URL === '/') delete process.env.BASE_URL
 await import('./openapi-responses.ts')
+export {}
