@@ -12,6 +12,9 @@ import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
 
 const KEEP_PREVIOUS_BUILDS = 1
 
+/** Phase durations of the last build, for the benchmark. */
+export const timings = { astroMs: 0, pagefindMs: 0 }
+
 export async function build(env: NodeJS.ProcessEnv = process.env): Promise<BuildInfo> {
   const { contentDir, baseUrl, distDir } = buildEnv(env)
   if (!existsSync(contentDir)) throw new Error(`CONTENT_DIR ${contentDir} does not exist`)
@@ -21,6 +24,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env): Promise<Build
   const buildDir = join(buildsDir, id)
   const siteDir = join(buildDir, 'site')
   mkdirSync(buildDir, { recursive: true })
+  const started = Date.now()
 
   try {
     // The portal renders its endpoint reference from the same OpenAPI document the service serves.
@@ -33,9 +37,12 @@ export async function build(env: NodeJS.ProcessEnv = process.env): Promise<Build
     })
     if (astro.status !== 0) throw new Error('astro build failed (see the message above)')
 
+    const astroDone = Date.now()
     renameSync(join(siteDir, 'post-index.json'), join(buildDir, 'post-index.json'))
     const articles = (JSON.parse(readFileSync(join(buildDir, 'post-index.json'), 'utf8')) as { posts: unknown[] }).posts.length
     await indexWithPagefind(siteDir)
+    timings.astroMs = astroDone - started
+    timings.pagefindMs = Date.now() - astroDone
 
     const info: BuildInfo = { ...inputs, id, builtAt: new Date().toISOString(), articles }
     writeFileSync(join(buildDir, 'build.json'), JSON.stringify(info, null, 2))
@@ -81,7 +88,7 @@ if (import.meta.main) {
   const started = Date.now()
   try {
     const info = await build()
-    console.log(`Built ${info.articles} articles in ${((Date.now() - started) / 1000).toFixed(1)} s -> dist/builds/${info.id}`)
+    console.log(`Built ${info.articles} articles in ${((Date.now() - started) / 1000).toFixed(1)} s (site ${(timings.astroMs / 1000).toFixed(1)} s, search index ${(timings.pagefindMs / 1000).toFixed(1)} s) -> dist/builds/${info.id}`)
   } catch (e) {
     console.error(e instanceof Error ? e.message : e)
     process.exit(1)

@@ -20,6 +20,9 @@ const articles = defineCollection({
     base: contentDir,
     // The slug is the file name, exactly: the article's address must not depend on its title.
     generateId: ({ entry }) => entry.replace(/\.md$/, ''),
+    // The content store is one JSON string: with every body in it, ten thousand articles pass
+    // V8's string limit. Bodies are read from the files when needed (site/lib/articles.ts).
+    retainBody: false,
   }),
   schema: z
     .object({

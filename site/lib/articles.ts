@@ -1,4 +1,6 @@
 import { getCollection, type CollectionEntry } from 'astro:content'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 
 export type Article = CollectionEntry<'articles'>
 
@@ -15,6 +17,27 @@ export async function getArticles(): Promise<Article[]> {
       )
   }
   return all.sort((a, b) => b.data.date.getTime() - a.data.date.getTime() || a.id.localeCompare(b.id))
+}
+
+const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/
+const minutes = new Map<string, number>()
+
+/**
+ * The article's markdown after its frontmatter, read from its file: the content store does not
+ * keep bodies (see content.config.ts), and holding them all would cost the corpus in memory.
+ */
+export function articleBody(a: Article): string {
+  return readFileSync(resolve(a.filePath!), 'utf8').replace(FRONTMATTER, '').replace(/^\s*\n/, '')
+}
+
+/** Reading time, computed once per article: every list page shows it. */
+export function articleMinutes(a: Article): number {
+  let m = minutes.get(a.id)
+  if (m === undefined) {
+    m = readingMinutes(articleBody(a))
+    minutes.set(a.id, m)
+  }
+  return m
 }
 
 export function wordCount(markdown: string): number {

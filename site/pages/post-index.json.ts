@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro'
-import { getArticles, isoDate, lastModified, readingMinutes } from '../lib/articles'
+import { articleBody, getArticles, isoDate, lastModified, readingMinutes } from '../lib/articles'
 
 /**
  * The post index: the one contract between the site and the service. scripts/build.ts moves it
@@ -8,7 +8,9 @@ import { getArticles, isoDate, lastModified, readingMinutes } from '../lib/artic
  */
 export const GET: APIRoute = async () => {
   const articles = await getArticles()
-  const posts = articles.map((a) => ({
+  const posts = articles.map((a) => {
+    const body = articleBody(a)
+    return {
     slug: a.id,
     title: a.data.title,
     description: a.data.description,
@@ -17,9 +19,10 @@ export const GET: APIRoute = async () => {
     author: a.data.author,
     tags: a.data.tags,
     ...(a.data.image ? { image: a.data.image } : {}),
-    readingMinutes: readingMinutes(a.body ?? ''),
-    markdown: (a.body ?? '').trim() + '\n',
-  }))
+    readingMinutes: readingMinutes(body),
+    markdown: body.trim() + '\n',
+    }
+  })
   return new Response(JSON.stringify({ version: 1, generatedAt: new Date().toISOString(), posts }), {
     headers: { 'Content-Type': 'application/json' },
   })

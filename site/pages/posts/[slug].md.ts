@@ -1,5 +1,5 @@
 import type { APIRoute, GetStaticPaths } from 'astro'
-import { getArticles, isoDate, articlePath, type Article } from '../../lib/articles'
+import { articleBody, getArticles, isoDate, articlePath, type Article } from '../../lib/articles'
 
 export const getStaticPaths = (async () => {
   const articles = await getArticles()
@@ -8,7 +8,8 @@ export const getStaticPaths = (async () => {
 
 /** The markdown twin: the article's own markdown under a short header, for readers that are programs. */
 export const GET: APIRoute = ({ props, site }) => {
-  const { id, data, body } = (props as { article: Article }).article
+  const article = (props as { article: Article }).article
+  const { id, data } = article
   const header = [
     `# ${data.title}`,
     '',
@@ -20,7 +21,7 @@ export const GET: APIRoute = ({ props, site }) => {
     ...(data.tags.length ? [`- Tags: ${data.tags.join(', ')}`] : []),
     `- Canonical: ${new URL(articlePath(id), site)}`,
   ].join('\n')
-  return new Response(`${header}\n\n${(body ?? '').trim()}\n`, {
+  return new Response(`${header}\n\n${articleBody(article).trim()}\n`, {
     headers: { 'Content-Type': 'text/markdown; charset=utf-8' },
   })
 }

@@ -1,0 +1,115 @@
+/**
+ * Deterministic synthetic corpora for the benchmark: articles of 1,500 to 4,000 words drawn
+ * from a Zipf-like vocabulary, 2 to 5 tags each, some with code and math, written as the same
+ * markdown files a writer would commit (frontmatter by gray-matter).
+ */
+import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import matter from 'gray-matter'
+
+/** mulberry32: small, fast, and the same sequence on every machine. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const SYLLABLES = 'ka lo mi ne ro su ta vi de fa gu hi jo ke la mo nu pe qui ra se ti vo wa xe yo za bar cen dor fel gan hol ist jun kor lum'.split(' ')
+const TAGS = 'systems statistics learning retrieval privacy performance databases security methodology evaluation networks compilers hardware theory visualization graphs streaming storage scheduling caching'.split(' ')
+const AUTHORS = ['Amara Okafor', 'Jonas Lindqvist', 'Priya Raman', 'Mateo García', 'Léa Fontaine', 'Kenji Watanabe', 'Sofia Rossi', 'Noah Clarke']
+
+/** A vocabulary of `size` words, and a sampler whose i-th word has weight 1/(i+1) (Zipf, s=1). */
+function vocabulary(size: number, random: () => number) {
+  const words: string[] = []
+  const seen = new Set<string>()
+  while (words.length < size) {
+    const n = 1 + Math.floor(random() * 3)
+    let w = ''
+    for (let i = 0; i < n; i++) w += SYLLABLES[Math.floor(random() * SYLLABLES.length)]
+    if (!seen.has(w)) {
+      seen.add(w)
+      words.push(w)
+    }
+  }
+  const cumulative: number[] = []
+  let total = 0
+  for (let i = 0; i < size; i++) cumulative.push((total += 1 / (i + 1)))
+  return (r: number) => {
+    const target = r * total
+    let lo = 0
+    let hi = size - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (cumulative[mid]! < target) lo = mid + 1
+      else hi = mid
+    }
+    return words[lo]!
+  }
+}
+
+function sentence(word: (r: number) => string, random: () => number): string {
+  const n = 8 + Math.floor(random() * 14)
+  const ws = Array.from({ length: n }, () => word(random()))
+  ws[0] = ws[0]!.charAt(0).toUpperCase() + ws[0]!.slice(1)
+  return ws.join(' ') + '.'
+}
+
+function article(i: number, word: (r: number) => string, random: () => number) {
+  const targetWords = 1500 + Math.floor(random() * 2500)
+  const parts: string[] = []
+  let words = 0
+  let section = 0
+  while (words < targetWords) {
+    if (words >= section * 400) {
+      parts.push(`## ${sentence(word, random).slice(0, -1)}`)
+      section++
+    }
+    const para = Array.from({ length: 3 + Math.floor(random() * 4) }, () => sentence(word, random)).join(' ')
+    words += para.split(' ').length
+    parts.push(para)
+    const roll = random()
+    if (roll < 0.04) parts.push(`\`\`\`python\ndef f${i}(x):\n    total = 0\n    for v in range(x):\n        total += v * v\n    return total\n\`\`\``)
+    else if (roll < 0.07) parts.push(`The cost grows as $O(n \\log n)$ with $n = ${i}$.\n\n$$\n\\sum_{k=1}^{n} \\frac{1}{k^2} \\le \\frac{\\pi^2}{6}\n$$`)
+  }
+  const tags = [...new Set(Array.from({ length: 2 + Math.floor(random() * 4) }, () => TAGS[Math.floor(random() * TAGS.length)]!))]
+  if (tags.length < 2) tags.push(TAGS[(TAGS.indexOf(tags[0]!) + 1) % TAGS.length]!)
+  const day = new Date(Date.UTC(2020, 0, 1) + Math.floor(random() * 6 * 365) * 86_400_000)
+  return {
+    slug: `article-${String(i).padStart(5, '0')}`,
+    data: {
+      title: sentence(word, random).slice(0, -1).split(' ').slice(0, 7).join(' '),
+      description: sentence(word, random),
+      date: day.toISOString().slice(0, 10),
+      author: AUTHORS[Math.floor(random() * AUTHORS.length)]!,
+      tags,
+    },
+    body: parts.join('\n\n') + '\n',
+  }
+}
+
+/** Writes `count` articles into `dir` (once: the same seed gives the same files). */
+export function generateCorpus(dir: string, count: number, seed = 42): string {
+  const stamp = join(dir, `.complete-${count}-${seed}`)
+  if (existsSync(stamp)) return dir
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  const random = prng(seed)
+  const word = vocabulary(20_000, random)
+  for (let i = 0; i < count; i++) {
+    const a = article(i, word, random)
+    writeFileSync(join(dir, `${a.slug}.md`), matter.stringify(a.body, a.data))
+  }
+  writeFileSync(stamp, '')
+  return dir
+}
+
+if (import.meta.main) {
+  const [dir, count] = process.argv.slice(2)
+  generateCorpus(dir!, Number(count ?? 1000))
+  console.log(`wrote ${count} articles to ${dir}`)
+}

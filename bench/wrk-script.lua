@@ -1,0 +1,21 @@
+-- wrk script: cycles through request lines from a file (paths for GET, bodies for POST), so
+-- every request can differ (random slugs, queries, one-time assertions).
+-- args: <lines file> <GET|POST> [authorization] [content-type] [post path]
+local lines, method, headers, post_path = {}, "GET", {}, "/"
+local i = 0
+
+function init(args)
+  for line in io.lines(args[1]) do lines[#lines + 1] = line end
+  method = args[2] or "GET"
+  if args[3] and args[3] ~= "" then headers["Authorization"] = args[3] end
+  if args[4] and args[4] ~= "" then headers["Content-Type"] = args[4] end
+  post_path = args[5] or "/"
+end
+
+function request()
+  i = i % #lines + 1
+  if method == "GET" then
+    return wrk.format("GET", lines[i], headers)
+  end
+  return wrk.format("POST", post_path, headers, lines[i])
+end
