@@ -1,0 +1,337 @@
+/**
+ * `npm run bench [-- --quick]`: the service and its build measured side by side with reference
+ * implementations on the same machine, in the same run: server and load generator pinned to
+ * different cores, loopback only, bounded runs, medians of several. Prints one table and writes
+ * it as JSON and markdown under bench/results/.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createPrivateKey, generateKeyPairSync, randomUUID, sign as cryptoSign } from 'node:crypto'
+import { cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { generateCorpus, prng } from './corpus.ts'
+import { runWrk, type LoadResult } from './load.ts'
+import { createPostIndex } from '../auth-service/articles/post-index.ts'
+import { validateIndex } from '../auth-service/articles/validate-index.ts'
+
+const ROOT = join(import.meta.dirname, '..')
+const QUICK = process.argv.includes('--quick')
+const WORK = join(tmpdir(), 'lattice-bench')
+const NODE = process.execPath
+const SIZES = QUICK ? [300] : [1000, 10_000]
+const SERVICE_SIZE = SIZES[SIZES.length - 1]!
+const SECONDS = QUICK ? 2 : 5
+const REPEATS = QUICK ? 1 : 3
+const [SERVER_CPU, LOAD_CPU] = cpus().length > 1 ? [0, 1] : [0, 0]
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+interface Row {
+  figure: string
+  unit: string
+  median: number
+  min: number
+  max: number
+  reference?: string
+  ratio?: number
+  target?: string
+  met?: boolean
+  note?: string
+}
+const rows: Row[] = []
+
+function stats(values: number[]) {
+  const s = [...values].sort((a, b) => a - b)
+  return { median: s[Math.floor(s.length / 2)]!, min: s[0]!, max: s[s.length - 1]! }
+}
+function record(figure: string, unit: string, values: number[], extra: Partial<Row> = {}): Row {
+  const row = { figure, unit, ...stats(values), ...extra }
+  rows.push(row)
+  console.log(`  ${figure}: ${row.median.toFixed(unit === 'req/s' ? 0 : 2)} ${unit}`)
+  return row
+}
+function ratio(row: Row | undefined, reference: Row | undefined, target?: { min?: number; max?: number; text: string }) {
+  if (!row || !reference || !reference.median) return
+  row.reference = reference.figure
+  row.ratio = row.median / reference.median
+  if (target) {
+    row.target = target.text
+    row.met = (target.min === undefined || row.ratio >= target.min) && (target.max === undefined || row.ratio <= target.max)
+  }
+}
+function need(tool: string, pkg = tool) {
+  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0) return true
+  if (process.getuid?.() === 0) spawnSync('sh', ['-c', `DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg} >/dev/null 2>&1`])
+  const ok = spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0
+  if (!ok) console.warn(`  (${tool} is missing: apt-get install ${pkg})`)
+  return ok
+}
+
+/** Runs a command, returning wall seconds and the peak resident memory of its largest process. */
+function timed(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT) {
+  const out = spawnSync('/usr/bin/time', ['-f', '__TIME__ %e %M', command, ...args], { cwd, env, encoding: 'utf8', maxBuffer: 1 << 26 })
+  const m = /__TIME__ ([\d.]+) (\d+)/.exec(out.stderr)
+  if (out.status !== 0 || !m) throw new Error(`${command} failed: ${out.stderr.slice(-2000)}`)
+  return { seconds: Number(m[1]), peakMb: Number(m[2]) / 1024, output: out.stdout + out.stderr }
+}
+
+async function until(probe: () => Promise<boolean>, ms: number) {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await probe().catch((e: Error) => (e.message.startsWith('the service exited') ? Promise.reject(e) : false))) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error('not ready in time')
+}
+const up = (url: string) => until(async () => (await fetch(url)).status < 500, 30_000)
+
+/** A server on the server core; its output (request logs included) goes to a file, as in production. */
+function pinned(args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const out = openSync(join(WORK, 'servers.log'), 'a')
+  return spawn('taskset', ['-c', String(SERVER_CPU), ...args], { cwd: ROOT, env, stdio: ['ignore', out, out] })
+}
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return
+  child.kill('SIGTERM')
+  await new Promise((r) => child.once('exit', r))
+}
+function freePortSync(): number {
+  return 20_000 + Math.floor(Math.random() * 20_000)
+}
+function load(origin: string, lines: string[], extra: Partial<Parameters<typeof runWrk>[0]> = {}): LoadResult[] {
+  const results: LoadResult[] = []
+  for (let i = 0; i < REPEATS; i++) results.push(runWrk({ origin, lines, workDir: WORK, seconds: SECONDS, cpu: LOAD_CPU, ...extra }))
+  return results
+}
+function recordLoad(figure: string, results: LoadResult[], extra: Partial<Row> = {}): Row {
+  const errors = results.reduce((a, r) => a + r.errors, 0)
+  const row = record(figure, 'req/s', results.map((r) => r.rps), extra)
+  const p50 = stats(results.map((r) => r.p50Ms)).median
+  const p99 = stats(results.map((r) => r.p99Ms)).median
+  row.note = `p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms${errors ? `, ${errors} errors` : ''}`
+  return row
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function benchBuilds() {
+  console.log('\nBuilds')
+  const hugoOk = need('hugo')
+  for (const size of SIZES) {
+    const corpus = generateCorpus(join(WORK, `corpus-${size}`), size)
+    const dist = join(WORK, `dist-${size}`)
+    rmSync(dist, { recursive: true, force: true })
+    // A cold build: Astro's content cache from an earlier run would skip the rendering.
+    rmSync(join(ROOT, 'node_modules', '.astro'), { recursive: true, force: true })
+    const ours = timed(NODE, [join(ROOT, 'scripts', 'build.ts')], { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL: 'http://localhost:4321' })
+    const phases = /\(site ([\d.]+) s, search index ([\d.]+) s\)/.exec(ours.output)
+    const total = record(`build ${size} articles (pages, twins, index, search)`, 's', [ours.seconds], { note: `peak ${ours.peakMb.toFixed(0)} MB` })
+    const site = record(`build ${size}: site, twins and post index`, 's', [Number(phases?.[1] ?? NaN)])
+    const pagefindOurs = record(`build ${size}: Pagefind on our pages`, 's', [Number(phases?.[2] ?? NaN)])
+    if (!hugoOk) continue
+    const hugoSite = join(WORK, `hugo-${size}`)
+    rmSync(hugoSite, { recursive: true, force: true })
+    cpSync(join(import.meta.dirname, 'hugo'), hugoSite, { recursive: true })
+    cpSync(corpus, join(hugoSite, 'content', 'posts'), { recursive: true })
+    const hugo = timed('hugo', ['--source', hugoSite, '--destination', join(hugoSite, 'public'), '--quiet'], process.env)
+    const hugoRow = record(`build ${size}: Hugo, same corpus`, 's', [hugo.seconds], { note: `peak ${hugo.peakMb.toFixed(0)} MB` })
+    ratio(site, hugoRow, { max: 1.5, text: '≤ 1.5 × Hugo' })
+    ratio(total, hugoRow)
+    const pf = timed(NODE, [join(import.meta.dirname, 'pagefind-plain.ts'), join(hugoSite, 'public')], process.env)
+    const plain = record(`build ${size}: Pagefind on Hugo's plain pages`, 's', [pf.seconds], { note: `peak ${pf.peakMb.toFixed(0)} MB` })
+    ratio(pagefindOurs, plain, { max: 1.0, text: '≤ 1.0 × plain pages' })
+  }
+}
+
+async function benchService() {
+  const dist = join(WORK, `dist-${SERVICE_SIZE}`)
+  if (!existsSync(join(dist, 'current', 'post-index.json'))) {
+    generateCorpus(join(WORK, `corpus-${SERVICE_SIZE}`), SERVICE_SIZE)
+    timed(NODE, [join(ROOT, 'scripts', 'build.ts')], { ...process.env, CONTENT_DIR: join(WORK, `corpus-${SERVICE_SIZE}`), DIST_DIR: dist, BASE_URL: 'http://localhost:4321' })
+  }
+  const posts = validateIndex(JSON.parse(readFileSync(join(dist, 'current', 'post-index.json'), 'utf8')))
+  const random = prng(7)
+  const slugs = Array.from({ length: 5000 }, () => posts[Math.floor(random() * posts.length)]!.slug)
+  const slugPaths = slugs.map((s) => `/api/v1/posts/${s}`)
+  const vocabulary = posts.flatMap((p) => p.title.split(' ')).slice(0, 5000)
+  const queries = Array.from({ length: 5000 }, () => {
+    const n = 1 + Math.floor(random() * 3)
+    return `/api/v1/search?q=${encodeURIComponent(Array.from({ length: n }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '))}`
+  })
+
+  console.log(`\nSearch in process (${posts.length} articles)`)
+  const index = createPostIndex(posts, 'http://localhost:4321')
+  const times: number[] = []
+  for (const path of queries) {
+    const q = decodeURIComponent(path.split('q=')[1]!)
+    const t = performance.now()
+    index.search(q, 20)
+    times.push(performance.now() - t)
+  }
+  times.sort((a, b) => a - b)
+  const p99 = times[Math.floor(times.length * 0.99)]!
+  rows.push({ figure: `search p99 in process, ${posts.length} articles`, unit: 'ms', median: p99, min: times[0]!, max: times[times.length - 1]!, target: '≤ 2 ms', met: p99 <= 2 })
+  console.log(`  search p99: ${p99.toFixed(3)} ms`)
+
+  console.log('\nReferences on the same bytes')
+  const bodies: Record<string, string> = {}
+  for (const p of posts) bodies[p.slug] = index.detail(p.slug)!.body.toString()
+  const bodiesFile = join(WORK, 'bodies.json')
+  writeFileSync(bodiesFile, JSON.stringify(bodies))
+  const refs: Record<string, Row> = {}
+  if (need('nginx')) {
+    const root = join(WORK, 'nginx-root')
+    rmSync(root, { recursive: true, force: true })
+    mkdirSync(join(root, 'api', 'v1', 'posts'), { recursive: true })
+    for (const [slug, json] of Object.entries(bodies)) writeFileSync(join(root, 'api', 'v1', 'posts', slug), json)
+    const port = freePortSync()
+    const conf = join(WORK, 'nginx.conf')
+    writeFileSync(conf, `worker_processes 1; daemon off; pid ${WORK}/nginx.pid; error_log ${WORK}/nginx-error.log;
+events { worker_connections 1024; }
+http { access_log ${WORK}/nginx-access.log; default_type application/json; sendfile on; tcp_nopush on; keepalive_requests 100000;
+  client_body_temp_path ${WORK}/nginx-body; proxy_temp_path ${WORK}/nginx-proxy; fastcgi_temp_path ${WORK}/nginx-fcgi; uwsgi_temp_path ${WORK}/nginx-uwsgi; scgi_temp_path ${WORK}/nginx-scgi;
+  server { listen 127.0.0.1:${port}; root ${root}; } }`)
+    const nginx = pinned(['nginx', '-c', conf, '-g', 'user root;'])
+    await up(`http://127.0.0.1:${port}/api/v1/posts/${slugs[0]}`)
+    refs.nginx = recordLoad('reference: nginx, static files of the same bytes', load(`http://127.0.0.1:${port}`, slugPaths))
+    nginx.kill('SIGQUIT')
+    await new Promise((r) => nginx.once('exit', r))
+  }
+  for (const kind of ['http', 'express'] as const) {
+    const port = freePortSync()
+    const ref = pinned([NODE, join(import.meta.dirname, 'references', 'bare-servers.ts'), kind, String(port), bodiesFile])
+    await up(`http://127.0.0.1:${port}/api/v1/posts/${slugs[0]}`)
+    refs[kind] = recordLoad(`reference: bare ${kind === 'http' ? 'node:http' : 'Express 5'}, the same bytes`, load(`http://127.0.0.1:${port}`, slugPaths))
+    await stop(ref)
+  }
+
+  for (const store of ['embedded', 'redis'] as const) {
+    console.log(`\nThe service, ${posts.length} articles, ${store} store`)
+    const port = freePortSync()
+    const origin = `http://127.0.0.1:${port}`
+    const dataDir = join(WORK, `data-${store}`)
+    rmSync(dataDir, { recursive: true, force: true })
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      BASE_URL: 'http://localhost:4321',
+      DIST_DIR: dist,
+      DATA_DIR: dataDir,
+      SIGNING_KEY_SECRET: 'benchmark-secret-of-at-least-32-characters',
+      // Limits stay on (their cost is part of the stack) but far above the load.
+      RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '100000000',
+      RATE_LIMIT_IDENTIFIED_READS_PER_MINUTE: '100000000',
+      RATE_LIMIT_KEYS_PER_HOUR: '100000000',
+      RATE_LIMIT_TOKENS_PER_MINUTE: '100000000',
+      RATE_LIMIT_IDENTITIES_PER_HOUR: '100000000',
+      ...(store === 'redis' ? { REDIS_URL, REDIS_KEY_PREFIX: `bench:${randomUUID()}:` } : {}),
+    }
+    const started = performance.now()
+    const server = pinned([NODE, join(ROOT, 'auth-service', 'server.ts')], env)
+    await until(async () => {
+      if (server.exitCode !== null) throw new Error(`the service exited: see ${join(WORK, 'servers.log')}`)
+      return (await fetch(`${origin}/readyz`)).status === 200
+    }, 60_000)
+    const startup = (performance.now() - started) / 1000
+    if (store === 'embedded') {
+      rows.push({ figure: `start-up to ready, ${posts.length} articles`, unit: 's', median: startup, min: startup, max: startup, target: '≤ 1.5 s', met: startup <= 1.5 })
+      console.log(`  start-up: ${startup.toFixed(2)} s`)
+    }
+
+    const anon = recordLoad(`${store}: GET /api/v1/posts/:slug, anonymous`, load(origin, slugPaths))
+    if (store === 'embedded') {
+      ratio(anon, refs.nginx, { min: 0.3, text: '≥ 0.30 × nginx' })
+      const vsExpress: Row = { ...anon, figure: `${store}: GET /api/v1/posts/:slug vs bare Express` }
+      rows.push(vsExpress)
+      ratio(vsExpress, refs.express, { min: 1.0, text: '≥ 1.0 × bare Express' })
+      const vsHttp: Row = { ...anon, figure: `${store}: GET /api/v1/posts/:slug vs bare node:http` }
+      rows.push(vsHttp)
+      ratio(vsHttp, refs.http)
+    }
+    recordLoad(`${store}: GET /api/v1/posts`, load(origin, ['/api/v1/posts']))
+    const search = recordLoad(`${store}: GET /api/v1/search, 1-3 words`, load(origin, queries))
+    ratio(search, anon, { min: 0.5, text: '≥ 0.5 × fetch by slug' })
+
+    const key = (await (await fetch(`${origin}/api/v1/keys`, { method: 'POST' })).json()).key as string
+    const withKey = recordLoad(`${store}: GET /api/v1/posts/:slug, API key`, load(origin, slugPaths, { authorization: `Bearer ${key}` }))
+    ratio(withKey, anon, { min: 0.8, text: '≥ 0.8 × anonymous' })
+    const reg = await (await fetch(`${origin}/agent/identity`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"anonymous"}' })).json()
+    const exchangeBody = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: reg.identity_assertion, resource: 'http://localhost:4321/api/v1' }).toString()
+    const token = (await (await fetch(`${origin}/oauth2/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: exchangeBody })).json()).access_token as string
+    const withToken = recordLoad(`${store}: GET /api/v1/posts/:slug, access token`, load(origin, slugPaths, { authorization: `Bearer ${token}` }))
+    ratio(withToken, anon, { min: 0.8, text: '≥ 0.8 × anonymous' })
+    refs[`token-${store}`] = recordLoad(`${store}: POST /oauth2/token (jwt-bearer)`, load(origin, [exchangeBody], { method: 'POST', postPath: '/oauth2/token', contentType: 'application/x-www-form-urlencoded' }))
+    recordLoad(`${store}: POST /api/v1/keys`, load(origin, [''], { method: 'POST', postPath: '/api/v1/keys' }))
+
+    if (store === 'embedded') {
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${childPid(server)}/status`, 'utf8'))?.[1] ?? NaN) / 1024
+      const corpusMb = dirSize(join(WORK, `corpus-${SERVICE_SIZE}`)) / 1024 / 1024
+      rows.push({ figure: `resident memory after load, ${posts.length} articles`, unit: 'MB', median: rss, min: rss, max: rss, reference: `corpus on disk ${corpusMb.toFixed(0)} MB`, target: '≤ corpus + 100 MB', met: rss <= corpusMb + 100 })
+      console.log(`  RSS ${rss.toFixed(0)} MB (corpus ${corpusMb.toFixed(0)} MB)`)
+    }
+    await stop(server)
+  }
+
+  console.log('\nReference: oidc-provider, client_credentials with private_key_jwt')
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const jwkFile = join(WORK, 'client-jwk.json')
+  writeFileSync(jwkFile, JSON.stringify({ ...publicKey.export({ format: 'jwk' }), kid: 'client', alg: 'ES256', use: 'sig' }))
+  const port = freePortSync()
+  const oidc = pinned([NODE, join(import.meta.dirname, 'references', 'oidc.ts'), String(port), jwkFile])
+  await up(`http://127.0.0.1:${port}/.well-known/openid-configuration`)
+  const tokenUrl = `http://127.0.0.1:${port}/token`
+  const count = (QUICK ? 6000 : 15000) * REPEATS
+  const key = createPrivateKey(privateKey.export({ format: 'pem', type: 'pkcs8' }))
+  const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url')
+  const header = b64({ alg: 'ES256', typ: 'JWT', kid: 'client' })
+  const now = Math.floor(Date.now() / 1000)
+  const assertions = Array.from({ length: count }, () => {
+    const input = `${header}.${b64({ iss: 'bench-client', sub: 'bench-client', aud: tokenUrl, jti: randomUUID(), iat: now, exp: now + 600 })}`
+    const sig = cryptoSign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')
+    return new URLSearchParams({ grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: `${input}.${sig}` }).toString()
+  })
+  const probe = await fetch(tokenUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: assertions.pop() })
+  if (probe.status !== 200) console.warn(`  oidc-provider answered ${probe.status}: ${await probe.text()}`)
+  const oidcRow = recordLoad('reference: oidc-provider token endpoint', load(`http://127.0.0.1:${port}`, assertions, { method: 'POST', postPath: '/token', contentType: 'application/x-www-form-urlencoded' }))
+  await stop(oidc)
+  ratio(refs['token-embedded'], oidcRow, { min: 1.5, text: '≥ 1.5 × oidc-provider' })
+  ratio(refs['token-redis'], oidcRow, { min: 1.5, text: '≥ 1.5 × oidc-provider' })
+}
+
+function childPid(wrapper: ChildProcess): number {
+  // taskset execs the command, so the pid is the server's own.
+  return wrapper.pid!
+}
+function dirSize(dir: string): number {
+  return readdirSync(dir).reduce((total, f) => total + statSync(join(dir, f)).size, 0)
+}
+
+function report() {
+  const fmt = (v: number | undefined, unit = '') => (v === undefined || Number.isNaN(v) ? 'n/a' : `${v >= 100 ? v.toFixed(0) : v.toFixed(2)}${unit}`)
+  const lines = [
+    '| figure | median | min | max | unit | ratio | reference | target | met | notes |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map((r) =>
+      `| ${r.figure} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${r.unit} | ${r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}×`} | ${r.reference ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} | ${r.note ?? ''} |`,
+    ),
+  ]
+  const header = `Benchmark ${QUICK ? '(quick) ' : ''}${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? ''}), ${SECONDS} s runs × ${REPEATS}, server on core ${SERVER_CPU}, load on core ${LOAD_CPU}.`
+  console.log(`\n${header}\n\n${lines.join('\n')}\n`)
+  const dir = join(import.meta.dirname, 'results')
+  mkdirSync(dir, { recursive: true })
+  const name = QUICK ? 'latest-quick' : 'latest'
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify({ header, quick: QUICK, rows }, null, 2))
+  writeFileSync(join(dir, `${name}.md`), `${header}\n\n${lines.join('\n')}\n`)
+}
+
+mkdirSync(WORK, { recursive: true })
+const started = Date.now()
+try {
+  if (!need('wrk') || !need('taskset', 'util-linux')) throw new Error('wrk and taskset are needed: apt-get install wrk util-linux')
+  need('/usr/bin/time', 'time')
+  await benchBuilds()
+  await benchService()
+} finally {
+  report()
+  console.log(`Took ${((Date.now() - started) / 1000).toFixed(0)} s.`)
+}
