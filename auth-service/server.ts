@@ -7,7 +7,7 @@ import type { PostIndex } from './articles/post-index.ts'
 import { loadSealingSecret } from './auth/sealing-secret.ts'
 import { loadOrCreateSigningKey } from './auth/signing-key.ts'
 import { createTokenService } from './auth/tokens.ts'
-import { createLogger } from './ops/logger.ts'
+import { createLogger, flushLogs } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { openStore } from './store/open-store.ts'
 import { endpoints } from './routes/well-known.ts'
@@ -40,6 +40,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     index = await loadIndexFile(indexFile, config.baseUrl)
   } catch (err) {
     logger.fatal({ err, indexFile }, 'cannot load the post index: run "npm run build" first')
+    flushLogs(logger)
     process.exit(1)
   }
   const stopWatching = watchIndexFile(
@@ -98,12 +99,14 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       clearInterval(sweep)
       store.close().finally(() => {
         logger.info('stopped')
+        flushLogs(logger)
         process.exit(0)
       })
     })
     server.closeIdleConnections()
     setTimeout(() => {
       logger.warn('drain timeout: exiting with requests still open')
+      flushLogs(logger)
       process.exit(1)
     }, DRAIN_TIMEOUT_MS).unref()
   }

@@ -2,10 +2,9 @@ import { defineCollection } from 'astro:content'
 import { glob } from 'astro/loaders'
 import { z } from 'astro/zod'
 import { pathToFileURL } from 'node:url'
-import { resolve } from 'node:path'
+import { CONTENT_DIR } from './lib/content-dir'
 
-/** Where the articles live: `CONTENT_DIR` (default ./content), one `<slug>.md` per article. */
-const contentDir = pathToFileURL(resolve(process.env.CONTENT_DIR ?? 'content') + '/')
+const contentDir = pathToFileURL(CONTENT_DIR + '/')
 
 const TAG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 

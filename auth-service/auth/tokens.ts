@@ -1,5 +1,5 @@
-import { SignJWT, jwtVerify, errors, type JWTPayload } from 'jose'
-import { randomUUID } from 'node:crypto'
+import { jwtVerify, errors, type JWTPayload } from 'jose'
+import { randomUUID, sign as signBytes } from 'node:crypto'
 import type { SigningKey } from './signing-key.ts'
 import { CLOCK_SKEW_SECONDS, LIFETIMES, TOKEN_TYPES } from './policy.ts'
 
@@ -54,12 +54,46 @@ export function createTokenService(options: {
 }): TokenService {
   const { issuer, resource, key } = options
   const nowSeconds = () => Math.floor((options.now?.() ?? Date.now()) / 1000)
+  const headers = new Map<string, string>()
 
+  /**
+   * Compact JWS with node:crypto's synchronous ES256 signer: the same bytes jose would write,
+   * without a round trip through WebCrypto's thread pool on every token issued.
+   */
   async function sign(typ: string, claims: Record<string, unknown>): Promise<string> {
-    return new SignJWT(claims).setProtectedHeader({ alg: key.alg, typ, kid: key.kid }).sign(key.privateKey)
+    let header = headers.get(typ)
+    if (!header) {
+      header = Buffer.from(JSON.stringify({ alg: key.alg, typ, kid: key.kid })).toString('base64url')
+      headers.set(typ, header)
+    }
+    const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
+    const signature = signBytes('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' })
+    return `${input}.${signature.toString('base64url')}`
   }
 
+  // Verified tokens, by their exact text (signature included), until they expire: an agent
+  // presents the same token on every call, and checking an ES256 signature once is enough.
+  // Expiry is re-checked on every hit; revocation is checked by the caller on every call.
+  const verified = new Map<string, { typ: string; audience: string; payload: JWTPayload }>()
+  const CACHE_LIMIT = 50_000
+
   async function verify(token: string, typ: string, audience: string, ignoreExpiry = false): Promise<JWTPayload> {
+    const hit = ignoreExpiry ? undefined : verified.get(token)
+    if (hit && hit.typ === typ && hit.audience === audience) {
+      const exp = hit.payload.exp!
+      if (exp + CLOCK_SKEW_SECONDS >= nowSeconds()) return hit.payload
+      verified.delete(token)
+      throw new InvalidTokenError('The token has expired.')
+    }
+    const payload = await verifyUncached(token, typ, audience, ignoreExpiry)
+    if (!ignoreExpiry) {
+      if (verified.size >= CACHE_LIMIT) verified.delete(verified.keys().next().value!)
+      verified.set(token, { typ, audience, payload })
+    }
+    return payload
+  }
+
+  async function verifyUncached(token: string, typ: string, audience: string, ignoreExpiry: boolean): Promise<JWTPayload> {
     try {
       const { payload } = await jwtVerify(
         token,

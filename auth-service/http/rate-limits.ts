@@ -47,15 +47,84 @@ class SharedCounters implements LimiterStore {
   }
 }
 
+/**
+ * For the read budget, hit on every request: counts in memory and adds the counts to the shared
+ * Store every `flushMs`, so a read costs a Map update instead of a store write. Replicas see each
+ * other's hits within one flush interval; a store outage leaves each replica counting alone.
+ */
+export class BatchedCounters implements LimiterStore {
+  readonly localKeys = false
+  readonly prefix: string
+  private readonly store: Store
+  private readonly windowMs: number
+  private readonly entries = new Map<string, { shared: number; pending: number; resetAt: number }>()
+  private readonly timer: NodeJS.Timeout
+  private flushing = false
+  constructor(store: Store, prefix: string, windowSeconds: number, flushMs = 200) {
+    this.store = store
+    this.prefix = `rate:${prefix}:`
+    this.windowMs = windowSeconds * 1000
+    this.timer = setInterval(() => void this.flush(), flushMs)
+    this.timer.unref()
+  }
+  increment(key: string) {
+    const now = Date.now()
+    let e = this.entries.get(key)
+    if (!e || e.resetAt <= now) {
+      e = { shared: 0, pending: 0, resetAt: now + this.windowMs }
+      this.entries.set(key, e)
+    }
+    e.pending++
+    return { totalHits: e.shared + e.pending, resetTime: new Date(e.resetAt) }
+  }
+  decrement() {}
+  resetKey(key: string) {
+    this.entries.delete(key)
+  }
+  shutdown() {
+    clearInterval(this.timer)
+  }
+  /** Adds every pending count to the shared counter and learns the total from all replicas. */
+  async flush(): Promise<void> {
+    if (this.flushing) return
+    this.flushing = true
+    try {
+      const now = Date.now()
+      for (const [key, e] of this.entries) {
+        if (e.pending === 0) {
+          if (e.resetAt <= now) this.entries.delete(key)
+          continue
+        }
+        const n = e.pending
+        e.pending = 0
+        try {
+          const { count, resetSeconds } = await this.store.increment(this.prefix + key, this.windowMs / 1000, n)
+          e.shared = count
+          e.resetAt = Date.now() + resetSeconds * 1000
+        } catch {
+          e.pending += n // counted again at the next flush
+        }
+      }
+    } finally {
+      this.flushing = false
+    }
+  }
+}
+
 /** The client address, with IPv6 grouped by /56 so one host cannot rotate through its subnet. */
 const clientAddress = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`
 
-function limiter(store: Store, name: string, windowSeconds: number, options: { limit: (req: Request) => number; key: (req: Request) => string }): RequestHandler {
+function limiter(
+  store: Store,
+  name: string,
+  windowSeconds: number,
+  options: { limit: (req: Request) => number; key: (req: Request) => string; batched?: boolean },
+): RequestHandler {
   return rateLimit({
     windowMs: windowSeconds * 1000,
     limit: options.limit,
     keyGenerator: options.key,
-    store: new SharedCounters(store, name, windowSeconds),
+    store: options.batched ? new BatchedCounters(store, name, windowSeconds) : new SharedCounters(store, name, windowSeconds),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: name,
@@ -75,6 +144,7 @@ export function rateLimiters(store: Store, limits: RateLimits) {
   return {
     /** After the bearer check: per credential when identified, per address otherwise. */
     reads: limiter(store, 'reads', 60, {
+      batched: true,
       limit: (req) => (principalOf(req.res!).kind === 'anonymous' ? limits.anonymousReadsPerMinute : limits.identifiedReadsPerMinute),
       key: (req) => {
         const p = principalOf(req.res!)

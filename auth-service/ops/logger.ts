@@ -19,8 +19,19 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
     },
-    destination,
+    // Buffered writes: a log line per request must not cost a write system call each.
+    destination ?? pino.destination({ sync: false }),
   )
+}
+
+/** Writes out buffered log lines now: before the process exits. */
+export function flushLogs(logger: Logger): void {
+  const stream = (logger as unknown as Record<symbol, { flushSync?: () => void }>)[pino.symbols.streamSym]
+  try {
+    stream?.flushSync?.()
+  } catch {
+    // nothing left to write, or the stream is not open yet
+  }
 }
 
 /** Hides the values of credential-like query parameters in a logged URL. */

@@ -3,8 +3,8 @@ import { StoreUnavailableError, type Store, type StoredValue } from './store.ts'
 
 /** First increment sets the window; later ones keep it. Returns the count and the ms left. */
 const INCREMENT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`
@@ -61,8 +61,8 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     async delete(key: string) {
       await run(() => redis.del(key))
     },
-    async increment(key: string, windowSeconds: number) {
-      const [count, ms] = (await run(() => redis.eval(INCREMENT, 1, key, ttlMs(windowSeconds)))) as [number, number]
+    async increment(key: string, windowSeconds: number, by = 1) {
+      const [count, ms] = (await run(() => redis.eval(INCREMENT, 1, key, ttlMs(windowSeconds), by))) as [number, number]
       return { count, resetSeconds: Math.max(1, Math.ceil(ms / 1000)) }
     },
     async ping() {

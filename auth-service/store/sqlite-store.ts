@@ -33,9 +33,9 @@ export function openSqliteStore(file: string): Store {
   counters.exec('PRAGMA busy_timeout = 5000')
   counters.exec('CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires_at INTEGER NOT NULL) STRICT')
   const incrementStmt = counters.prepare(
-    `INSERT INTO counters (key, count, expires_at) VALUES (?, 1, ?)
+    `INSERT INTO counters (key, count, expires_at) VALUES (?, ?, ?)
      ON CONFLICT(key) DO UPDATE SET
-       count = CASE WHEN counters.expires_at <= ? THEN 1 ELSE counters.count + 1 END,
+       count = CASE WHEN counters.expires_at <= ? THEN excluded.count ELSE counters.count + excluded.count END,
        expires_at = CASE WHEN counters.expires_at <= ? THEN excluded.expires_at ELSE counters.expires_at END
      RETURNING count, expires_at`,
   )
@@ -65,9 +65,9 @@ export function openSqliteStore(file: string): Store {
     async delete(key: string) {
       deleteStmt.run(key)
     },
-    async increment(key: string, windowSeconds: number) {
+    async increment(key: string, windowSeconds: number, by = 1) {
       const now = Date.now()
-      const row = incrementStmt.get(key, expiry(windowSeconds), now, now) as { count: number; expires_at: number }
+      const row = incrementStmt.get(key, by, expiry(windowSeconds), now, now) as { count: number; expires_at: number }
       return { count: row.count, resetSeconds: Math.max(1, Math.ceil((row.expires_at - now) / 1000)) }
     },
     async ping() {

@@ -16,10 +16,10 @@ export interface Store {
   /** Removes the key; a miss is not an error. */
   delete(key: string): Promise<void>
   /**
-   * Adds one to a counter and returns its new value with the seconds left in its window.
-   * The first increment creates the counter with `windowSeconds`; later ones keep that expiry.
+   * Adds `by` (default 1) to a counter and returns its new value with the seconds left in its
+   * window. The first increment creates the counter with `windowSeconds`; later ones keep it.
    */
-  increment(key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }>
+  increment(key: string, windowSeconds: number, by?: number): Promise<{ count: number; resetSeconds: number }>
   /** Resolves when the backing store answers; rejects when it cannot be reached. */
   ping(): Promise<void>
   /** Flushes and releases connections. The store is unusable afterwards. */

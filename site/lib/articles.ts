@@ -1,6 +1,7 @@
 import { getCollection, type CollectionEntry } from 'astro:content'
 import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { join } from 'node:path'
+import { CONTENT_DIR } from './content-dir'
 
 export type Article = CollectionEntry<'articles'>
 
@@ -27,7 +28,9 @@ const minutes = new Map<string, number>()
  * keep bodies (see content.config.ts), and holding them all would cost the corpus in memory.
  */
 export function articleBody(a: Article): string {
-  return readFileSync(resolve(a.filePath!), 'utf8').replace(FRONTMATTER, '').replace(/^\s*\n/, '')
+  // The slug is the file name. (Not entry.filePath: Astro's cache keeps the path an unchanged
+  // file had in an earlier build, which may be another CONTENT_DIR.)
+  return readFileSync(join(CONTENT_DIR, `${a.id}.md`), 'utf8').replace(FRONTMATTER, '').replace(/^\s*\n/, '')
 }
 
 /** Reading time, computed once per article: every list page shows it. */

@@ -81,3 +81,21 @@ describe('rate limits', () => {
     await dead.close()
   })
 })
+
+describe('batched read counters', () => {
+  it('count locally, and share their counts through the store at each flush', async () => {
+    const { BatchedCounters } = await import('../../auth-service/http/rate-limits.ts')
+    const deps = await testDeps()
+    const [a, b] = [new BatchedCounters(deps.store, 'test', 60, 60_000), new BatchedCounters(deps.store, 'test', 60, 60_000)]
+    for (let i = 0; i < 3; i++) a.increment('ip:x')
+    expect(b.increment('ip:x').totalHits).toBe(1) // not flushed yet: b has seen only its own hit
+    await a.flush()
+    await b.flush()
+    expect(b.increment('ip:x').totalHits).toBe(5) // 3 from a, 1 + 1 from b
+    expect(a.increment('ip:x').totalHits).toBe(4) // a's 3 flushed + 1 pending: b's hits arrive at its next flush
+    await a.flush()
+    expect(a.increment('ip:x').totalHits).toBe(7) // the shared count (3 + 2 + 1) + 1 pending
+    a.shutdown()
+    b.shutdown()
+  })
+})

@@ -76,6 +76,12 @@ function describeStoreContract(name: string, open: () => Store, cleanup: () => P
       expect((await store.increment('ctr', 60)).count).toBe(1)
     })
 
+    it('adds more than one at a time', async () => {
+      expect((await store.increment('by', 60, 5)).count).toBe(5)
+      expect((await store.increment('by', 60, 3)).count).toBe(8)
+      expect((await store.increment('by', 60)).count).toBe(9)
+    })
+
     it('counts concurrent increments exactly', async () => {
       const counts = await Promise.all(Array.from({ length: 25 }, () => store.increment('many', 60)))
       expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1))
