@@ -3,8 +3,10 @@ import type { PostIndex } from './articles/post-index.ts'
 import type { SigningKey } from './auth/signing-key.ts'
 import type { TokenService } from './auth/tokens.ts'
 import { ServiceError } from './errors.ts'
-import { authenticate, requireScope } from './http/bearer.ts'
-import { openCors } from './http/cors.ts'
+import { authenticate, principalResolver, requireScope } from './http/bearer.ts'
+import { CORS_HEADERS, openCors } from './http/cors.ts'
+import { hotReads } from './http/hot-reads.ts'
+import { readBudget } from './http/read-budget.ts'
 import { apiNotFound, errorHandler, methodNotAllowed, type LogError } from './http/errors-middleware.ts'
 import { staticSite } from './http/static-site.ts'
 import { agentRouter } from './routes/agent.ts'
@@ -21,7 +23,7 @@ import { requestLogger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import { healthRouter } from './routes/health.ts'
 import { rateLimiters, type RateLimits } from './http/rate-limits.ts'
-import { securityHeaders } from './http/security-headers.ts'
+import { securityHeaderList, securityHeaders } from './http/security-headers.ts'
 
 export interface AppDeps {
   baseUrl: string
@@ -43,6 +45,8 @@ export interface AppDeps {
   trustProxy?: string | boolean
   /** Per-client budgets, counted in the Store; none when omitted. */
   rateLimits?: RateLimits
+  /** Answer successful article reads in one step (default); false runs them through the chain. */
+  hotReads?: boolean
 }
 
 /** Builds the whole origin: API, agent and OAuth endpoints, discovery, then the static site. No I/O here. */
@@ -54,7 +58,6 @@ export function createApp(deps: AppDeps): Express {
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy)
   const e = endpoints(deps.baseUrl)
   const onIssued = (kind: string) => deps.metrics?.issued.inc({ kind })
-  let readLimiter: express.RequestHandler | undefined
   const openapi = buildOpenApiDocument(deps.baseUrl) as { paths: Record<string, Record<string, object>> }
 
   const posts = (): PostIndex => {
@@ -66,6 +69,22 @@ export function createApp(deps: AppDeps): Express {
     return index
   }
 
+  const https = deps.baseUrl.startsWith('https:')
+  const resolvePrincipal = principalResolver({ store: deps.store, tokens: deps.tokens, resourceMetadataUrl: e.resourceMetadata })
+  const budget = deps.rateLimits ? readBudget(deps.store, deps.rateLimits) : undefined
+  if (deps.hotReads !== false)
+    app.use(
+      hotReads({
+        posts: deps.posts,
+        resolvePrincipal,
+        budget,
+        constantHeaders: [...securityHeaderList({ https }), ...Object.entries(CORS_HEADERS)],
+        logger: deps.logger,
+        metrics: deps.metrics,
+        accepting: deps.accepting,
+      }),
+    )
+
   if (deps.logger) app.use(requestLogger(deps.logger))
   if (deps.accepting) {
     const accepting = deps.accepting
@@ -75,41 +94,49 @@ export function createApp(deps: AppDeps): Express {
       next()
     })
   }
-  app.use(securityHeaders({ https: deps.baseUrl.startsWith('https:') }))
+  app.use(securityHeaders({ https }))
   if (deps.metrics) app.use(deps.metrics.middleware)
-  app.use(healthRouter({ posts: deps.posts, store: deps.store, accepting: deps.accepting ?? (() => true), metrics: deps.metrics }))
 
+  const limit = deps.rateLimits ? rateLimiters(deps.store, deps.rateLimits) : undefined
+  const onPost = (handler?: express.RequestHandler): express.RequestHandler => (req, res, next) =>
+    handler && req.method === 'POST' ? handler(req, res, next) : next()
   // Discovery, tokens and the API are meant for any origin's scripts: no cookies are involved.
-  app.use(['/api', '/oauth2', '/agent', '/.well-known', '/openapi.json'], openCors('GET, HEAD, POST, OPTIONS'))
-  if (deps.rateLimits) {
-    const limit = rateLimiters(deps.store, deps.rateLimits)
-    const onPost = (handler: express.RequestHandler): express.RequestHandler => (req, res, next) =>
-      req.method === 'POST' ? handler(req, res, next) : next()
-    app.use('/agent/identity', (req, res, next) => (req.method === 'POST' && req.path === '/' ? limit.identities(req, res, next) : next()))
-    app.use('/oauth2/token', onPost(limit.tokens))
-    app.use(['/agent/identity/claim', '/agent/event/notify', '/oauth2/revoke'], onPost(limit.writes))
-    app.use('/api/v1/keys', onPost(limit.keys))
-    readLimiter = limit.reads
-  }
-  app.use(wellKnownRouter(deps.baseUrl, deps.signingKey))
-  app.use(openApiRouter(openapi))
-  app.use(tokenRouter({ ...deps, onIssued }))
-  app.use(agentRouter({ ...deps, anonymousRegistration: deps.anonymousRegistration ?? true, onIssued }))
+  const cors = openCors('GET, HEAD, POST, OPTIONS')
 
-  app.use('/api/v1', authenticate({ store: deps.store, tokens: deps.tokens, resourceMetadataUrl: e.resourceMetadata }))
-  app.use('/api/v1', requireScopeFor(e.resourceMetadata))
-  if (readLimiter) app.use('/api/v1', (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? readLimiter!(req, res, next) : next()))
-  app.use(catalogRouter(deps.baseUrl, openapi))
-  app.use(postsRouter(posts))
-  app.use(keysRouter(deps.store, onIssued))
-  app.all(['/api/v1', '/api/v1/posts', '/api/v1/posts/:slug', '/api/v1/search'], methodNotAllowed('GET, HEAD'))
-  app.all('/api/v1/keys', methodNotAllowed('POST'))
-  app.all(['/oauth2/token', '/oauth2/revoke', '/agent/identity', '/agent/identity/claim', '/agent/event/notify'], methodNotAllowed('POST'))
-  app.all(
+  // The API: reads are the hot path, so they come first and pass as few layers as possible.
+  const api = express.Router()
+  api.use(cors)
+  api.use('/api/v1/keys', onPost(limit?.keys))
+  api.use('/api/v1', authenticate(resolvePrincipal))
+  api.use('/api/v1', requireScopeFor(e.resourceMetadata))
+  if (budget) api.use('/api/v1', budget.middleware)
+  api.use(postsRouter(posts))
+  api.use(catalogRouter(deps.baseUrl, openapi))
+  api.use(keysRouter(deps.store, onIssued))
+  api.all(['/api/v1', '/api/v1/posts', '/api/v1/posts/:slug', '/api/v1/search'], methodNotAllowed('GET, HEAD'))
+  api.all('/api/v1/keys', methodNotAllowed('POST'))
+  api.use(apiNotFound)
+  app.use(prefixed('/api/', api))
+
+  // Agents and OAuth: registration, tokens, revocation, events, discovery.
+  const oauth = express.Router()
+  oauth.use(cors)
+  oauth.use('/agent/identity', (req, res, next) => (limit && req.method === 'POST' && req.path === '/' ? limit.identities(req, res, next) : next()))
+  oauth.use('/oauth2/token', onPost(limit?.tokens))
+  oauth.use(['/agent/identity/claim', '/agent/event/notify', '/oauth2/revoke'], onPost(limit?.writes))
+  oauth.use(wellKnownRouter(deps.baseUrl, deps.signingKey))
+  oauth.use(openApiRouter(openapi))
+  oauth.use(tokenRouter({ ...deps, onIssued }))
+  oauth.use(agentRouter({ ...deps, anonymousRegistration: deps.anonymousRegistration ?? true, onIssued }))
+  oauth.all(['/oauth2/token', '/oauth2/revoke', '/agent/identity', '/agent/identity/claim', '/agent/event/notify'], methodNotAllowed('POST'))
+  oauth.all(
     ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/v1', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json', '/openapi.json'],
     methodNotAllowed('GET, HEAD'),
   )
-  app.use(['/api', '/agent', '/oauth2', '/.well-known'], apiNotFound)
+  oauth.use(['/agent', '/oauth2', '/.well-known'], apiNotFound)
+  app.use(prefixed(['/agent/', '/oauth2/', '/.well-known/', '/openapi.json'], oauth))
+
+  app.use(healthRouter({ posts: deps.posts, store: deps.store, accepting: deps.accepting ?? (() => true), metrics: deps.metrics }))
 
   if (deps.siteDir) app.use(staticSite(deps.siteDir))
   // Whatever is left (a write to a page, or any path when no site is served) is a JSON 404.
@@ -117,6 +144,20 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(errorHandler(deps.logError ?? ((err) => console.error(err))))
   return app
+}
+
+/**
+ * Hands requests under these prefixes (or the exact path without its slash) to a router, and
+ * skips it for everything else with one string test instead of a path match per layer.
+ */
+function prefixed(prefixes: string | string[], router: express.Router): express.RequestHandler {
+  const list = ([] as string[]).concat(prefixes)
+  const exact = list.map((p) => p.replace(/\/$/, ''))
+  return (req, res, next) => {
+    const path = req.path
+    if (list.some((p) => path.startsWith(p)) || exact.includes(path)) return router(req, res, next)
+    next()
+  }
 }
 
 /** Search needs research.search; every other read needs research.read (spec §5). */

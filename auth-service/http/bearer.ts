@@ -22,23 +22,28 @@ export function principalOf(res: Response): Principal {
  * a valid API key or access token reads as its holder; anything else is a 401 whose
  * WWW-Authenticate points at the protected resource metadata (RFC 9728 §5.1).
  */
-export function authenticate(deps: { store: Store; tokens: TokenService; resourceMetadataUrl: string }): RequestHandler {
+export type ResolvePrincipal = (authorization: string | undefined) => Promise<Principal>
+
+/**
+ * Who an Authorization header names: anonymous without one, the holder of a valid API key or
+ * access token, and otherwise a 401 `invalid_token` whose WWW-Authenticate points at the
+ * protected resource metadata (RFC 9728 §5.1). Revocation is checked on every call.
+ */
+export function principalResolver(deps: { store: Store; tokens: TokenService; resourceMetadataUrl: string }): ResolvePrincipal {
   const challenge = `Bearer error="invalid_token", resource_metadata="${deps.resourceMetadataUrl}"`
   const refuse = (description: string, cause?: unknown) =>
     new ServiceError('invalid_token', description, { cause, headers: { 'WWW-Authenticate': challenge } })
+  const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' })
 
-  return async function bearerCheck(req: Request, res: Response, next) {
-    const header = req.headers.authorization
-    if (header === undefined) return next()
+  return async function resolvePrincipal(header) {
+    if (header === undefined) return ANONYMOUS
     const match = BEARER.exec(header)
     if (!match) throw refuse('Send credentials as "Authorization: Bearer <API key or access token>".')
     const value = match[1]!
-
     if (looksLikeApiKey(value)) {
       const key = await findApiKey(deps.store, value)
       if (!key) throw refuse('The API key is unknown, expired or revoked.')
-      res.locals.principal = { kind: 'api_key', subject: key.subject, scopes: key.scopes } satisfies Principal
-      return next()
+      return { kind: 'api_key', subject: key.subject, scopes: key.scopes }
     }
     let claims
     try {
@@ -48,7 +53,14 @@ export function authenticate(deps: { store: Store; tokens: TokenService; resourc
       throw e
     }
     if (await isTokenRevoked(deps.store, claims.jti)) throw refuse('The access token has been revoked.')
-    res.locals.principal = { kind: 'access_token', subject: claims.sub, scopes: claims.scope.split(' ') } satisfies Principal
+    return { kind: 'access_token', subject: claims.sub, scopes: claims.scope.split(' ') }
+  }
+}
+
+/** The bearer check of every `/api/v1` call (spec §5), as middleware. */
+export function authenticate(resolve: ResolvePrincipal): RequestHandler {
+  return async function bearerCheck(req: Request, res: Response, next) {
+    res.locals.principal = await resolve(req.headers.authorization)
     next()
   }
 }

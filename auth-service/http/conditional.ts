@@ -22,7 +22,7 @@ export function sendPrepared(req: Request, res: Response, prepared: PreparedBody
   res.end(req.method === 'HEAD' ? undefined : prepared.body)
 }
 
-function isNotModified(req: Request, prepared: PreparedBody): boolean {
+export function isNotModified(req: Pick<Request, 'headers'>, prepared: PreparedBody): boolean {
   const inm = req.headers['if-none-match']
   if (inm !== undefined) {
     if (inm.trim() === '*') return true

@@ -4,13 +4,14 @@ import type { RequestHandler } from 'express'
  * Open CORS for the API: any origin may read, never with cookies (the service sets none; bearer
  * credentials travel in Authorization, which a preflight must allow).
  */
+export const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag, Last-Modified, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, Location, X-Request-Id',
+} as const
+
 export function openCors(methods: string): RequestHandler {
   return function cors(req, res, next) {
-    res.setHeader('Access-Control-Allow-Origin', '*')
-    res.setHeader(
-      'Access-Control-Expose-Headers',
-      'ETag, Last-Modified, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, Location',
-    )
+    for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       res.setHeader('Access-Control-Allow-Methods', methods)
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, If-None-Match, If-Modified-Since')

@@ -2,7 +2,6 @@ import type { Request, RequestHandler } from 'express'
 import { ipKeyGenerator, rateLimit, type Store as LimiterStore } from 'express-rate-limit'
 import { ServiceError } from '../errors.ts'
 import type { Store } from '../store/store.ts'
-import { principalOf } from './bearer.ts'
 
 /** Requests allowed per window. Identity earns a larger read budget: that is what keys are for. */
 export interface RateLimits {
@@ -112,19 +111,19 @@ export class BatchedCounters implements LimiterStore {
 }
 
 /** The client address, with IPv6 grouped by /56 so one host cannot rotate through its subnet. */
-const clientAddress = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`
+export const clientAddress = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`
 
 function limiter(
   store: Store,
   name: string,
   windowSeconds: number,
-  options: { limit: (req: Request) => number; key: (req: Request) => string; batched?: boolean },
+  options: { limit: (req: Request) => number; key: (req: Request) => string },
 ): RequestHandler {
   return rateLimit({
     windowMs: windowSeconds * 1000,
     limit: options.limit,
     keyGenerator: options.key,
-    store: options.batched ? new BatchedCounters(store, name, windowSeconds) : new SharedCounters(store, name, windowSeconds),
+    store: new SharedCounters(store, name, windowSeconds),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: name,
@@ -139,18 +138,9 @@ function limiter(
   })
 }
 
-/** The limiters of every route family, counted in the shared Store. */
+/** The limiters of the write endpoints, counted exactly in the shared Store (reads: read-budget.ts). */
 export function rateLimiters(store: Store, limits: RateLimits) {
   return {
-    /** After the bearer check: per credential when identified, per address otherwise. */
-    reads: limiter(store, 'reads', 60, {
-      batched: true,
-      limit: (req) => (principalOf(req.res!).kind === 'anonymous' ? limits.anonymousReadsPerMinute : limits.identifiedReadsPerMinute),
-      key: (req) => {
-        const p = principalOf(req.res!)
-        return p.kind === 'anonymous' ? clientAddress(req) : `sub:${p.subject}`
-      },
-    }),
     keys: limiter(store, 'keys', 3600, { limit: () => limits.keysPerHour, key: clientAddress }),
     identities: limiter(store, 'identities', 3600, { limit: () => limits.identitiesPerHour, key: clientAddress }),
     tokens: limiter(store, 'tokens', 60, { limit: () => limits.tokensPerMinute, key: clientAddress }),

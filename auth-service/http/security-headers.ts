@@ -33,3 +33,15 @@ export function securityHeaders(options: { https: boolean }): RequestHandler {
     xFrameOptions: { action: 'deny' },
   })
 }
+
+/** The same headers as a list, computed once, for responses written without the middleware chain. */
+export function securityHeaderList(options: { https: boolean }): Array<[string, string]> {
+  const captured: Array<[string, string]> = []
+  const res = {
+    setHeader: (name: string, value: unknown) => captured.push([name, String(value)]),
+    removeHeader: () => {},
+    getHeader: () => undefined,
+  }
+  securityHeaders(options)({} as never, res as never, () => {})
+  return captured
+}

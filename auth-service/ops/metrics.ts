@@ -4,6 +4,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export interface Metrics {
   registry: Registry
   middleware: RequestHandler
+  /** Records one answered request (for handlers outside the middleware chain). */
+  observe: (method: string, route: string, status: number, seconds: number) => void
   articles: Gauge
   issued: Counter<'kind'>
 }
@@ -34,7 +36,9 @@ export function createMetrics(): Metrics {
     res.once('finish', () => stop({ method: req.method, route: routeOf(req), status_code: String(res.statusCode) }))
     next()
   }
-  return { registry, middleware, articles, issued }
+  const observe = (method: string, route: string, status: number, seconds: number) =>
+    duration.observe({ method, route, status_code: String(status) }, seconds)
+  return { registry, middleware, observe, articles, issued }
 }
 
 function routeOf(req: Request): string {

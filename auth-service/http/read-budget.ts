@@ -1,0 +1,64 @@
+import type { Request, RequestHandler } from 'express'
+import { ServiceError } from '../errors.ts'
+import type { Store } from '../store/store.ts'
+import { principalOf, type Principal } from './bearer.ts'
+import { BatchedCounters, clientAddress, type RateLimits } from './rate-limits.ts'
+
+const WINDOW_SECONDS = 60
+
+export interface ReadDecision {
+  allowed: boolean
+  /** RateLimit-Policy and RateLimit (IETF draft 8 structured fields). */
+  policy: string
+  remaining: string
+  resetSeconds: number
+}
+
+export interface ReadBudget {
+  /** Counts one read for this caller and says whether it is within the budget. */
+  take(req: Request, principal: Principal): ReadDecision
+  /** The same check as middleware, after the bearer check (429 rate_limited beyond it). */
+  middleware: RequestHandler
+  shutdown(): void
+}
+
+/**
+ * The read budget: per credential when identified (a larger budget: what keys are for), per
+ * address otherwise; counted in memory and shared through the Store (BatchedCounters).
+ */
+export function readBudget(store: Store, limits: RateLimits): ReadBudget {
+  const counters = new BatchedCounters(store, 'reads', WINDOW_SECONDS)
+  const policies = {
+    anonymous: `"reads"; q=${limits.anonymousReadsPerMinute}; w=${WINDOW_SECONDS}`,
+    identified: `"reads"; q=${limits.identifiedReadsPerMinute}; w=${WINDOW_SECONDS}`,
+  }
+
+  function take(req: Request, principal: Principal): ReadDecision {
+    const anonymous = principal.kind === 'anonymous'
+    const limit = anonymous ? limits.anonymousReadsPerMinute : limits.identifiedReadsPerMinute
+    const { totalHits, resetTime } = counters.increment(anonymous ? clientAddress(req) : `sub:${principal.subject}`)
+    const resetSeconds = Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000))
+    return {
+      allowed: totalHits <= limit,
+      policy: anonymous ? policies.anonymous : policies.identified,
+      remaining: `"reads"; r=${Math.max(0, limit - totalHits)}; t=${resetSeconds}`,
+      resetSeconds,
+    }
+  }
+
+  return {
+    take,
+    middleware(req, res, next) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+      const d = take(req, principalOf(res))
+      res.setHeader('RateLimit-Policy', d.policy)
+      res.setHeader('RateLimit', d.remaining)
+      if (!d.allowed)
+        throw new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.', {
+          headers: { 'Retry-After': String(Math.max(1, d.resetSeconds)) },
+        })
+      next()
+    },
+    shutdown: () => counters.shutdown(),
+  }
+}
