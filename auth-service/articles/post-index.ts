@@ -20,6 +20,8 @@ export interface PostIndex {
   latest(limit: number): PreparedBody
   /** Ranked Post objects for a keyword query. */
   search(query: string, limit: number): Post[]
+  /** The search envelope `{"query", "posts"}` as a prepared body, cached per query. */
+  searchBody(query: string, limit: number): PreparedBody
   /** The wire Post for a slug (for search results and tests). */
   post(slug: string): Post | undefined
 }
@@ -37,6 +39,9 @@ export function prepareBody(json: string, lastModifiedMs: number): PreparedBody 
 export function createPostIndex(indexed: readonly IndexedPost[], baseUrl: string, now = new Date()): PostIndex {
   const sorted = [...indexed].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug))
   const posts = sorted.map((p) => toPost(p, baseUrl))
+  // Each body is held once: as markdown until its detail response is first prepared, then only
+  // inside that response, so the index costs about the corpus in memory, not twice that.
+  const markdown: Array<string | undefined> = sorted.map((p) => p.markdown)
   const modifiedMs = sorted.map((p) => Date.parse(p.lastModified))
   const bySlug = new Map<string, number>(sorted.map((p, i) => [p.slug, i]))
   const details = new Map<string, PreparedBody>()
@@ -44,9 +49,12 @@ export function createPostIndex(indexed: readonly IndexedPost[], baseUrl: string
   const search: KeywordSearch = buildKeywordSearch(sorted)
   const version = createHash('sha256')
     .update(baseUrl)
-    .update(JSON.stringify(sorted))
+    .update(sorted.map((p) => `${p.slug}\0${p.lastModified}\0${p.markdown.length}`).join('\n'))
     .digest('base64url')
     .slice(0, 16)
+  // Popular queries repeat: their answers are kept, for this index only, up to a bound.
+  const searches = new Map<string, PreparedBody>()
+  const SEARCH_CACHE_LIMIT = 10_000
 
   return {
     size: sorted.length,
@@ -57,8 +65,9 @@ export function createPostIndex(indexed: readonly IndexedPost[], baseUrl: string
       if (i === undefined) return undefined
       let prepared = details.get(slug)
       if (!prepared) {
-        prepared = prepareBody(JSON.stringify({ ...posts[i], markdown: sorted[i]!.markdown }), modifiedMs[i]!)
+        prepared = prepareBody(JSON.stringify({ ...posts[i], markdown: markdown[i] }), modifiedMs[i]!)
         details.set(slug, prepared)
+        markdown[i] = undefined
       }
       return prepared
     },
@@ -73,6 +82,21 @@ export function createPostIndex(indexed: readonly IndexedPost[], baseUrl: string
     },
     search(query, limit) {
       return search.search(query, limit).map((slug) => posts[bySlug.get(slug)!]!)
+    },
+    searchBody(query, limit) {
+      const key = `${limit}\0${query}`
+      let prepared = searches.get(key)
+      if (prepared) {
+        // Refresh its place: the Map's order is the eviction order.
+        searches.delete(key)
+      } else {
+        const found = this.search(query, limit)
+        const newest = Math.max(0, ...found.map((p) => Date.parse(p.lastModified)))
+        prepared = prepareBody(JSON.stringify({ query, posts: found }), newest || now.getTime())
+        if (searches.size >= SEARCH_CACHE_LIMIT) searches.delete(searches.keys().next().value!)
+      }
+      searches.set(key, prepared)
+      return prepared
     },
     post(slug) {
       const i = bySlug.get(slug)

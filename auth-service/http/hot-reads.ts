@@ -4,7 +4,7 @@ import type { Logger } from 'pino'
 import type { PostIndex, PreparedBody } from '../articles/post-index.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import { redactUrl } from '../ops/logger.ts'
-import { LIMITS, searchBody } from '../routes/posts.ts'
+import { LIMITS } from '../routes/posts.ts'
 import type { Principal, ResolvePrincipal } from './bearer.ts'
 import { API_CACHE_CONTROL, isNotModified } from './conditional.ts'
 import type { ReadBudget } from './read-budget.ts'
@@ -62,7 +62,7 @@ export function hotReads(deps: HotReadDeps): RequestHandler {
       if (queries.length !== 1 || !text || text.length > LIMITS.queryLength || limit === undefined) return next()
       route = '/api/v1/search'
       scope = 'research.search'
-      body = () => searchBody(index, text, limit)
+      body = () => index.searchBody(text, limit)
     } else return next()
 
     deps.resolvePrincipal(req.headers.authorization)

@@ -117,13 +117,13 @@ function limiter(
   store: Store,
   name: string,
   windowSeconds: number,
-  options: { limit: (req: Request) => number; key: (req: Request) => string },
+  options: { limit: (req: Request) => number; key: (req: Request) => string; batched?: boolean },
 ): RequestHandler {
   return rateLimit({
     windowMs: windowSeconds * 1000,
     limit: options.limit,
     keyGenerator: options.key,
-    store: new SharedCounters(store, name, windowSeconds),
+    store: options.batched ? new BatchedCounters(store, name, windowSeconds) : new SharedCounters(store, name, windowSeconds),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: name,
@@ -138,12 +138,14 @@ function limiter(
   })
 }
 
-/** The limiters of the write endpoints, counted exactly in the shared Store (reads: read-budget.ts). */
+/** The limiters of the write endpoints, counted in the shared Store (reads: read-budget.ts). */
 export function rateLimiters(store: Store, limits: RateLimits) {
   return {
     keys: limiter(store, 'keys', 3600, { limit: () => limits.keysPerHour, key: clientAddress }),
     identities: limiter(store, 'identities', 3600, { limit: () => limits.identitiesPerHour, key: clientAddress }),
-    tokens: limiter(store, 'tokens', 60, { limit: () => limits.tokensPerMinute, key: clientAddress }),
-    writes: limiter(store, 'writes', 60, { limit: () => limits.writesPerMinute, key: clientAddress }),
+    // Agents exchange and revoke often: these per-minute budgets count in memory and share their
+    // counts every 200 ms (exact per replica, shared within one flush).
+    tokens: limiter(store, 'tokens', 60, { limit: () => limits.tokensPerMinute, key: clientAddress, batched: true }),
+    writes: limiter(store, 'writes', 60, { limit: () => limits.writesPerMinute, key: clientAddress, batched: true }),
   }
 }

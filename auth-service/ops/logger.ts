@@ -19,8 +19,9 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
     },
-    // Buffered writes: a log line per request must not cost a write system call each.
-    destination ?? pino.destination({ sync: false }),
+    // Buffered writes: a log line per request must not cost a write system call each. If the
+    // log sink falls 16 MiB behind, lines are dropped rather than held in memory without bound.
+    destination ?? pino.destination({ sync: false, maxLength: 16 * 1024 * 1024 }),
   )
 }
 

@@ -2,7 +2,7 @@ import { Router } from 'express'
 import { ServiceError } from '../errors.ts'
 import { sendPrepared } from '../http/conditional.ts'
 import { intParam, textParam } from '../http/params.ts'
-import { prepareBody, type PostIndex, type PreparedBody } from '../articles/post-index.ts'
+import type { PostIndex } from '../articles/post-index.ts'
 
 export const LIMITS = {
   posts: { min: 1, max: 100, fallback: 50 },
@@ -11,13 +11,6 @@ export const LIMITS = {
 } as const
 
 /** The article reads of spec §4.1: list, fetch by slug, keyword search. */
-/** The search envelope `{"query", "posts"}`, with validators from the newest result. */
-export function searchBody(index: PostIndex, query: string, limit: number): PreparedBody {
-  const found = index.search(query, limit)
-  const newest = Math.max(0, ...found.map((p) => Date.parse(p.lastModified)))
-  return prepareBody(JSON.stringify({ query, posts: found }), newest || index.loadedAt.getTime())
-}
-
 export function postsRouter(posts: () => PostIndex): Router {
   const router = Router()
 
@@ -35,7 +28,7 @@ export function postsRouter(posts: () => PostIndex): Router {
   router.get('/api/v1/search', function searchPosts(req, res) {
     const query = textParam(req.query, 'q', LIMITS.queryLength)
     const limit = intParam(req.query, 'limit', LIMITS.search)
-    sendPrepared(req, res, searchBody(posts(), query, limit))
+    sendPrepared(req, res, posts().searchBody(query, limit))
   })
 
   return router
