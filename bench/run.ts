@@ -123,7 +123,14 @@ async function benchBuilds() {
     rmSync(dist, { recursive: true, force: true })
     // A cold build: Astro's content cache from an earlier run would skip the rendering.
     rmSync(join(ROOT, 'node_modules', '.astro'), { recursive: true, force: true })
-    const ours = timed(NODE, [join(ROOT, 'scripts', 'build.ts')], { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL: 'http://localhost:4321' })
+    let ours
+    try {
+      ours = timed(NODE, [join(ROOT, 'scripts', 'build.ts')], { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL: 'http://localhost:4321' })
+    } catch (e) {
+      rows.push({ figure: `build ${size} articles`, unit: 's', median: NaN, min: NaN, max: NaN, note: `failed: ${(e as Error).message.split('\n').slice(-3).join(' ').slice(0, 200)}` })
+      console.log(`  build ${size} failed`)
+      continue
+    }
     const phases = /\(site ([\d.]+) s, search index ([\d.]+) s\)/.exec(ours.output)
     const total = record(`build ${size} articles (pages, twins, index, search)`, 's', [ours.seconds], { note: `peak ${ours.peakMb.toFixed(0)} MB` })
     const site = record(`build ${size}: site, twins and post index`, 's', [Number(phases?.[1] ?? NaN)])
