@@ -17,6 +17,8 @@ import { validateIndex } from '../auth-service/articles/validate-index.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const QUICK = process.argv.includes('--quick')
+/** Re-measure the service on the builds an earlier run left, without building again. */
+const SERVICE_ONLY = process.argv.includes('--service-only')
 const WORK = join(tmpdir(), 'lattice-bench')
 const NODE = process.execPath
 const SIZES = QUICK ? [300] : [1000, 10_000]
@@ -326,7 +328,7 @@ function report() {
   console.log(`\n${header}\n\n${lines.join('\n')}\n`)
   const dir = join(import.meta.dirname, 'results')
   mkdirSync(dir, { recursive: true })
-  const name = QUICK ? 'latest-quick' : 'latest'
+  const name = QUICK ? 'latest-quick' : SERVICE_ONLY ? 'latest-service' : 'latest'
   writeFileSync(join(dir, `${name}.json`), JSON.stringify({ header, quick: QUICK, rows }, null, 2))
   writeFileSync(join(dir, `${name}.md`), `${header}\n\n${lines.join('\n')}\n`)
 }
@@ -336,7 +338,7 @@ const started = Date.now()
 try {
   if (!need('wrk') || !need('taskset', 'util-linux')) throw new Error('wrk and taskset are needed: apt-get install wrk util-linux')
   need('/usr/bin/time', 'time')
-  await benchBuilds()
+  if (!SERVICE_ONLY) await benchBuilds()
   await benchService()
 } finally {
   report()

@@ -37,11 +37,12 @@ export function prepareBody(json: string, lastModifiedMs: number): PreparedBody 
  * detail bodies, and the keyword search. Posts are ordered newest first.
  */
 export function createPostIndex(indexed: readonly IndexedPost[], baseUrl: string, now = new Date()): PostIndex {
-  const sorted = [...indexed].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug))
-  const posts = sorted.map((p) => toPost(p, baseUrl))
+  const ordered = [...indexed].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug))
   // Each body is held once: as markdown until its detail response is first prepared, then only
   // inside that response, so the index costs about the corpus in memory, not twice that.
-  const markdown: Array<string | undefined> = sorted.map((p) => p.markdown)
+  const markdown: Array<string | undefined> = ordered.map((p) => p.markdown)
+  const sorted = ordered.map(({ markdown: _body, ...meta }) => meta)
+  const posts = sorted.map((p) => toPost(p, baseUrl))
   const modifiedMs = sorted.map((p) => Date.parse(p.lastModified))
   const bySlug = new Map<string, number>(sorted.map((p, i) => [p.slug, i]))
   const details = new Map<string, PreparedBody>()
@@ -49,7 +50,7 @@ export function createPostIndex(indexed: readonly IndexedPost[], baseUrl: string
   const search: KeywordSearch = buildKeywordSearch(sorted)
   const version = createHash('sha256')
     .update(baseUrl)
-    .update(sorted.map((p) => `${p.slug}\0${p.lastModified}\0${p.markdown.length}`).join('\n'))
+    .update(ordered.map((p) => `${p.slug}\0${p.lastModified}\0${p.markdown.length}`).join('\n'))
     .digest('base64url')
     .slice(0, 16)
   // Popular queries repeat: their answers are kept, for this index only, up to a bound.

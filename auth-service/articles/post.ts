@@ -31,7 +31,7 @@ export interface Post {
 
 export const DEFAULT_IMAGE_PATH = '/images/default-cover.svg'
 
-export function toPost(p: IndexedPost, baseUrl: string): Post {
+export function toPost(p: Omit<IndexedPost, 'markdown'>, baseUrl: string): Post {
   return {
     slug: p.slug,
     title: p.title,
