@@ -14,6 +14,7 @@ import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
 import { validateIndex } from '../auth-service/articles/validate-index.ts'
+import { Redis } from 'ioredis'
 
 const ROOT = join(import.meta.dirname, '..')
 const QUICK = process.argv.includes('--quick')
@@ -41,6 +42,8 @@ interface Row {
   note?: string
 }
 const rows: Row[] = []
+/** Key prefixes the run wrote in the shared Redis, removed at the end. */
+const redisPrefixes: string[] = []
 
 function stats(values: number[]) {
   const s = [...values].sort((a, b) => a - b)
@@ -237,6 +240,7 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
     }
     const started = performance.now()
     const server = pinned([NODE, join(ROOT, 'auth-service', 'server.ts')], env)
+    if (env.REDIS_KEY_PREFIX) redisPrefixes.push(env.REDIS_KEY_PREFIX)
     await until(async () => {
       if (server.exitCode !== null) throw new Error(`the service exited: see ${join(WORK, 'servers.log')}`)
       return (await fetch(`${origin}/readyz`)).status === 200
@@ -315,6 +319,27 @@ function dirSize(dir: string): number {
   return readdirSync(dir).reduce((total, f) => total + statSync(join(dir, f)).size, 0)
 }
 
+/** Leaves the shared Redis as it was: the run issues hundreds of thousands of keys. */
+async function removeRedisKeys() {
+  if (redisPrefixes.length === 0) return
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
+  try {
+    await redis.connect()
+    for (const prefix of redisPrefixes) {
+      let cursor = '0'
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
+        if (keys.length) await redis.unlink(...keys)
+        cursor = next
+      } while (cursor !== '0')
+    }
+  } catch (e) {
+    console.warn(`  could not remove the benchmark's Redis keys: ${(e as Error).message}`)
+  } finally {
+    redis.disconnect()
+  }
+}
+
 function report() {
   const fmt = (v: number | undefined, unit = '') => (v === undefined || Number.isNaN(v) ? 'n/a' : `${v >= 100 ? v.toFixed(0) : v.toFixed(2)}${unit}`)
   const lines = [
@@ -341,6 +366,7 @@ try {
   if (!SERVICE_ONLY) await benchBuilds()
   await benchService()
 } finally {
+  await removeRedisKeys()
   report()
   console.log(`Took ${((Date.now() - started) / 1000).toFixed(0)} s.`)
 }
