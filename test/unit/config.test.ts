@@ -29,6 +29,18 @@ describe('loadConfig', () => {
     }
   })
 
+  it('reads rate limits, TRUST_PROXY and LOG_LEVEL', () => {
+    const c = loadConfig({ RATE_LIMIT_KEYS_PER_HOUR: '5', TRUST_PROXY: 'loopback', LOG_LEVEL: 'warn' })
+    expect(c.rateLimits).toMatchObject({ keysPerHour: 5, anonymousReadsPerMinute: 600 })
+    expect(c.trustProxy).toBe('loopback')
+    expect(c.logLevel).toBe('warn')
+    expect(loadConfig({}).trustProxy).toBe(false)
+    expect(loadConfig({ RATE_LIMITS: 'off' }).rateLimits).toBeUndefined()
+    expect(() => loadConfig({ RATE_LIMIT_TOKENS_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_TOKENS_PER_MINUTE/)
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/)
+    expect(() => loadConfig({ SIGNING_KEY_SECRET: 'short' })).toThrow(/SIGNING_KEY_SECRET/)
+  })
+
   it.each(['https://x.example/blog', 'https://x.example/?a=1', 'not a url', '/'])('refuses BASE_URL %s', (url) => {
     expect(() => loadConfig({ BASE_URL: url })).toThrow(ConfigError)
   })
