@@ -14,6 +14,7 @@ FROM deps AS builder
 COPY astro.config.mjs tsconfig.json ./
 COPY site ./site
 COPY scripts ./scripts
+COPY model ./model
 COPY auth-service ./auth-service
 COPY content ./content
 ENV CONTENT_DIR=/content DIST_DIR=/srv/dist ASTRO_TELEMETRY_DISABLED=1
@@ -26,6 +27,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=4321 DIST_DIR=/srv/dist DATA_DIR=/var/
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY model ./model
 COPY auth-service ./auth-service
 RUN mkdir -p /var/lib/lattice && chown node:node /var/lib/lattice
 USER node

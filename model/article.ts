@@ -1,0 +1,128 @@
+/**
+ * The one article schema. The build validates frontmatter with `Frontmatter`, writes
+ * `IndexEntry` records for the service, and the service answers with `Post` / `PostDetail`;
+ * the OpenAPI schemas are generated from these with `z.toJSONSchema`. Nothing else spells a
+ * field, a pattern or a default of an article.
+ *
+ * Shared by the build (scripts/, site/) and the service (auth-service/), which import nothing
+ * else from each other.
+ */
+import { z } from 'zod'
+
+/** Lowercase words joined by hyphens: the slug is the file name and the article's address. */
+export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
+const SLUG_RE = new RegExp(SLUG_PATTERN)
+/** Cover used when an article names no `image`. */
+export const DEFAULT_IMAGE_PATH = '/images/default-cover.svg'
+export const WORDS_PER_MINUTE = 230
+
+export const Slug = z
+  .string()
+  .regex(SLUG_RE, 'the file name is the slug and must be lowercase words joined by hyphens, like "my-article.md"')
+  .meta({ description: 'Unique identifier, the file name of the article.', examples: ['tail-latency-in-fan-out-services'] })
+
+export const Tag = z.string().regex(SLUG_RE, 'tags are lowercase words joined by hyphens, like "machine-learning"')
+
+const dateField = (name: string, example: string) =>
+  z.coerce.date({
+    error: (issue) => (issue.input === undefined ? `${name} is required, like ${example}` : `${name} must be a date, like ${example}`),
+  })
+
+/** What a writer puts between the `---` lines. Unknown fields are refused: a misspelt `tag:` must not drop the tags. */
+export const Frontmatter = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    description: z.string().trim().min(1).max(400),
+    date: dateField('date', '2025-03-14'),
+    lastModified: dateField('lastModified', '2025-04-02T10:30:00Z').optional(),
+    author: z.string().trim().min(1).max(120),
+    tags: z.array(Tag).max(12).default([]),
+    image: z
+      .string()
+      .refine((v) => v.startsWith('/') || /^https?:\/\//.test(v), 'image must be a site path (/images/x.png) or an http(s) URL')
+      .optional(),
+    // Drafts are validated but not published.
+    draft: z.boolean().default(false),
+  })
+  .strict()
+  .refine((a) => !a.lastModified || a.lastModified >= a.date, {
+    message: 'lastModified must not be before date',
+    path: ['lastModified'],
+  })
+export type Frontmatter = z.output<typeof Frontmatter>
+
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+const isoDateTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time')
+
+/**
+ * One published article as the build hands it to the service: wire forms of the dates, URLs
+ * left relative (the service makes them absolute with its BASE_URL), and the markdown body.
+ */
+export const IndexEntry = z.object({
+  slug: Slug,
+  title: z.string(),
+  description: z.string(),
+  /** `YYYY-MM-DD` */
+  date: isoDay,
+  /** ISO 8601 UTC date-time; the publication date when the article names none. */
+  lastModified: isoDateTime,
+  author: z.string(),
+  tags: z.array(z.string()),
+  /** A site path or an absolute URL; absent means the default cover. */
+  image: z.string().optional(),
+  readingMinutes: z.number(),
+  markdown: z.string(),
+})
+export type IndexEntry = z.infer<typeof IndexEntry>
+
+const uri = () => z.url()
+
+/** The wire Post (interface spec §2): every field always present, absolute URLs. */
+export const Post = z
+  .object({
+    slug: Slug,
+    title: z.string(),
+    description: z.string(),
+    date: z.iso.date().meta({ description: 'Publication date, YYYY-MM-DD.', examples: ['2025-07-09'] }),
+    lastModified: z.iso
+      .datetime()
+      .meta({ description: 'Last modification, ISO 8601 UTC.', examples: ['2025-08-01T14:20:00.000Z'] }),
+    author: z.string(),
+    tags: z.array(z.string()),
+    url: uri().meta({ description: 'The article page.' }),
+    markdown_url: uri().meta({ description: 'The markdown twin of the article (text/markdown).' }),
+    image: uri().meta({ description: 'Cover image; a default image when the article names none.' }),
+  })
+  .strict()
+  .meta({ description: 'A published article. Every field is always present.' })
+export type Post = z.infer<typeof Post>
+
+export const PostDetail = Post.extend({
+  markdown: z.string().meta({ description: 'The article body in markdown, without frontmatter.' }),
+})
+  .strict()
+  .meta({ description: 'A Post with its markdown body.' })
+export type PostDetail = z.infer<typeof PostDetail>
+
+/** Reading time at WORDS_PER_MINUTE, at least one minute. */
+export function readingMinutes(markdown: string): number {
+  let words = 0
+  for (const w of markdown.split(/\s+/)) if (/[\p{L}\p{N}]/u.test(w)) words++
+  return Math.max(1, Math.round(words / WORDS_PER_MINUTE))
+}
+
+/** The wire Post for an index entry, with absolute URLs from `baseUrl` (an origin, no trailing slash). */
+export function toPost(p: Omit<IndexEntry, 'markdown'>, baseUrl: string): Post {
+  return {
+    slug: p.slug,
+    title: p.title,
+    description: p.description,
+    date: p.date,
+    lastModified: p.lastModified,
+    author: p.author,
+    tags: [...p.tags],
+    url: `${baseUrl}/posts/${p.slug}`,
+    markdown_url: `${baseUrl}/posts/${p.slug}.md`,
+    image: new URL(p.image ?? DEFAULT_IMAGE_PATH, baseUrl + '/').href,
+  }
+}
