@@ -5,6 +5,7 @@ import { createApp } from '../../auth-service/app.ts'
 import { DEFAULT_RATE_LIMITS } from '../../auth-service/http/rate-limits.ts'
 import { createLogger } from '../../auth-service/ops/logger.ts'
 import { createMetrics } from '../../auth-service/ops/metrics.ts'
+import { agentToken, postExchange } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
 
 /** Two apps on one store, one answering reads on the hot path and one through the whole chain. */
@@ -37,9 +38,8 @@ describe('the hot read path', () => {
   it('answers exactly as the middleware chain: status, headers and body', async () => {
     const { hot, chain } = await pair()
     const key = (await request(chain).post('/api/v1/keys')).body.key as string
-    const reg = (await request(chain).post('/agent/identity').send({ type: 'anonymous' })).body
-    const token = (await request(chain).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: reg.identity_assertion })).body.access_token as string
-    const narrow = (await request(chain).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: reg.identity_assertion, scope: 'research.read' })).body.access_token as string
+    const { identity_assertion, access_token: token } = await agentToken(chain)
+    const narrow = (await postExchange(chain, identity_assertion, { scope: 'research.read' })).body.access_token as string
     const etag = (await request(chain).get('/api/v1/posts/hashing-rings')).headers.etag!
     await request(hot).get('/api/v1/posts/hashing-rings') // the same read on both budgets
 
@@ -86,8 +86,7 @@ describe('the hot read path', () => {
 
   it('still honours a revocation at once', async () => {
     const { hot } = await pair()
-    const reg = (await request(hot).post('/agent/identity').send({ type: 'anonymous' })).body
-    const token = (await request(hot).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: reg.identity_assertion })).body.access_token
+    const { access_token: token } = await agentToken(hot)
     expect((await request(hot).get('/api/v1/posts/hashing-rings').set('Authorization', `Bearer ${token}`)).status).toBe(200)
     await request(hot).post('/oauth2/revoke').type('form').send({ token })
     expect((await request(hot).get('/api/v1/posts/hashing-rings').set('Authorization', `Bearer ${token}`)).status).toBe(401)

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inject } from 'vitest'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { tempDir } from './temp.ts'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
 import { loadOrCreateSigningKey } from '../../auth-service/auth/signing-key.ts'
 import { createTokenService } from '../../auth-service/auth/tokens.ts'
@@ -31,9 +30,9 @@ export function distOf(which: 'fixture' | 'shipped'): string {
 
 export const SEALING_SECRET = 'test-sealing-secret-of-at-least-32-characters'
 
-/** A real sqlite store in a fresh temporary folder. */
+/** A real sqlite store in a fresh temporary folder, removed after the test file. */
 export async function tempStore(): Promise<Store> {
-  return openStore({ dataDir: mkdtempSync(join(tmpdir(), 'lattice-store-')) })
+  return openStore({ dataDir: tempDir('store') })
 }
 
 /** Everything createApp needs, on a real store and a real build's index; `now` fakes the token clock. */
