@@ -13,7 +13,7 @@ import { validateIndex } from '../../auth-service/articles/validate-index.ts'
 import type { IndexedPost } from '../../auth-service/articles/post.ts'
 
 export const BASE_URL = 'https://research.example.org'
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+export { REDIS_URL } from './preflight.ts'
 
 export function readIndexedPosts(distDir: string): IndexedPost[] {
   return validateIndex(JSON.parse(readFileSync(join(distDir, 'current', 'post-index.json'), 'utf8')))
