@@ -19,22 +19,23 @@ function npmTest(env: NodeJS.ProcessEnv, as: { uid?: number; gid?: number } = {}
   return spawnSync('/bin/sh', ['-c', `${testScript} test/support/no-such-file.test.ts`], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000, ...as })
 }
 
+/** Exit 1, nothing on stdout, and exactly these lines on stderr. */
+function expectStopped(r: ReturnType<typeof npmTest>, lines: string[]) {
+  expect({ status: r.status, stdout: r.stdout, stderr: r.stderr.trim() }).toEqual({ status: 1, stdout: '', stderr: lines.join('\n') })
+}
+
 describe('npm test on a machine that lacks what the suite drives', () => {
   it('stops before vitest with one message naming every missing package and the command that installs them', () => {
     const r = npmTest({ PATH: BIN, HOME: ROOT, CHROMIUM_PATH: '/nonexistent/chromium', TEST_NO_INSTALL: '1' })
-    expect(r.status).toBe(1)
-    expect(r.stdout).toBe('')
-    expect(r.stderr.trim()).toBe(
-      [
-        'npm test cannot run: chromium, nginx, docker-compose and redis-server are missing.',
-        '  chromium: the browser tests drive Chromium at /nonexistent/chromium',
-        "  nginx: the proxy tests run the deployment's nginx configuration",
-        '  docker-compose: the deployment tests validate docker-compose.yml',
-        '  redis-server: the store and replica tests use a real Redis',
-        'Install them, then run npm test again:',
-        '  apt-get install -y chromium nginx docker-compose redis-server',
-      ].join('\n'),
-    )
+    expectStopped(r, [
+      'npm test cannot run: chromium, nginx, docker-compose and redis-server are missing.',
+      '  chromium: the browser tests drive Chromium at /nonexistent/chromium',
+      "  nginx: the proxy tests run the deployment's nginx configuration",
+      '  docker-compose: the deployment tests validate docker-compose.yml',
+      '  redis-server: the store and replica tests use a real Redis',
+      'Install them, then run npm test again:',
+      '  apt-get install -y chromium nginx docker-compose redis-server',
+    ])
   })
 
   it('tells a user who is not root to use sudo, and installs nothing', () => {
@@ -42,16 +43,12 @@ describe('npm test on a machine that lacks what the suite drives', () => {
     // where Debian puts nginx.
     const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
     const r = npmTest({ PATH: `${BIN}:/usr/bin:/bin`, HOME: '/nonexistent' }, nobody)
-    expect(r.status).toBe(1)
-    expect(r.stdout).toBe('')
-    expect(r.stderr.trim()).toBe(
-      [
-        'npm test cannot run: nginx is missing.',
-        "  nginx: the proxy tests run the deployment's nginx configuration",
-        'Install it, then run npm test again:',
-        '  sudo apt-get install -y nginx',
-      ].join('\n'),
-    )
+    expectStopped(r, [
+      'npm test cannot run: nginx is missing.',
+      "  nginx: the proxy tests run the deployment's nginx configuration",
+      'Install it, then run npm test again:',
+      '  sudo apt-get install -y nginx',
+    ])
   })
 
   it('starts Redis where none answers at the test URL', async () => {
