@@ -28,8 +28,13 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const fixtureDist = join(root, 'fixture')
   const shippedDist = join(root, 'shipped')
   const base = { ...process.env, BASE_URL: 'http://localhost:4321' }
-  await build({ ...base, CONTENT_DIR: FIXTURE_CORPUS, DIST_DIR: fixtureDist })
-  await build({ ...base, CONTENT_DIR: SHIPPED_CORPUS, DIST_DIR: shippedDist })
+  try {
+    await build({ ...base, CONTENT_DIR: FIXTURE_CORPUS, DIST_DIR: fixtureDist })
+    await build({ ...base, CONTENT_DIR: SHIPPED_CORPUS, DIST_DIR: shippedDist })
+  } catch (e) {
+    rmSync(runTmp, { recursive: true, force: true })
+    throw e
+  }
   project.provide('fixtureDist', fixtureDist)
   project.provide('shippedDist', shippedDist)
   return () => {
