@@ -48,6 +48,12 @@ describe('renderMarkdown', async () => {
     expect(out.html).toContain('<span style="color:#D73A49;--shiki-dark:#F97583">def</span>')
   })
 
+  it('tokenizes a whole line even when its grammar is new to the thread', async () => {
+    const { html } = await renderMarkdown('```js\nconst a = 1\n```\n')
+    // The constant's own colours in both themes, not the keyword's colour carried on.
+    expect(html).toContain('<span style="color:#005CC5;--shiki-dark:#79B8FF"> a</span>')
+  })
+
   it('renders GFM tables, strikethrough, task lists and autolinks', () => {
     expect(out.html).toMatch(/<table>\s*<thead>\s*<tr>\s*<th>a<\/th>/)
     expect(out.html).toContain('<del>2</del>')
