@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createRenderPool, renderMarkdown, RENDERER_VERSION, type RenderedArticle } from '../../scripts/build/render/index.ts'
 import { rendererVersion } from '../../scripts/build/render/version.ts'
+import { createWorkerPool } from '../../scripts/build/render/pool.ts'
 import { RENDER_OPTIONS, RENDER_PACKAGES } from '../../scripts/build/render/options.ts'
 
 const ARTICLE = [
@@ -142,10 +143,41 @@ describe('createRenderPool', () => {
     expect((await pool.render('# later')).headings).toEqual([{ depth: 1, slug: 'later', text: 'later' }])
   })
 
-  it('rejects renders after close', async () => {
+  it('ends its workers on close and rejects renders after it', async () => {
+    const resources = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort' || r === 'Worker').length
+    const before = resources()
     const short = createRenderPool({ threads: 1 })
     await short.render('# warm')
     await short.close()
+    expect(resources()).toBe(before)
     await expect(short.render('# late')).rejects.toThrow(/closed/)
+  })
+})
+
+describe('a worker that dies', () => {
+  const faulty = new URL('../fixtures/render-crash-worker.ts', import.meta.url)
+
+  it('fails only the article that killed it; the others in flight with it are retried', async () => {
+    const pool = createWorkerPool(faulty, 2)
+    try {
+      const inputs = Array.from({ length: 30 }, (_, i) => (i === 11 ? 'CRASH' : `article ${i}`))
+      const results = await Promise.allSettled(inputs.map((m) => pool.render(m)))
+      expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1)
+      expect(results[11]).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/stopped its worker/) } })
+      expect(results[12]).toMatchObject({ status: 'fulfilled', value: { html: 'article 12' } })
+      expect((await pool.render('after')).html).toBe('after')
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('that cannot start fails the pool with the reason instead of respawning forever', async () => {
+    const pool = createWorkerPool(new URL('./no-such-worker.ts', faulty), 1)
+    try {
+      await expect(pool.render('x')).rejects.toThrow(/could not start/)
+      await expect(pool.render('y')).rejects.toThrow(/could not start/)
+    } finally {
+      await pool.close()
+    }
   })
 })

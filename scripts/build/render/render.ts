@@ -102,6 +102,11 @@ function walk(parent: Root | Element, state: Walk, literal: boolean): void {
   }
 }
 
+/** Creates the thread's highlighter ahead of the first code block (errors surface there instead). */
+export async function warmUp(): Promise<void> {
+  await prepareLanguages([]).catch(() => undefined)
+}
+
 export async function renderMarkdown(markdown: string): Promise<RenderedArticle> {
   if (typeof markdown !== 'string') throw new TypeError(`markdown must be a string, got ${typeof markdown}`)
   const tree = sanitize(markdownToHast(markdown, PARSE) as Root, RENDER_OPTIONS.sanitize) as Root
