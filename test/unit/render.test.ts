@@ -62,6 +62,16 @@ describe('renderMarkdown', async () => {
     expect(out.html).toContain('<a href="https://example.org">https://example.org</a>')
   })
 
+  it('reads a leading rule as a rule, not as frontmatter', async () => {
+    const { html } = await renderMarkdown('---\n\nBetween rules.\n\n---\n')
+    expect(html).toBe('<hr>\n<p>Between rules.</p>\n<hr>')
+  })
+
+  it('marks the sign of a diff line as Astro does', async () => {
+    const { html } = await renderMarkdown('```diff\n+ added\n```\n')
+    expect(html).toContain('<span style="user-select: none;">+</span> added')
+  })
+
   it('uses smart punctuation', () => {
     expect(out.html).toContain('“roughly”')
     expect(out.html).toContain('…')

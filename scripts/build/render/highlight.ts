@@ -13,7 +13,10 @@ const cache = new BoundedCache<string>(2_000)
 /** Languages Shiki does not know: highlighted as plain text, reported once per thread. */
 const unknown = new Set<string>()
 
-/** Astro's marks on a highlighted block: `astro-code` classes, `data-language`, scrolling. */
+/**
+ * Astro's marks on a highlighted block: `astro-code` classes, `data-language`, scrolling; in a
+ * diff, the leading + or - in a span of its own that selecting the text leaves out.
+ */
 function astroCode(lang: string): ShikiTransformer {
   return {
     pre(node) {
@@ -21,6 +24,15 @@ function astroCode(lang: string): ShikiTransformer {
       node.properties.class = (Array.isArray(cls) ? cls.join(' ') : String(cls ?? '')).replace(/shiki/g, 'astro-code')
       node.properties.dataLanguage = lang
       node.properties.style = `${String(node.properties.style ?? '')}; overflow-x: auto;`
+    },
+    line(node) {
+      if (lang !== 'diff') return
+      const span = node.children[0]
+      const text = span?.type === 'element' ? span.children[0] : undefined
+      const sign = text?.type === 'text' ? text.value[0] : undefined
+      if (span?.type !== 'element' || text?.type !== 'text' || (sign !== '+' && sign !== '-')) return
+      text.value = text.value.slice(1)
+      span.children.unshift({ type: 'element', tagName: 'span', properties: { style: 'user-select: none;' }, children: [{ type: 'text', value: sign }] })
     },
   }
 }

@@ -12,8 +12,11 @@ export const RENDER_PACKAGES = [
 export const RENDER_OPTIONS = {
   /** Bumped by hand when our own rendering code changes what it writes. */
   revision: 1,
-  /** Markdown syntax: GFM (tables, strikethrough, autolinks, task lists, footnotes) and `$`/`$$` math. */
-  features: { gfm: true, math: true },
+  /**
+   * Markdown syntax: GFM (tables, strikethrough, autolinks, task lists, footnotes) and `$`/`$$`
+   * math. The build hands over the body alone: a leading `---` is a rule, not frontmatter.
+   */
+  features: { gfm: true, math: true, frontmatter: false },
   /**
    * Curly quotes and ellipses; dashes follow SmartyPants as the site always had them
    * ("--" is an em dash), see render.ts.

@@ -132,11 +132,16 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
     }
   }
 
-  for (let i = 0; i < threads; i++) slots.push(spawn())
+  let started = false
 
   return {
     render(markdown) {
       if (closed) return Promise.reject(closed)
+      // Threads start with the first article: a build with nothing to render pays nothing.
+      if (!started) {
+        started = true
+        for (let i = 0; i < threads; i++) slots.push(spawn())
+      }
       return new Promise<RenderedArticle>((resolve, reject) => {
         queue.push({ markdown, resolve, reject, suspect: false })
         // Jobs queued in the same tick travel together.
