@@ -116,6 +116,15 @@ describe('sanitising raw HTML', async () => {
     expect(out.html).not.toMatch(/<script|alert\(1\)<\/script|onclick|onerror|<iframe|<form|javascript:/i)
   })
 
+  it('lets no TeX command write a link, a class, a style or an image', async () => {
+    const { html } = await renderMarkdown(
+      '$\\href{javascript:alert(1)}{x}$ $\\htmlClass{evil}{y}$ $\\htmlStyle{position:fixed}{z}$ $\\includegraphics{https://evil.example/a.png}$ $\\url{javascript:alert(2)}$',
+    )
+    // KaTeX shows each refused command as red text.
+    expect(html).toContain('<span class="mord" style="color:#cc0000;">\\href</span>')
+    expect(html).not.toMatch(/<a |<img|class="evil"|position:fixed;|href=/)
+  })
+
   it('keeps allowed markup and the text around it', () => {
     expect(out.html).toContain('<kbd>Ctrl</kbd>')
     expect(out.html).toContain('<sub>low</sub>')

@@ -6,7 +6,7 @@
 import { articleSanitizeSchema } from '../../../site/lib/sanitize-schema.ts'
 
 export const RENDER_PACKAGES = [
-  'satteri', 'shiki', 'katex', 'hast-util-from-html', 'hast-util-sanitize', 'hast-util-to-html', 'github-slugger',
+  'satteri', 'shiki', 'katex', 'hast-util-sanitize', 'hast-util-to-html', 'github-slugger',
 ] as const
 
 export const RENDER_OPTIONS = {
@@ -30,6 +30,8 @@ export const RENDER_OPTIONS = {
    * line in one token's colour. A cached render must not depend on the machine's load.
    */
   tokenizeTimeLimit: 0,
+  /** KaTeX's own safety: no command may write links, classes, styles or images. */
+  katex: { trust: false },
   /** Raw HTML in an article is kept, then sanitised with the site's schema. */
   sanitize: articleSanitizeSchema,
 } as const

@@ -4,7 +4,7 @@
  * to it; one walk then sets heading ids (github-slugger), typesets math with KaTeX, highlights
  * code with Shiki and collects the plain text; hast-util-to-html writes it out. KaTeX and Shiki
  * output is inserted after sanitising: it is generated from escaped input, not written by the
- * article (formulas still pass the schema once each, in math.ts).
+ * article (see math.ts for KaTeX's own safety).
  */
 import { markdownToHast } from 'satteri'
 import { sanitize } from 'hast-util-sanitize'
