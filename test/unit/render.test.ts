@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createRenderPool, renderMarkdown, RENDERER_VERSION, type RenderedArticle } from '../../scripts/build/render/index.ts'
-import { rendererVersion } from '../../scripts/build/render/version.ts'
+import { rendererSources, rendererVersion } from '../../scripts/build/render/version.ts'
 import { createWorkerPool } from '../../scripts/build/render/pool.ts'
 import { RENDER_OPTIONS, RENDER_PACKAGES } from '../../scripts/build/render/options.ts'
 
@@ -141,6 +141,13 @@ describe('RENDERER_VERSION', () => {
   it('changes when an option changes', () => {
     const other = { ...RENDER_OPTIONS, themes: { light: 'github-light', dark: 'nord' } }
     expect(rendererVersion(RENDER_PACKAGES, other)).not.toBe(RENDERER_VERSION)
+  })
+
+  it("changes when the renderer's code changes", () => {
+    const sources = rendererSources()
+    expect(sources.some((s) => s.startsWith('render.ts\n'))).toBe(true)
+    const edited = sources.map((s) => (s.startsWith('render.ts\n') ? `${s}\n// edited` : s))
+    expect(rendererVersion(RENDER_PACKAGES, RENDER_OPTIONS, edited)).not.toBe(RENDERER_VERSION)
   })
 })
 
