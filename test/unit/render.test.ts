@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createRenderPool, renderMarkdown, RENDERER_VERSION, type RenderedArticle } from '../../scripts/build/render/index.ts'
 import { rendererSources, rendererVersion } from '../../scripts/build/render/version.ts'
 import { createWorkerPool } from '../../scripts/build/render/pool.ts'
@@ -65,6 +65,14 @@ describe('renderMarkdown', async () => {
   it('reads a leading rule as a rule, not as frontmatter', async () => {
     const { html } = await renderMarkdown('---\n\nBetween rules.\n\n---\n')
     expect(html).toBe('<hr>\n<p>Between rules.</p>\n<hr>')
+  })
+
+  it('shows code in a language Shiki does not know as plain text, and says so', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { html } = await renderMarkdown('```no-such-language\na < b\n```\n')
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('"no-such-language"'))
+    warn.mockRestore()
+    expect(html).toMatch(/<pre class="astro-code[^"]*"[^>]*data-language="plaintext"><code><span class="line"><span>a &#x3C; b<\/span><\/span><\/code><\/pre>/)
   })
 
   it('marks the sign of a diff line as Astro does', async () => {
