@@ -1,8 +1,12 @@
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { createRenderPool, renderMarkdown, RENDERER_VERSION, type RenderedArticle } from '../../scripts/build/render/index.ts'
 import { rendererSources, rendererVersion } from '../../scripts/build/render/version.ts'
 import { createWorkerPool } from '../../scripts/build/render/pool.ts'
 import { RENDER_OPTIONS, RENDER_PACKAGES } from '../../scripts/build/render/options.ts'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
 
 const ARTICLE = [
   '# Growth *rates*',
@@ -71,7 +75,6 @@ describe('renderMarkdown', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const { html } = await renderMarkdown('```no-such-language\na < b\n```\n')
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('"no-such-language"'))
-    warn.mockRestore()
     expect(html).toMatch(/<pre class="astro-code[^"]*"[^>]*data-language="plaintext"><code><span class="line"><span>a &#x3C; b<\/span><\/span><\/code><\/pre>/)
   })
 
@@ -133,7 +136,6 @@ describe('sanitising raw HTML', async () => {
     // KaTeX shows each refused command as red text.
     expect(html).toContain('<span class="mord" style="color:#cc0000;">\\href</span>')
     expect(html).not.toMatch(/<a |<img|class="evil"|position:fixed;|href=/)
-    warn.mockRestore()
   })
 
   it('keeps allowed markup and the text around it', () => {
