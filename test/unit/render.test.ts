@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import fc from 'fast-check'
 import { createRenderPool, renderMarkdown, RENDERER_VERSION, type RenderedArticle } from '../../scripts/build/render/index.ts'
 import { rendererSources, rendererVersion } from '../../scripts/build/render/version.ts'
 import { createWorkerPool } from '../../scripts/build/render/pool.ts'
@@ -142,6 +143,30 @@ describe('sanitising raw HTML', async () => {
     expect(out.html).toContain('<kbd>Ctrl</kbd>')
     expect(out.html).toContain('<sub>low</sub>')
     expect(out.html).toContain('inline')
+  })
+})
+
+describe('any markdown', () => {
+  /** Pieces of markdown and of hostile HTML, shuffled into articles. */
+  const piece = fc.constantFrom(
+    '<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '<a href="javascript:alert(1)">a</a>', '<iframe src=//x>',
+    '<svg onload=alert(1)>', '<form action=/x>', '<div onclick="x()">', '</div>', '<b>', '</b>', '<', '>', '"', "'",
+    '[l](javascript:alert(1))', '![i](javascript:x)', '<https://example.org>', '$x^2$', '$$', '\\', '`', '```', '```js\n',
+    '# ', '\n', '\n\n', '- ', '> ', '| a |', '|---|', '*', '_', '~~', '--', '...', 'word', ' ', '&amp;', '&#0;', '\u0000',
+  )
+  const article = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join(''))
+
+  it('renders without failing, and never lets a script, a handler, a frame or a javascript: URL through', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    await fc.assert(
+      fc.asyncProperty(article, async (markdown) => {
+        const { html } = await renderMarkdown(markdown)
+        expect(html).not.toMatch(/<(script|iframe|form)\b/i)
+        expect(html).not.toMatch(/<[^>]*\son[a-z]+\s*=/i)
+        expect(html).not.toMatch(/<[^>]*\s(href|src)\s*=\s*["']?\s*javascript:/i)
+      }),
+      { numRuns: 300 },
+    )
   })
 })
 
