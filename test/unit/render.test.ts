@@ -235,6 +235,19 @@ describe('a worker that dies', () => {
     }
   })
 
+  it('starts threads as work arrives: one for one article, more when articles wait', async () => {
+    const pool = createWorkerPool(faulty, 2)
+    try {
+      const one = await pool.render('one')
+      const again = await pool.render('again')
+      expect(again.text).toBe(one.text)
+      const many = await Promise.all(Array.from({ length: 40 }, (_, i) => pool.render(`article ${i}`)))
+      expect(new Set(many.map((r) => r.text)).size).toBe(2)
+    } finally {
+      await pool.close()
+    }
+  })
+
   it('that cannot start fails the pool with the reason instead of respawning forever', async () => {
     const pool = createWorkerPool(new URL('./no-such-worker.ts', faulty), 1)
     try {
