@@ -130,7 +130,7 @@ describe('sanitising raw HTML', async () => {
 
   it('lets no TeX command write a link, a class, a style or an image', async () => {
     // KaTeX warns about the HTML extension commands it refuses.
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
     const { html } = await renderMarkdown(
       '$\\href{javascript:alert(1)}{x}$ $\\htmlClass{evil}{y}$ $\\htmlStyle{position:fixed}{z}$ $\\includegraphics{https://evil.example/a.png}$ $\\url{javascript:alert(2)}$',
     )
