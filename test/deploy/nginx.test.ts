@@ -83,6 +83,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       SITE_ROOT: join(distDir, 'current', 'site'),
       APP_1: direct[0]!.replace('http://', ''),
       APP_2: direct[1]!.replace('http://', ''),
+      NGINX_API_CACHE_PARAMS: join(ROOT, 'deploy', 'nginx', 'api-cache.conf'),
       NGINX_CACHE_DIR: join(dir, name, 'api-cache'),
       NGINX_API_CACHE: 'lattice_api',
       ANONYMOUS_READS_PER_MINUTE: String(anonymousReadsPerMinute),
