@@ -5,7 +5,7 @@
  * main configuration, the servers on one core and wrk on the other.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runWrk, type LoadResult } from './load.ts'
 import { renderTemplate } from '../test/support/nginx.ts'
@@ -87,10 +87,17 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<EdgeRow[]> {
       const origin = `http://127.0.0.1:${port}`
       await until(async () => (await fetch(`${origin}${o.slugPaths[0]}`)).status === 200, 10_000)
       runWrk({ origin, lines: o.slugPaths, workDir: work, seconds: 1, cpu: o.loadCpu }) // warm-up, not counted
+      const replicaCpu = () => cpuSeconds(children[0]!.pid!) + cpuSeconds(children[1]!.pid!)
+      const before = { nginx: cpuSeconds(nginx.pid!), replicas: replicaCpu() }
       const results: LoadResult[] = []
       for (let i = 0; i < o.repeats; i++) results.push(runWrk({ origin, lines: o.slugPaths, workDir: work, seconds: o.seconds, cpu: o.loadCpu }))
+      const perRequest = (seconds: number) => ((seconds / results.reduce((n, r) => n + r.rps * o.seconds, 0)) * 1e6).toFixed(0)
+      const note = `CPU per request: nginx ${perRequest(cpuSeconds(nginx.pid!) - before.nginx)} µs, replicas ${perRequest(replicaCpu() - before.replicas)} µs`
       await stop(nginx)
       const row = toRow(figure, results)
+      // On a shared machine the rate follows the share of the server core the servers get; the
+      // CPU each request costs does not, so it is noted beside it.
+      row.note += `, ${note}`
       console.log(`  ${figure}: ${row.median.toFixed(0)} req/s`)
       rows.push(row)
       return row
@@ -145,6 +152,26 @@ http {
 ${server}
 }
 `
+}
+
+/** CPU seconds used by a process and its children (nginx's workers), from /proc. */
+function cpuSeconds(pid: number): number {
+  const own = (p: string) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      return (Number(fields[11]) + Number(fields[12])) / 100 // utime + stime, in clock ticks
+    } catch {
+      return 0 // exited meanwhile
+    }
+  }
+  let children: string[] = []
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)
+  } catch {
+    // no children listed
+  }
+  return own(String(pid)) + children.reduce((t, c) => t + own(c), 0)
 }
 
 function toRow(figure: string, results: LoadResult[]): EdgeRow {
