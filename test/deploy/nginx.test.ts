@@ -311,6 +311,9 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       expect(good.headers.get('ratelimit-policy')).toContain('q=1000000') // the identified budget
       expect(good.headers.get('ratelimit')).toMatch(/^"reads"; r=\d+; t=\d+$/)
       expect(await good.text()).toBe(anonymous)
+      const conditional = await fetch(`${origin}${path}`, { headers: { ...auth, 'If-None-Match': good.headers.get('etag')! } })
+      expect(conditional.status).toBe(304)
+      expect(conditional.headers.get('x-cache-status')).toBe('BYPASS')
 
       // The revocation is refused at once through the edge, though the URL is cached.
       expect((await fetch(`${origin}/oauth2/revoke`, { method: 'POST', body: new URLSearchParams({ token: key }) })).status).toBe(200)
