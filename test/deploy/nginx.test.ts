@@ -363,8 +363,30 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       expect(second.filter((s) => s === 'STALE' || s === 'EXPIRED' || s === 'MISS')).toHaveLength(1)
       expect(second.filter((s) => s === 'HIT' || s === 'UPDATING')).toHaveLength(39)
       await waitFor(async () => (replicaHits(path) === 2 ? true : undefined), 2000, 'the refresh to reach a replica')
+      // Refreshed for another second: the next readers are answered from the cache alone.
+      const after = await fetch(`${origin}${path}`)
+      expect(after.headers.get('x-cache-status')).toBe('HIT')
       await new Promise((r) => setTimeout(r, 300))
       expect(replicaHits(path)).toBe(2)
+    })
+
+    it('refreshes a steadily read answer about once a second, not on every read', async () => {
+      const path = '/api/v1/posts?limit=4' // asked for by no other case
+      const started = Date.now()
+      const statuses: string[] = []
+      while (Date.now() - started < 4000) {
+        const res = await fetch(`${origin}${path}`)
+        expect(res.status).toBe(200)
+        await res.arrayBuffer()
+        statuses.push(res.headers.get('x-cache-status')!)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      const seconds = Math.ceil((Date.now() - started) / 1000)
+      await new Promise((r) => setTimeout(r, 300)) // the last refresh's log line
+      // One fill, then at most one refresh per second of validity.
+      expect(replicaHits(path)).toBeGreaterThanOrEqual(2)
+      expect(replicaHits(path)).toBeLessThanOrEqual(seconds + 1)
+      expect(statuses.filter((s) => s === 'HIT').length).toBeGreaterThan(statuses.length / 2)
     })
 
     it('holds the anonymous read budget at the edge, cached or not, with the service\'s 429', async () => {
