@@ -22,9 +22,12 @@ const ANONYMOUS_READS = 1_000_000
  * Astro synchronously, so called in this process it would stall the load generator below for the
  * whole build, and every request in flight would then be counted as timed out.
  */
+let building: ChildProcess | undefined
 function buildInOwnProcess(env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    // Its own process group, so that a test that gives up can stop it and the Astro it runs.
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    building = child
     let output = ''
     child.stdout!.on('data', (d) => (output += d))
     child.stderr!.on('data', (d) => (output += d))
@@ -97,6 +100,11 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
   }
 
   afterAll(async () => {
+    if (building && building.exitCode === null && building.signalCode === null) {
+      const exited = new Promise((r) => building!.once('exit', r))
+      process.kill(-building.pid!, 'SIGKILL')
+      await exited
+    }
     if (nginx) await stopEdge(nginx)
     await Promise.all(replicas.map((r) => r.stop()))
     const redis = new Redis(REDIS_URL)
