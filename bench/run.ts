@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
+import { edgeRows } from './edge-rows.ts'
 import { benchRender } from './render.ts'
 import { markdownTable, ratio, record, rows, stats, type Row } from './table.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
@@ -239,6 +240,9 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
     }
     await server.stop()
   }
+
+  console.log(`\nThe edge: deploy/nginx in front of two replicas (${posts.length} articles)`)
+  rows.push(...(await edgeRows({ dist, slugPaths, workDir: WORK, seconds: SECONDS, repeats: REPEATS, serverCpu: SERVER_CPU, loadCpu: LOAD_CPU })))
 
   console.log('\nReference: oidc-provider, client_credentials with private_key_jwt')
   const { privateKey, publicKey } = await generateKeyPair('ES256')
