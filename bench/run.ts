@@ -14,7 +14,7 @@ import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
 import { edgeRows } from './edge-rows.ts'
 import { benchRender } from './render.ts'
-import { markdownTable, ratio, record, rows, stats, type Row } from './table.ts'
+import { markdownTable, ratio, record, recordLoad, rows, type Row } from './table.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
 import { validateIndex } from '../auth-service/articles/validate-index.ts'
 import { Redis } from 'ioredis'
@@ -67,14 +67,6 @@ function load(origin: string, lines: string[], extra: Partial<Parameters<typeof 
   const results: LoadResult[] = []
   for (let i = 0; i < REPEATS; i++) results.push(runWrk({ origin, lines, workDir: WORK, seconds: SECONDS, cpu: LOAD_CPU, ...extra }))
   return results
-}
-function recordLoad(figure: string, results: LoadResult[], extra: Partial<Row> = {}): Row {
-  const errors = results.reduce((a, r) => a + r.errors, 0)
-  const row = record(figure, 'req/s', results.map((r) => r.rps), extra)
-  const p50 = stats(results.map((r) => r.p50Ms)).median
-  const p99 = stats(results.map((r) => r.p99Ms)).median
-  row.note = `p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms${errors ? `, ${errors} errors` : ''}`
-  return row
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,6 @@
 /** The benchmark's one table: a row per figure, its spread, and how it compares with its reference. */
+import type { LoadResult } from './load.ts'
+
 export interface Row {
   figure: string
   unit: string
@@ -24,6 +26,23 @@ export function record(figure: string, unit: string, values: number[], extra: Pa
   const row = { figure, unit, ...stats(values), ...extra }
   rows.push(row)
   console.log(`  ${figure}: ${row.median.toFixed(unit === 'req/s' ? 0 : 2)} ${unit}`)
+  return row
+}
+
+/** The row of repeated load runs: requests per second, with the median p50 and p99 and any errors noted. */
+export function loadRow(figure: string, results: LoadResult[], extra: Partial<Row> = {}): Row {
+  const errors = results.reduce((a, r) => a + r.errors, 0)
+  const p50 = stats(results.map((r) => r.p50Ms)).median
+  const p99 = stats(results.map((r) => r.p99Ms)).median
+  const note = `p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms${errors ? `, ${errors} errors` : ''}`
+  return { figure, unit: 'req/s', ...stats(results.map((r) => r.rps)), ...extra, note }
+}
+
+/** Records a load row and prints it. */
+export function recordLoad(figure: string, results: LoadResult[], extra: Partial<Row> = {}): Row {
+  const row = loadRow(figure, results, extra)
+  rows.push(row)
+  console.log(`  ${figure}: ${row.median.toFixed(0)} req/s`)
   return row
 }
 
