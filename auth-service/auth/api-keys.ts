@@ -1,8 +1,11 @@
 import type { Store } from '../store/store.ts'
-import { API_KEY_PREFIX, LIFETIMES, SCOPES } from './policy.ts'
+import { LIFETIMES } from '../defaults.ts'
+import { API_KEY_PREFIX, SCOPES } from './policy.ts'
 import { digest, randomSecret, secretsEqual } from './secrets.ts'
 
 const LIVE = `${API_KEY_PREFIX}_live_`
+/** The shape of an issued key: the live prefix and 32 random bytes, base64url. */
+export const API_KEY_PATTERN = `^${LIVE}[A-Za-z0-9_-]{43}$`
 /** Characters of the secret kept in clear as the key's visible prefix, for recognising a key in lists. */
 const VISIBLE = 8
 

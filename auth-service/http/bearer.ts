@@ -1,9 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express'
-import { ServiceError } from '../errors.ts'
 import type { Store } from '../store/store.ts'
 import { findApiKey, looksLikeApiKey } from '../auth/api-keys.ts'
 import { isTokenRevoked } from '../auth/revocations.ts'
-import { InvalidTokenError, type TokenService } from '../auth/tokens.ts'
+import type { Scope } from '../auth/policy.ts'
+import type { TokenService } from '../auth/tokens.ts'
+import { InvalidTokenError, ServiceError } from '../errors.ts'
 
 /** Who is calling: nobody (public reads), or the holder of a valid API key or access token. */
 export type Principal =
@@ -66,13 +67,13 @@ export function authenticate(resolve: ResolvePrincipal): RequestHandler {
 }
 
 /** Identified callers must hold `scope`; anonymous reads are public (spec §5.2). */
-export function requireScope(scope: string, resourceMetadataUrl: string): RequestHandler {
-  return function scopeCheck(_req, res, next) {
-    const principal = principalOf(res)
-    if (principal.kind !== 'anonymous' && !principal.scopes.includes(scope))
-      throw new ServiceError('insufficient_scope', `This call needs the "${scope}" scope.`, {
-        headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl}"` },
-      })
-    next()
-  }
+export function hasScope(principal: Principal, scope: Scope): boolean {
+  return principal.kind === 'anonymous' || principal.scopes.includes(scope)
+}
+
+/** The 403 of a caller without the scope a call needs (RFC 6750 §3.1). */
+export function insufficientScope(scope: Scope, resourceMetadataUrl: string): ServiceError {
+  return new ServiceError('insufficient_scope', `This call needs the "${scope}" scope.`, {
+    headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl}"` },
+  })
 }

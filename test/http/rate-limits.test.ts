@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import request from 'supertest'
 import { createApp } from '../../auth-service/app.ts'
-import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../auth-service/http/rate-limits.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../auth-service/defaults.ts'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
 import { testDeps } from '../support/index.ts'
 
