@@ -59,8 +59,14 @@ export interface ErrorResponse {
 /** The base of the family. `code` is from a closed set; `message` is for logs unless a subclass sends it. */
 export abstract class LatticeError extends Error {
   abstract readonly code: ErrorCode | EventErrorCode | InternalCode
-  /** The answer to a request that failed with this error. */
-  abstract response(): ErrorResponse
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = new.target.name
+  }
+  /** The answer to a request that failed with this error: a 500 `server_error` unless the subclass says otherwise. */
+  response(): ErrorResponse {
+    return new ServiceError('server_error', 'The server failed to answer; retry with backoff.').response()
+  }
 }
 
 /** An error a client can act on: `{"error": code, "error_description": description}` with the code's status. */
@@ -70,12 +76,11 @@ export class ServiceError extends LatticeError {
   readonly headers: Readonly<Record<string, string>>
   constructor(code: ErrorCode, description: string, options?: Options) {
     super(description, options)
-    this.name = 'ServiceError'
     this.code = code
     this.status = STATUS[code]
     this.headers = options?.headers ?? {}
   }
-  response(): ErrorResponse {
+  override response(): ErrorResponse {
     return { status: this.status, headers: this.headers, body: errorBody(this.code, this.message) }
   }
 }
@@ -85,10 +90,9 @@ export class SecurityEventError extends LatticeError {
   readonly code: EventErrorCode
   constructor(code: EventErrorCode, description: string, options?: Options) {
     super(description, options)
-    this.name = 'SecurityEventError'
     this.code = code
   }
-  response(): ErrorResponse {
+  override response(): ErrorResponse {
     return { status: 400, headers: {}, body: { err: this.code, description: this.message } }
   }
 }
@@ -96,11 +100,7 @@ export class SecurityEventError extends LatticeError {
 /** The backing store cannot be reached: 503, never a 500, and never a false 401 that would send agents to register again. */
 export class StoreUnavailableError extends LatticeError {
   readonly code = 'store_unavailable'
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.name = 'StoreUnavailableError'
-  }
-  response(): ErrorResponse {
+  override response(): ErrorResponse {
     return new ServiceError('temporarily_unavailable', 'Credentials cannot be checked or issued right now; retry shortly.', {
       headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.storeUnavailable) },
     }).response()
@@ -110,11 +110,7 @@ export class StoreUnavailableError extends LatticeError {
 /** A JWT that does not verify; callers say what it means for them (invalid_token, invalid_grant). */
 export class InvalidTokenError extends LatticeError {
   readonly code = 'token_invalid'
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.name = 'InvalidTokenError'
-  }
-  response(): ErrorResponse {
+  override response(): ErrorResponse {
     return new ServiceError('invalid_token', this.message).response()
   }
 }
@@ -125,32 +121,17 @@ export class ConfigError extends LatticeError {
   readonly problems: readonly string[]
   constructor(problems: string[]) {
     super(`Invalid configuration:\n- ${problems.join('\n- ')}`)
-    this.name = 'ConfigError'
     this.problems = problems
-  }
-  response(): ErrorResponse {
-    return serverError()
   }
 }
 
 /** The signing key in the store cannot be used (sealed under another secret, or gone): start-up stops. */
 export class SigningKeyError extends LatticeError {
   readonly code = 'signing_key_unusable'
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.name = 'SigningKeyError'
-  }
-  response(): ErrorResponse {
-    return serverError()
-  }
 }
 
 export function errorBody(code: ErrorCode, description: string): { error: ErrorCode; error_description: string } {
   return { error: code, error_description: description }
-}
-
-function serverError(): ErrorResponse {
-  return new ServiceError('server_error', 'The server failed to answer; retry with backoff.').response()
 }
 
 /** Errors whose details belong in the log: everything but a client's own mistake. */
