@@ -5,10 +5,15 @@ import type { PreparedBody } from '../articles/post-index.ts'
 import type { Scope } from '../auth/policy.ts'
 import { REQUEST_COMPLETED, REQUEST_SERIALIZERS, requestIdOf } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
-import type { ReadInput } from '../routes/action.ts'
 import { hasScope, type Principal, type ResolvePrincipal } from './bearer.ts'
 import { sendPrepared } from './conditional.ts'
 import { rateLimitHeaders, type ReadBudget } from './read-budget.ts'
+
+/** The request as a read sees it: path parameters and Express's parsed query. */
+export interface ReadInput {
+  params: Readonly<Record<string, string>>
+  query: Readonly<Record<string, unknown>>
+}
 
 /** A read of the protected resource, as the endpoint table describes it, with its built action. */
 export interface ReadRoute {

@@ -1,6 +1,6 @@
 import { SITE_PAGES } from '../routes/action.ts'
 import { ENDPOINTS, RESOURCE_PATH, endpointUrls, openApiPath } from '../routes/endpoints.ts'
-import { COMMON, type Json } from './parts.ts'
+import { COMMON, type Json } from '../routes/openapi-parts.ts'
 import { SCHEMAS } from './schemas.ts'
 
 const optionalBearer = [{}, { bearer: [] }]

@@ -2,8 +2,9 @@ import type { RequestHandler } from 'express'
 import type { PostIndex, PreparedBody } from '../articles/post-index.ts'
 import type { SigningKey } from '../auth/signing-key.ts'
 import type { TokenService } from '../auth/tokens.ts'
+import type { ReadInput } from '../http/read-path.ts'
 import type { Store } from '../store/store.ts'
-import type { Json, OperationContext } from '../openapi/parts.ts'
+import type { Json, OperationContext } from './openapi-parts.ts'
 
 /** What every action may use: state through interfaces only, never a driver or process.env. */
 export interface ActionContext {
@@ -19,12 +20,6 @@ export interface ActionContext {
   onIssued(kind: 'api_key' | 'identity' | 'access_token'): void
   /** The OpenAPI document, for the endpoint that serves it. */
   openapi: object
-}
-
-/** The request as a read sees it: path parameters and Express's parsed query. */
-export interface ReadInput {
-  params: Readonly<Record<string, string>>
-  query: Readonly<Record<string, unknown>>
 }
 
 /**

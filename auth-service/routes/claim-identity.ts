@@ -1,6 +1,6 @@
 import { ServiceError } from '../errors.ts'
 import { bodyFields, formBody, jsonBody, optionalField } from '../http/forms.ts'
-import { error } from '../openapi/parts.ts'
+import { error } from './openapi-parts.ts'
 import type { WriteAction } from './action.ts'
 
 const CLAIM_REQUEST = { type: 'object', properties: { claim_token: { type: 'string' } } }

@@ -4,7 +4,7 @@ import { SCOPES } from '../auth/policy.ts'
 import { LABEL_MAX, LIFETIMES } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { bodyFields, formBody, hasBody, jsonBody, JSON_TYPES, FORM_TYPE } from '../http/forms.ts'
-import { READ_ERRORS, error, json, noStore, ref } from '../openapi/parts.ts'
+import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
 import type { WriteAction } from './action.ts'
 
 /** POST /api/v1/keys (spec §4.1): no body, JSON or a form, with an optional short `label`. */

@@ -5,7 +5,7 @@ import { CLAIM_POLL_INTERVAL_SECONDS } from '../defaults.ts'
 import { InvalidTokenError, ServiceError } from '../errors.ts'
 import { formBody, formFields, optionalField, requiredField } from '../http/forms.ts'
 import { oauthNoStore } from '../http/conditional.ts'
-import { READ_ERRORS, error, json, noStore, ref } from '../openapi/parts.ts'
+import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
 import type { ActionContext, WriteAction } from './action.ts'
 
 type Fields = Record<string, unknown>

@@ -1,5 +1,5 @@
 import { prepareBody } from '../articles/post-index.ts'
-import { READ_ERRORS, cachedRead, json, ref } from '../openapi/parts.ts'
+import { READ_ERRORS, cachedRead, json, ref } from './openapi-parts.ts'
 import { SITE_PAGES, type ReadAction } from './action.ts'
 
 interface Operation {

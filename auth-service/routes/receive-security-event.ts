@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from 'express'
 import { BODY_LIMITS } from '../defaults.ts'
 import { SecurityEventError } from '../errors.ts'
-import { json, ref } from '../openapi/parts.ts'
+import { json, ref } from './openapi-parts.ts'
 import type { WriteAction } from './action.ts'
 
 const SET_TYPE = 'application/secevent+jwt'

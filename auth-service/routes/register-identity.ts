@@ -2,7 +2,7 @@ import { registerAnonymousIdentity } from '../auth/identities.ts'
 import { ID_JAG, SCOPES } from '../auth/policy.ts'
 import { ServiceError } from '../errors.ts'
 import { JSON_TYPES, bodyFields, jsonBody, requiredField } from '../http/forms.ts'
-import { READ_ERRORS, error, json, noStore, ref } from '../openapi/parts.ts'
+import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
 import { SITE_PAGES, type WriteAction } from './action.ts'
 
 /** POST /agent/identity (spec §4.2): anonymous registration; the other methods are off on this host. */

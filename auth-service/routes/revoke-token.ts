@@ -4,7 +4,7 @@ import { revokeTokenId } from '../auth/revocations.ts'
 import { InvalidTokenError } from '../errors.ts'
 import { oauthNoStore } from '../http/conditional.ts'
 import { formBody, formFields, optionalField, requiredField } from '../http/forms.ts'
-import { READ_ERRORS, error, ref } from '../openapi/parts.ts'
+import { READ_ERRORS, error, ref } from './openapi-parts.ts'
 import type { ActionContext, WriteAction } from './action.ts'
 
 /** POST /oauth2/revoke (RFC 7009): revokes an API key, an access token or an identity_assertion. */

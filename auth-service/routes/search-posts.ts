@@ -1,6 +1,6 @@
 import { READ_LIMITS } from '../defaults.ts'
 import { intParam, textParam } from '../http/params.ts'
-import { READ_ERRORS, SAMPLE_POST, cachedRead, error, json, limitParam, ref } from '../openapi/parts.ts'
+import { READ_ERRORS, SAMPLE_POST, cachedRead, error, json, limitParam, ref } from './openapi-parts.ts'
 import type { ReadAction } from './action.ts'
 
 /** GET /api/v1/search (spec §4.1): ranked keyword search. */

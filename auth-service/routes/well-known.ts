@@ -1,6 +1,6 @@
 import { prepareBody, type PreparedBody } from '../articles/post-index.ts'
 import { GRANTS, ID_JAG, SCOPES } from '../auth/policy.ts'
-import { documentResponses } from '../openapi/parts.ts'
+import { documentResponses } from './openapi-parts.ts'
 import { SITE_PAGES, type ActionContext, type ReadAction } from './action.ts'
 
 /** Discovery documents change only with the deployment: cached for five minutes. */
@@ -49,7 +49,7 @@ export function authorizationServerMetadata(ctx: Pick<ActionContext, 'baseUrl' |
 }
 
 /** A read of a document prepared once per app. */
-function document(summary: string, schema: Parameters<typeof documentResponses>[0], build: (ctx: ActionContext) => object): ReadAction {
+function document(summary: string, schema: string, build: (ctx: ActionContext) => object): ReadAction {
   return {
     kind: 'read',
     cacheControl: DOCUMENT_CACHE,
