@@ -4,7 +4,7 @@ import fresh from 'fresh'
 import type { PreparedBody } from '../articles/post-index.ts'
 
 /** Short shared caching for API reads; `Vary: Authorization` keeps a bad token's 401 from being masked by a cache. */
-export const API_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300'
+const API_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300'
 
 /**
  * The answer to every successful read, in one write: a prepared JSON body with its validators,

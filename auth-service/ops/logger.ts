@@ -36,7 +36,7 @@ export function flushLogs(logger: Logger): void {
 }
 
 /** Hides the values of credential-like query parameters in a logged URL. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const q = url.indexOf('?')
   if (q < 0) return url
   const params = new URLSearchParams(url.slice(q + 1))

@@ -57,8 +57,6 @@ export const ENDPOINTS = [
   { operationId: 'getOpenApi', method: 'GET', path: '/openapi.json', action: getOpenApi },
 ] as const satisfies readonly Endpoint[]
 
-export type OperationId = (typeof ENDPOINTS)[number]['operationId']
-
 /** `/api/v1/posts/:slug` as OpenAPI writes it: `/api/v1/posts/{slug}`. */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 

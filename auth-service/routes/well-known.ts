@@ -9,7 +9,7 @@ const DOCUMENT_CACHE = 'public, max-age=300'
 const IDENTITY_TYPES = ['anonymous', 'identity_assertion', 'service_auth'] as const
 
 /** RFC 9728 protected resource metadata. */
-export function protectedResourceMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) {
+function protectedResourceMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) {
   return {
     resource: ctx.url('getCatalog'),
     authorization_servers: [ctx.baseUrl],
@@ -22,7 +22,7 @@ export function protectedResourceMetadata(ctx: Pick<ActionContext, 'baseUrl' | '
 }
 
 /** RFC 8414 authorization server metadata, with the agent_auth profile's fields. */
-export function authorizationServerMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) {
+function authorizationServerMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) {
   const guide = `${ctx.baseUrl}${SITE_PAGES.guide}`
   return {
     issuer: ctx.baseUrl,
