@@ -89,6 +89,9 @@ export const CLAIM_POLL_INTERVAL_SECONDS = 5
 /** Verified tokens remembered, so a presented token's signature is checked once. */
 export const VERIFIED_TOKEN_CACHE_SIZE = 50_000
 
+/** Credentials resolved on reads remembered by their header (revocation is still read on every call). */
+export const KNOWN_CREDENTIALS_CACHE_SIZE = 10_000
+
 /** Timeouts and size caps of the HTTP server. */
 export const SERVER_TIMEOUTS = {
   /** Time a client has to send all request headers. */

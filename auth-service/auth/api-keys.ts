@@ -31,6 +31,8 @@ interface ApiKeyRecord {
 export interface ApiKeyIdentity {
   subject: string
   scopes: readonly string[]
+  /** The key's digest: what `isApiKeyLive` checks again on later calls. */
+  digest: string
 }
 
 const recordKey = (keyDigest: string) => `api-key:${keyDigest}`
@@ -62,7 +64,12 @@ export async function findApiKey(store: Store, key: string): Promise<ApiKeyIdent
   const keyDigest = digest(key)
   const record = await store.get<ApiKeyRecord>(recordKey(keyDigest))
   if (!record || !secretsEqual(record.digest, keyDigest)) return undefined
-  return { subject: `key:${record.prefix}`, scopes: record.scopes }
+  return { subject: `key:${record.prefix}`, scopes: record.scopes, digest: keyDigest }
+}
+
+/** True while the key of this digest is stored: not revoked, not expired. One store read. */
+export async function isApiKeyLive(store: Store, keyDigest: string): Promise<boolean> {
+  return (await store.get(recordKey(keyDigest))) !== undefined
 }
 
 export async function revokeApiKey(store: Store, key: string): Promise<void> {
