@@ -29,8 +29,14 @@ export interface ReadRoute {
  * optional trailing slash, parameters decoded), so that both paths agree on what a URL means.
  */
 export function readRouteMatcher(routes: readonly ReadRoute[]): (path: string) => { route: ReadRoute; params: Record<string, string> } | undefined {
-  const matchers: Array<[MatchFunction<Record<string, string>>, ReadRoute]> = routes.map((r) => [match(r.path), r])
+  // Paths without parameters are found with one lookup (case-insensitive, trailing slash optional,
+  // as path-to-regexp matches them); the others with path-to-regexp itself.
+  const fixed = new Map(routes.filter((r) => !r.path.includes(':')).map((r) => [r.path.toLowerCase(), r]))
+  const NO_PARAMS = Object.freeze({}) as Record<string, string>
+  const matchers: Array<[MatchFunction<Record<string, string>>, ReadRoute]> = routes.filter((r) => r.path.includes(':')).map((r) => [match(r.path), r])
   return (path) => {
+    const plain = fixed.get((path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase())
+    if (plain) return { route: plain, params: NO_PARAMS }
     for (const [matches, route] of matchers) {
       let found
       try {
@@ -85,7 +91,13 @@ export function readFastPath(deps: ReadPathDeps): RequestHandler {
     if (!hasScope(principal, route.scope)) return next()
     let prepared: PreparedBody
     try {
-      prepared = route.read({ params, query: req.query })
+      // Express parses the query string on each access: only reads that look at it pay for it.
+      prepared = route.read({
+        params,
+        get query() {
+          return req.query
+        },
+      })
     } catch {
       return next() // a refusal: the chain answers it
     }
