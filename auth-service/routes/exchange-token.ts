@@ -52,6 +52,7 @@ export const exchangeToken: WriteAction = {
 
 function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
   const resource = ctx.url('getCatalog')
+  const register = ctx.url('registerIdentity')
   return {
     async [GRANTS.jwtBearer](fields, res) {
       const assertion = requiredField(fields, 'assertion', 16_384)
@@ -63,11 +64,11 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
         claims = await ctx.tokens.verifyIdentityAssertion(assertion)
       } catch (e) {
         if (e instanceof InvalidTokenError)
-          throw new ServiceError('invalid_grant', `The identity_assertion is not valid (${e.message}) Register again at /agent/identity.`, { cause: e })
+          throw new ServiceError('invalid_grant', `The identity_assertion is not valid (${e.message}) Register again at ${register}.`, { cause: e })
         throw e
       }
       if (!(await findIdentity(ctx.store, claims.sub)))
-        throw new ServiceError('invalid_grant', 'The identity behind this identity_assertion no longer exists; register again at /agent/identity.')
+        throw new ServiceError('invalid_grant', `The identity behind this identity_assertion no longer exists; register again at ${register}.`)
       const { token, claims: issued } = await ctx.tokens.signAccessToken({ sub: claims.sub, scope })
       ctx.onIssued('access_token')
       res.json({ access_token: token, token_type: 'Bearer', expires_in: issued.exp - issued.iat, scope })
@@ -75,7 +76,7 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
     async [GRANTS.claim](fields) {
       const claimToken = requiredField(fields, 'claim_token', 512)
       if (!(await findClaim(ctx.store, claimToken)))
-        throw new ServiceError('invalid_grant', 'The claim_token is unknown or expired; register again at /agent/identity.')
+        throw new ServiceError('invalid_grant', `The claim_token is unknown or expired; register again at ${register}.`)
       throw new ServiceError(
         'authorization_pending',
         `The claim is not complete; this host does not complete claims. Poll no faster than every ${CLAIM_POLL_INTERVAL_SECONDS} s, or exchange the identity_assertion instead.`,
