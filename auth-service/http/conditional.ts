@@ -5,6 +5,11 @@ import type { PreparedBody } from '../articles/post-index.ts'
 
 /** Short shared caching for API reads; `Vary: Authorization` keeps a bad token's 401 from being masked by a cache. */
 const API_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300'
+/**
+ * An answer to a credential: `public` would let a shared cache keep it per Authorization value
+ * (RFC 9111 §3.5) and serve it after the key is revoked; the holder's own cache revalidates.
+ */
+const CREDENTIAL_CACHE_CONTROL = 'private, no-cache'
 
 /**
  * The answer to every successful read, in one write: a prepared JSON body with its validators,
@@ -19,7 +24,8 @@ export function sendPrepared(
   cacheControl = API_CACHE_CONTROL,
   headers: string[] = [],
 ): number {
-  headers.push('Cache-Control', cacheControl, 'Vary', 'Authorization', 'ETag', prepared.etag, 'Last-Modified', prepared.lastModified)
+  const caching = req.headers.authorization === undefined ? cacheControl : CREDENTIAL_CACHE_CONTROL
+  headers.push('Cache-Control', caching, 'Vary', 'Authorization', 'ETag', prepared.etag, 'Last-Modified', prepared.lastModified)
   if (fresh(req.headers, { etag: prepared.etag, 'last-modified': prepared.lastModified })) {
     res.writeHead(304, headers).end()
     return 304

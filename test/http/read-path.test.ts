@@ -121,8 +121,12 @@ describe('the read fast path', () => {
     const reg = (await request(fast).post('/agent/identity').send({ type: 'anonymous' })).body
     const token = (await request(fast).post('/oauth2/token').type('form').send({ grant_type: JWT_BEARER, assertion: reg.identity_assertion })).body.access_token
     const key = (await request(fast).post('/api/v1/keys')).body.key
+    expect((await request(fast).get('/api/v1/posts/hashing-rings')).headers['cache-control']).toMatch(/^public/)
     for (const credential of [token, key]) {
-      expect((await request(fast).get('/api/v1/posts/hashing-rings').set('Authorization', `Bearer ${credential}`)).status).toBe(200)
+      const read = await request(fast).get('/api/v1/posts/hashing-rings').set('Authorization', `Bearer ${credential}`)
+      expect(read.status).toBe(200)
+      // No shared cache may keep an answer to a credential and serve it after the revocation.
+      expect(read.headers['cache-control']).toBe('private, no-cache')
       await request(fast).post('/oauth2/revoke').type('form').send({ token: credential })
       expect((await request(fast).get('/api/v1/posts/hashing-rings').set('Authorization', `Bearer ${credential}`)).status).toBe(401)
     }
