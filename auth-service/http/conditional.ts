@@ -26,7 +26,11 @@ export function sendPrepared(
 ): number {
   const caching = req.headers.authorization === undefined ? cacheControl : CREDENTIAL_CACHE_CONTROL
   headers.push('Cache-Control', caching, 'Vary', 'Authorization', 'ETag', prepared.etag, 'Last-Modified', prepared.lastModified)
-  if (fresh(req.headers, { etag: prepared.etag, 'last-modified': prepared.lastModified })) {
+  // Only the preconditions are handed to `fresh`: its reading of a request's `Cache-Control:
+  // no-cache` is a cache's (RFC 9111 §5.2.1.4), while an origin evaluates preconditions as sent
+  // (RFC 9110 §13.2.1), and fetch() adds no-cache to every request with If-None-Match.
+  const conditions = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] }
+  if (fresh(conditions, { etag: prepared.etag, 'last-modified': prepared.lastModified })) {
     res.writeHead(304, headers).end()
     return 304
   }
