@@ -240,6 +240,7 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
       RATE_LIMIT_KEYS_PER_HOUR: '100000000',
       RATE_LIMIT_TOKENS_PER_MINUTE: '100000000',
       RATE_LIMIT_IDENTITIES_PER_HOUR: '100000000',
+      RATE_LIMIT_WRITES_PER_MINUTE: '100000000',
       ...(store === 'redis' ? { REDIS_URL, REDIS_KEY_PREFIX: `bench:${randomUUID()}:` } : {}),
     }
     const started = performance.now()
