@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.ts'
 import { loadConfig, ConfigError, type Config } from './config.ts'
-import { loadIndexFile, watchIndexFile } from './articles/index-file.ts'
+import { keepYoungGenerationSmall, loadIndexFile, watchIndexFile } from './articles/index-file.ts'
 import type { PostIndex } from './articles/post-index.ts'
 import { loadSealingSecret } from './auth/sealing-secret.ts'
 import { loadOrCreateSigningKey } from './auth/signing-key.ts'
@@ -34,6 +34,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   const logger = createLogger(config.logLevel)
   const current = join(config.distDir, 'current')
 
+  keepYoungGenerationSmall()
   let index: PostIndex | undefined
   try {
     index = await loadIndexFile(current, config.baseUrl)
