@@ -12,6 +12,8 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
+import { edgeRows } from './edge-rows.ts'
+import { benchRender } from './render.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
 import { readIndexEntries } from '../auth-service/articles/index-file.ts'
 import { benchServiceIndex } from './service-index.ts'
@@ -122,6 +124,8 @@ function recordLoad(figure: string, results: LoadResult[], extra: Partial<Row> =
 
 async function benchBuilds() {
   console.log('\nBuilds')
+  const renderCorpus = generateCorpus(join(WORK, `corpus-${SIZES[0]}`), SIZES[0]!)
+  for (const r of await benchRender(renderCorpus)) record(r.figure, r.unit, [r.value], { target: r.target, met: r.met, note: r.note })
   const hugoOk = need('hugo')
   for (const size of SIZES) {
     const corpus = generateCorpus(join(WORK, `corpus-${size}`), size)
@@ -278,6 +282,9 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
     }
     await stop(server)
   }
+
+  console.log(`\nThe edge: deploy/nginx in front of two replicas (${posts.length} articles)`)
+  rows.push(...(await edgeRows({ dist, slugPaths, workDir: WORK, seconds: SECONDS, repeats: REPEATS, serverCpu: SERVER_CPU, loadCpu: LOAD_CPU })))
 
   console.log('\nReference: oidc-provider, client_credentials with private_key_jwt')
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
