@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { createApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
 import { ConfigError } from './errors.ts'
-import { loadIndexFile, watchIndexFile } from './articles/index-file.ts'
+import { keepYoungGenerationSmall, loadIndexFile, watchIndexFile } from './articles/index-file.ts'
 import type { PostIndex } from './articles/post-index.ts'
 import { loadSealingSecret } from './auth/sealing-secret.ts'
 import { loadOrCreateSigningKey } from './auth/signing-key.ts'
@@ -32,18 +32,18 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   const logger = createLogger(config.logLevel)
   const current = join(config.distDir, 'current')
-  const indexFile = join(current, 'post-index.json')
 
+  keepYoungGenerationSmall()
   let index: PostIndex | undefined
   try {
-    index = await loadIndexFile(indexFile, config.baseUrl)
+    index = await loadIndexFile(current, config.baseUrl)
   } catch (err) {
-    logger.fatal({ err, indexFile }, 'cannot load the post index: run "npm run build" first')
+    logger.fatal({ err, buildDir: current }, 'cannot load the post index: run "npm run build" first')
     flushLogs(logger)
     process.exit(1)
   }
   const stopWatching = watchIndexFile(
-    indexFile,
+    current,
     config.baseUrl,
     (next) => {
       index = next
