@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadConfig } from '../auth-service/config.ts'
+import { configKey } from './build/dist.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 
@@ -13,6 +14,8 @@ export interface BuildInputs {
 }
 
 export interface BuildInfo extends BuildInputs {
+  /** The configuration (BASE_URL and CONTENT_DIR) the build was made for: `<DIST_DIR>/sites/<configKey>`. */
+  configKey: string
   id: string
   builtAt: string
   articles: number
@@ -25,11 +28,24 @@ export function buildEnv(env: NodeJS.ProcessEnv): { contentDir: string; baseUrl:
 }
 
 /**
- * Hashes names, sizes and mtimes of the articles and of the site's sources: cheap to compute
- * for ten thousand files, and it changes when a file is added, edited or removed.
+ * Hashes names, sizes and mtimes of the articles and of the build's sources (the site, the
+ * build scripts and the renderer, the lockfile): cheap to compute for ten thousand files, and
+ * it changes when a file is added, edited or removed.
  */
 export function computeInputs(contentDir: string, baseUrl: string): BuildInputs {
   const hash = createHash('sha256').update(baseUrl).update('\0')
+  walkSources(contentDir, hash)
+  return { contentDir, baseUrl, fingerprint: hash.digest('hex') }
+}
+
+/** Hashes what the site's pages are made from, without the articles: Astro's own inputs. */
+export function siteSourcesFingerprint(): string {
+  const hash = createHash('sha256')
+  walkSources(undefined, hash)
+  return hash.digest('hex')
+}
+
+function walkSources(contentDir: string | undefined, hash: ReturnType<typeof createHash>): void {
   const add = (file: string) => {
     const s = statSync(file)
     hash.update(`${file}\0${s.size}\0${s.mtimeMs}\0`)
@@ -47,8 +63,10 @@ export function computeInputs(contentDir: string, baseUrl: string): BuildInputs 
       else if (filter(e.name)) add(path)
     }
   }
-  walk(contentDir, (n) => n.endsWith('.md'))
+  if (contentDir) walk(contentDir, (n) => n.endsWith('.md'))
   walk(join(ROOT, 'site'), () => true)
+  walk(join(ROOT, 'scripts'), (n) => n.endsWith('.ts'))
+  walk(join(ROOT, 'model'), (n) => n.endsWith('.ts'))
   for (const f of ['astro.config.mjs', 'package-lock.json']) {
     try {
       add(join(ROOT, f))
@@ -56,19 +74,19 @@ export function computeInputs(contentDir: string, baseUrl: string): BuildInputs 
       // optional input
     }
   }
-  return { contentDir, baseUrl, fingerprint: hash.digest('hex') }
 }
 
-export function readBuildInfo(distDir: string): BuildInfo | undefined {
+/** The live build of this configuration (BASE_URL and CONTENT_DIR), if any. */
+export function readBuildInfo(distDir: string, baseUrl: string, contentDir: string): BuildInfo | undefined {
   try {
-    return JSON.parse(readFileSync(join(distDir, 'current', 'build.json'), 'utf8')) as BuildInfo
+    return JSON.parse(readFileSync(join(distDir, 'sites', configKey(baseUrl, contentDir), 'build.json'), 'utf8')) as BuildInfo
   } catch {
     return undefined
   }
 }
 
-/** True when there is no build, or it was made from other content, sources or BASE_URL. */
+/** True when there is no build for this configuration, or it was made from other content or sources. */
 export function isStale(distDir: string, inputs: BuildInputs): boolean {
-  const info = readBuildInfo(distDir)
+  const info = readBuildInfo(distDir, inputs.baseUrl, inputs.contentDir)
   return !info || info.fingerprint !== inputs.fingerprint || info.contentDir !== inputs.contentDir || info.baseUrl !== inputs.baseUrl
 }
