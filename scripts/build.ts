@@ -56,6 +56,8 @@ interface BuildState {
   version: number
   /** Site sources and BASE_URL: the article template's inputs. */
   templateKey: string
+  /** The renderer that made the article pages' bodies. */
+  rendererVersion: string
   /** Everything Astro read: its output is reused when this is unchanged. */
   astroKey: string
   /** The records of the search index in site/pagefind, or null when there is none. */
@@ -130,7 +132,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const assemble = async (dir: string, template: string) => {
       await rendering
       if (problems.length) throw new BuildError(sortProblems(problems))
-      await writeArticles(join(dir, 'site'), template, published, prev, entries, bySlug, baseUrl)
+      const reusable = prev?.state.rendererVersion === renderer.version ? prev : undefined
+      await writeArticles(join(dir, 'site'), template, published, reusable, entries, bySlug, baseUrl)
     }
 
     let info: BuildInfo | undefined
@@ -140,7 +143,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       linkTree(join(prev.dir, 'site'), join(dir, 'site'), new Set(['posts']))
       linkSync(join(prev.dir, 'template.html'), join(dir, 'template.html'))
       await assemble(dir, prev.template)
-      info = await land(dir, id, { ...prev.state, articles: metas })
+      info = await land(dir, id, { ...prev.state, rendererVersion: renderer.version, articles: metas })
       log(`article pages live after ${since()}`)
     }
 
@@ -162,7 +165,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         log(`site pages built after ${since()}`)
       }
       await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
-      info = await land(dir, id, { version: STATE_VERSION, templateKey, astroKey, pagefindKey: pagefind, articles: metas })
+      info = await land(dir, id, { version: STATE_VERSION, templateKey, rendererVersion: renderer.version, astroKey, pagefindKey: pagefind, articles: metas })
       log(`site live after ${since()}`)
     }
 
