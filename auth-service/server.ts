@@ -12,6 +12,7 @@ import { createMetrics } from './ops/metrics.ts'
 import { openStore } from './store/open-store.ts'
 import { endpoints } from './routes/well-known.ts'
 import { createLimitedServer } from './http/server-limits.ts'
+import { findBuildFor } from '../model/build-dir.ts'
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const DRAIN_TIMEOUT_MS = 25_000
@@ -32,7 +33,13 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     throw e
   }
   const logger = createLogger(config.logLevel)
-  const current = join(config.distDir, 'current')
+  // Only a build made for this BASE_URL: another's pages carry its absolute URLs.
+  const current = findBuildFor(config.distDir, config.baseUrl, config.contentDir)
+  if (!current) {
+    logger.fatal({ distDir: config.distDir, baseUrl: config.baseUrl }, `no build for BASE_URL ${config.baseUrl} in ${config.distDir}: run "npm run build" with the same BASE_URL`)
+    flushLogs(logger)
+    process.exit(1)
+  }
   const indexFile = join(current, 'post-index.json')
 
   let index: PostIndex | undefined

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadConfig } from '../auth-service/config.ts'
-import { configKey } from './build/dist.ts'
+import { configKey } from '../model/build-dir.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 

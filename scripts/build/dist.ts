@@ -10,18 +10,14 @@
  * and concurrent builds never see a half-written build; builds of one configuration take turns
  * through a lock file.
  */
-import { createHash } from 'node:crypto'
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** Builds kept besides each configuration's live one, which in-flight requests may still read. */
 const KEEP_PREVIOUS_BUILDS = 1
 
-/** The configuration a build is made for; a server serves only a build of its own. */
-export function configKey(baseUrl: string, contentDir: string): string {
-  return createHash('sha256').update(`${baseUrl}\0${resolve(contentDir)}`).digest('hex').slice(0, 16)
-}
+export { configKey } from '../../model/build-dir.ts'
 
 let seq = 0
 /** A fresh build folder; the id sorts by time and names the process that made it. */
@@ -132,18 +128,22 @@ export async function acquireLock(distDir: string, key: string): Promise<() => v
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
     }
-    let holder = NaN
+    let holder: number
+    let age: number
     try {
-      holder = Number(readFileSync(file, 'utf8'))
+      holder = Number(readFileSync(file, 'utf8') || NaN)
+      age = Date.now() - statSync(file).mtimeMs
     } catch {
       continue
     }
-    // An empty file is a lock being written this instant; a dead holder's lock is stale.
-    if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) {
-      const stale = `${file}.${process.pid}.stale`
+    // An empty file is a lock being written this instant, or left by a build killed at that
+    // instant (then it is old); a dead holder's lock is stale.
+    const stale = Number.isInteger(holder) ? holder > 0 && !processAlive(holder) : age > 10_000
+    if (stale) {
+      const moved = `${file}.${process.pid}.stale`
       try {
-        renameSync(file, stale)
-        unlinkSync(stale)
+        renameSync(file, moved)
+        unlinkSync(moved)
       } catch {
         // another build took it over first
       }
