@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
+import { benchRender } from './render.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
 import { validateIndex } from '../auth-service/articles/validate-index.ts'
 import { Redis } from 'ioredis'
@@ -121,6 +122,8 @@ function recordLoad(figure: string, results: LoadResult[], extra: Partial<Row> =
 
 async function benchBuilds() {
   console.log('\nBuilds')
+  const renderCorpus = generateCorpus(join(WORK, `corpus-${SIZES[0]}`), SIZES[0]!)
+  for (const r of await benchRender(renderCorpus)) record(r.figure, r.unit, [r.value], { target: r.target, met: r.met, note: r.note })
   const hugoOk = need('hugo')
   for (const size of SIZES) {
     const corpus = generateCorpus(join(WORK, `corpus-${size}`), size)
