@@ -40,18 +40,17 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     flushLogs(logger)
     process.exit(1)
   }
-  const indexFile = join(current, 'post-index.json')
 
   let index: PostIndex | undefined
   try {
-    index = await loadIndexFile(indexFile, config.baseUrl)
+    index = await loadIndexFile(current, config.baseUrl)
   } catch (err) {
-    logger.fatal({ err, indexFile }, 'cannot load the post index: run "npm run build" first')
+    logger.fatal({ err, buildDir: current }, 'cannot load the post index: run "npm run build" first')
     flushLogs(logger)
     process.exit(1)
   }
   const stopWatching = watchIndexFile(
-    indexFile,
+    current,
     config.baseUrl,
     (next) => {
       index = next

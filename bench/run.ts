@@ -14,7 +14,7 @@ import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
 import { benchRender } from './render.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
-import { validateIndex } from '../auth-service/articles/validate-index.ts'
+import { readIndexEntries } from '../auth-service/articles/index-file.ts'
 import { Redis } from 'ioredis'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -160,11 +160,11 @@ async function benchBuilds() {
 
 async function benchService() {
   const dist = join(WORK, `dist-${SERVICE_SIZE}`)
-  if (!existsSync(join(dist, 'current', 'post-index.json'))) {
+  if (!existsSync(join(dist, 'current', 'build.json'))) {
     generateCorpus(join(WORK, `corpus-${SERVICE_SIZE}`), SERVICE_SIZE)
     timed(NODE, [join(ROOT, 'scripts', 'build.ts')], { ...process.env, CONTENT_DIR: join(WORK, `corpus-${SERVICE_SIZE}`), DIST_DIR: dist, BASE_URL: 'http://localhost:4321' })
   }
-  const posts = validateIndex(JSON.parse(readFileSync(join(dist, 'current', 'post-index.json'), 'utf8')))
+  const posts = readIndexEntries(join(dist, 'current'))
   const random = prng(7)
   const slugs = Array.from({ length: 5000 }, () => posts[Math.floor(random() * posts.length)]!.slug)
   const slugPaths = slugs.map((s) => `/api/v1/posts/${s}`)

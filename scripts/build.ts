@@ -21,7 +21,7 @@ import { openCache, type BuildCache, type CacheEntry } from './build/cache.ts'
 import { articleBody, parseArticle, readSources, type ArticleMeta, type SourceFile } from './build/content.ts'
 import { acquireLock, configKey, linkTree, liveBuildDir, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
 import { BuildError, type BuildProblem } from './build/errors.ts'
-import { writeIndexFile } from './build/post-index.ts'
+import { writeIndexFile } from '../auth-service/articles/index-file.ts'
 import { RENDERER_VERSION, createRenderPool, type RenderedArticle } from './build/renderer.ts'
 import { writeSearchIndex, type SearchRecord } from './build/search-index.ts'
 

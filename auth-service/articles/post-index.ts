@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { toPost, type IndexedPost, type Post } from './post.ts'
+import { toPost, type IndexEntry, type Post } from '../../model/article.ts'
 import { buildKeywordSearch, type KeywordSearch } from './search.ts'
 
 /** A response body prepared once per index, with its validators, so a read costs a lookup. */
@@ -12,9 +12,6 @@ export interface PreparedBody {
 
 export interface PostIndex {
   readonly size: number
-  /** Identifies this index's content; changes whenever any post does. */
-  readonly version: string
-  readonly loadedAt: Date
   detail(slug: string): PreparedBody | undefined
   /** The newest `limit` posts as the list envelope `{"posts": [...]}`. */
   latest(limit: number): PreparedBody
@@ -22,8 +19,6 @@ export interface PostIndex {
   search(query: string, limit: number): Post[]
   /** The search envelope `{"query", "posts"}` as a prepared body, cached per query. */
   searchBody(query: string, limit: number): PreparedBody
-  /** The wire Post for a slug (for search results and tests). */
-  post(slug: string): Post | undefined
 }
 
 export function prepareBody(json: string, lastModifiedMs: number): PreparedBody {
@@ -36,7 +31,7 @@ export function prepareBody(json: string, lastModifiedMs: number): PreparedBody 
  * Builds the in-memory index the API answers from: wire posts with absolute URLs, prepared
  * detail bodies, and the keyword search. Posts are ordered newest first.
  */
-export function createPostIndex(indexed: readonly IndexedPost[], baseUrl: string, now = new Date()): PostIndex {
+export function createPostIndex(indexed: readonly IndexEntry[], baseUrl: string, now = new Date()): PostIndex {
   const ordered = [...indexed].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug))
   // Each body is held once: as markdown until its detail response is first prepared, then only
   // inside that response, so the index costs about the corpus in memory, not twice that.
@@ -48,19 +43,12 @@ export function createPostIndex(indexed: readonly IndexedPost[], baseUrl: string
   const details = new Map<string, PreparedBody>()
   const lists = new Map<number, PreparedBody>()
   const search: KeywordSearch = buildKeywordSearch(sorted)
-  const version = createHash('sha256')
-    .update(baseUrl)
-    .update(ordered.map((p) => `${p.slug}\0${p.lastModified}\0${p.markdown.length}`).join('\n'))
-    .digest('base64url')
-    .slice(0, 16)
   // Popular queries repeat: their answers are kept, for this index only, up to a bound.
   const searches = new Map<string, PreparedBody>()
   const SEARCH_CACHE_LIMIT = 10_000
 
   return {
     size: sorted.length,
-    version,
-    loadedAt: now,
     detail(slug) {
       const i = bySlug.get(slug)
       if (i === undefined) return undefined
@@ -98,10 +86,6 @@ export function createPostIndex(indexed: readonly IndexedPost[], baseUrl: string
       }
       searches.set(key, prepared)
       return prepared
-    },
-    post(slug) {
-      const i = bySlug.get(slug)
-      return i === undefined ? undefined : posts[i]
     },
   }
 }

@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch'
-import type { IndexedPost } from './post.ts'
+import type { IndexEntry } from '../../model/article.ts'
 
 /** Words too common to tell articles apart; dropped from documents and queries alike. */
 const STOP_WORDS = new Set(
@@ -33,7 +33,7 @@ const COMMON_SHARE = 0.2
 const COMMON_MIN = 1000
 const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[]
 
-export function buildKeywordSearch(posts: ReadonlyArray<Omit<IndexedPost, 'markdown'>>): KeywordSearch {
+export function buildKeywordSearch(posts: ReadonlyArray<Omit<IndexEntry, 'markdown'>>): KeywordSearch {
   const engine = new MiniSearch<{ id: number; title: string; tags: string; description: string }>({
     fields: ['title', 'tags', 'description'],
     processTerm: normalizeTerm,

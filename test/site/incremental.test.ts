@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, renameSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readIndexEntries } from '../../auth-service/articles/index-file.ts'
 import { build, BuildError, type Renderer } from '../../scripts/build.ts'
 import { configKey } from '../../scripts/build/dist.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
@@ -28,7 +29,7 @@ describe('an incremental build', () => {
     return build(e, { log: (l) => lines.push(l), ...options })
   }
   const live = (path: string, base = BASE) => readFileSync(join(dist, 'sites', configKey(base, content), 'site', path), 'utf8')
-  const liveIndex = () => JSON.parse(readFileSync(join(dist, 'current', 'post-index.json'), 'utf8')).posts as Array<{ slug: string; markdown: string; title: string }>
+  const liveIndex = () => readIndexEntries(join(dist, 'current'))
   const edit = (slug: string, from: string, to: string) => {
     const file = join(content, `${slug}.md`)
     writeFileSync(file, readFileSync(file, 'utf8').replace(from, to))

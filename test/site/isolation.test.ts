@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { readIndexEntries } from '../../auth-service/articles/index-file.ts'
 import { configKey } from '../../model/build-dir.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
@@ -76,7 +77,7 @@ describe('builds that run at once or are killed', () => {
   const assertWhole = () => {
     const live = join(dist, 'sites', configKey(base, content))
     const info = JSON.parse(readFileSync(join(live, 'build.json'), 'utf8'))
-    const posts = JSON.parse(readFileSync(join(live, 'post-index.json'), 'utf8')).posts as Array<{ slug: string; title: string }>
+    const posts = readIndexEntries(live)
     expect(posts.length).toBe(info.articles)
     for (const p of posts) {
       expect(readFileSync(join(live, 'site', 'posts', `${p.slug}.html`), 'utf8')).toContain('</html>')

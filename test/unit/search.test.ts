@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { buildKeywordSearch, normalizeTerm } from '../../auth-service/articles/search.ts'
-import type { IndexedPost } from '../../auth-service/articles/post.ts'
+import type { IndexEntry } from '../../model/article.ts'
 import { builtIndex, readIndexedPosts, distOf } from '../support/index.ts'
 
-const post = (slug: string, fields: Partial<IndexedPost>): IndexedPost => ({
+const post = (slug: string, fields: Partial<IndexEntry>): IndexEntry => ({
   slug, title: slug, description: '', date: '2025-01-01', lastModified: '2025-01-01T00:00:00.000Z',
   author: 'A', tags: [], readingMinutes: 1, markdown: '', ...fields,
 })
