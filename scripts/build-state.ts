@@ -34,23 +34,53 @@ export function buildEnv(env: NodeJS.ProcessEnv): { contentDir: string; baseUrl:
  */
 export function computeInputs(contentDir: string, baseUrl: string): BuildInputs {
   const hash = createHash('sha256').update(baseUrl).update('\0')
-  walkSources(contentDir, hash)
+  const files = new FileHasher(hash)
+  files.walk(contentDir, (n) => n.endsWith('.md'))
+  addSiteSources(files)
+  addBuildSources(files)
   return { contentDir, baseUrl, fingerprint: hash.digest('hex') }
 }
 
-/** Hashes what the site's pages are made from, without the articles: Astro's own inputs. */
+/** What Astro builds the site's pages from (not the articles): the site, its config, the lockfile. */
 export function siteSourcesFingerprint(): string {
   const hash = createHash('sha256')
-  walkSources(undefined, hash)
+  addSiteSources(new FileHasher(hash))
   return hash.digest('hex')
 }
 
-function walkSources(contentDir: string | undefined, hash: ReturnType<typeof createHash>): void {
-  const add = (file: string) => {
-    const s = statSync(file)
-    hash.update(`${file}\0${s.size}\0${s.mtimeMs}\0`)
+/** The build's own code (scripts/ and model/), which assembles the article pages. */
+export function buildSourcesFingerprint(): string {
+  const hash = createHash('sha256')
+  addBuildSources(new FileHasher(hash))
+  return hash.digest('hex')
+}
+
+function addSiteSources(files: FileHasher): void {
+  files.walk(join(ROOT, 'site'), () => true)
+  for (const f of ['astro.config.mjs', 'package-lock.json']) files.add(join(ROOT, f))
+}
+
+function addBuildSources(files: FileHasher): void {
+  files.walk(join(ROOT, 'scripts'), (n) => n.endsWith('.ts'))
+  files.walk(join(ROOT, 'model'), (n) => n.endsWith('.ts'))
+}
+
+class FileHasher {
+  private readonly hash: ReturnType<typeof createHash>
+  constructor(hash: ReturnType<typeof createHash>) {
+    this.hash = hash
   }
-  const walk = (dir: string, filter: (name: string) => boolean) => {
+
+  add(file: string): void {
+    try {
+      const s = statSync(file)
+      this.hash.update(`${file}\0${s.size}\0${s.mtimeMs}\0`)
+    } catch {
+      // an optional input that is absent
+    }
+  }
+
+  walk(dir: string, filter: (name: string) => boolean): void {
     let entries
     try {
       entries = readdirSync(dir, { withFileTypes: true })
@@ -59,19 +89,8 @@ function walkSources(contentDir: string | undefined, hash: ReturnType<typeof cre
     }
     for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, e.name)
-      if (e.isDirectory()) walk(path, filter)
-      else if (filter(e.name)) add(path)
-    }
-  }
-  if (contentDir) walk(contentDir, (n) => n.endsWith('.md'))
-  walk(join(ROOT, 'site'), () => true)
-  walk(join(ROOT, 'scripts'), (n) => n.endsWith('.ts'))
-  walk(join(ROOT, 'model'), (n) => n.endsWith('.ts'))
-  for (const f of ['astro.config.mjs', 'package-lock.json']) {
-    try {
-      add(join(ROOT, f))
-    } catch {
-      // optional input
+      if (e.isDirectory()) this.walk(path, filter)
+      else if (filter(e.name)) this.add(path)
     }
   }
 }

@@ -15,7 +15,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
 import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
-import { ROOT, buildEnv, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
+import { ROOT, buildEnv, buildSourcesFingerprint, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
 import { articlePage, markdownTwin, parseTemplate } from './build/article-page.ts'
 import { openCache, type BuildCache, type CacheEntry } from './build/cache.ts'
 import { articleBody, parseArticle, readSources, type ArticleMeta, type SourceFile } from './build/content.ts'
@@ -56,8 +56,8 @@ interface BuildState {
   version: number
   /** Site sources and BASE_URL: the article template's inputs. */
   templateKey: string
-  /** The renderer that made the article pages' bodies. */
-  rendererVersion: string
+  /** The renderer and the build code that made the article pages: pages are reused only under the same. */
+  assemblyKey: string
   /** Everything Astro read: its output is reused when this is unchanged. */
   astroKey: string
   /** The records of the search index in site/pagefind, or null when there is none. */
@@ -90,6 +90,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const inputs = computeInputs(contentDir, baseUrl)
     const problems: BuildProblem[] = []
     const sources = await readSources(contentDir, problems)
+    log(`read ${sources.length} files after ${since()}`)
     const bySlug = new Map(sources.map((s) => [s.slug, s]))
     let prev = readPrevious(distDir, key)
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
@@ -110,6 +111,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       }
     })
     if (problems.length) throw new BuildError(sortProblems(problems))
+    log(`validated, ${fresh.length} to render, after ${since()}`)
     metas.sort((a, b) => (a.slug < b.slug ? -1 : 1))
     // New and edited articles render while Astro builds the other pages.
     const rendering = entries.renderAll(fresh, problems)
@@ -119,8 +121,10 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const openapi = JSON.stringify(buildOpenApiDocument(baseUrl))
     const templateKey = sha(`${STATE_VERSION}`, siteSourcesFingerprint(), baseUrl)
     const astroKey = sha(templateKey, manifest, openapi)
+    const assemblyKey = sha(renderer.version, buildSourcesFingerprint())
     const pagefindKey = sha(PAGEFIND_VERSION, renderer.version, ...published.map((m) => `${m.slug}:${m.hash}`))
     const land = async (dir: string, id: string, state: BuildState) => {
+      log(`pages written after ${since()}`)
       await writeIndexFile(dir, published.map((m) => indexEntry(m, bySlug.get(m.slug)!)))
       writeFileSync(join(dir, 'state.json'), JSON.stringify(state))
       const info: BuildInfo = { ...inputs, configKey: key, id, builtAt: new Date().toISOString(), articles: published.length }
@@ -132,7 +136,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const assemble = async (dir: string, template: string) => {
       await rendering
       if (problems.length) throw new BuildError(sortProblems(problems))
-      const reusable = prev?.state.rendererVersion === renderer.version ? prev : undefined
+      const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
       await writeArticles(join(dir, 'site'), template, published, reusable, entries, bySlug, baseUrl)
     }
 
@@ -143,7 +147,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       linkTree(join(prev.dir, 'site'), join(dir, 'site'), new Set(['posts']))
       linkSync(join(prev.dir, 'template.html'), join(dir, 'template.html'))
       await assemble(dir, prev.template)
-      info = await land(dir, id, { ...prev.state, rendererVersion: renderer.version, articles: metas })
+      info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas })
       log(`article pages live after ${since()}`)
     }
 
@@ -165,7 +169,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         log(`site pages built after ${since()}`)
       }
       await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
-      info = await land(dir, id, { version: STATE_VERSION, templateKey, rendererVersion: renderer.version, astroKey, pagefindKey: pagefind, articles: metas })
+      info = await land(dir, id, { version: STATE_VERSION, templateKey, assemblyKey, astroKey, pagefindKey: pagefind, articles: metas })
       log(`site live after ${since()}`)
     }
 
@@ -335,7 +339,7 @@ async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: 
 if (import.meta.main) {
   const started = Date.now()
   try {
-    const info = await build(process.env, { log: (line) => console.log(line) })
+    const info = await build(process.env, { log: (line) => console.log(line), search: !process.argv.includes('--no-search') })
     console.log(`Built ${info.articles} articles in ${((Date.now() - started) / 1000).toFixed(1)} s -> dist/builds/${info.id}`)
   } catch (e) {
     console.error(e instanceof Error ? e.message : e)
