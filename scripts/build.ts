@@ -20,7 +20,7 @@ import { articlePage, markdownTwin, parseTemplate } from './build/article-page.t
 import { openCache, type BuildCache, type CacheEntry } from './build/cache.ts'
 import { articleBody, parseArticle, readSources, type ArticleMeta, type SourceFile } from './build/content.ts'
 import { acquireLock, configKey, linkTree, liveBuildDir, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
-import { BuildError, type BuildProblem } from './build/errors.ts'
+import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { writeIndexFile } from '../auth-service/articles/index-file.ts'
 import { RENDERER_VERSION, createRenderPool, type RenderedArticle } from './build/renderer.ts'
 import { writeSearchIndex, type SearchRecord } from './build/search-index.ts'
@@ -185,6 +185,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     pruneBuilds(distDir)
     cache.pruneOthers()
     return info!
+  } catch (e) {
+    throw explainLimit(e)
   } finally {
     await pool.close()
     release()
