@@ -196,7 +196,7 @@ async function until(probe: () => Promise<boolean>, ms: number, every = 100): Pr
 if (import.meta.main) {
   const arg = process.argv.indexOf('--sizes')
   const sizes = arg > 0 ? process.argv[arg + 1]!.split(',').map(Number) : [1000]
-  const work = join(tmpdir(), 'lattice-bench')
+  const work = join(tmpdir(), 'lattice-bench-build')
   for (const size of sizes) for (const row of await buildRowsFor(size, work)) console.log(JSON.stringify(row))
   if (process.argv.includes('--twenty')) console.log(JSON.stringify(await twentyThousandRow(work)))
 }

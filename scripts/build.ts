@@ -22,7 +22,7 @@ import { articleBody, parseArticle, readSources, type ArticleMeta, type SourceFi
 import { acquireLock, configKey, linkTree, liveBuildDir, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
 import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { writeIndexFile } from '../auth-service/articles/index-file.ts'
-import { RENDERER_VERSION, createRenderPool, type RenderedArticle } from './build/renderer.ts'
+import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './build/renderer.ts'
 import { writeSearchIndex, type SearchRecord } from './build/search-index.ts'
 
 export { BuildError } from './build/errors.ts'
@@ -31,6 +31,8 @@ export interface Renderer {
   /** Changes whenever the output could; part of the cache key. */
   version: string
   createPool(): { render(markdown: string): Promise<RenderedArticle>; close(): Promise<void> }
+  /** Renders in this thread: for a handful of articles, cheaper than starting the pool's workers. */
+  renderInThread?(markdown: string): Promise<RenderedArticle>
 }
 
 export interface BuildOptions {
@@ -42,7 +44,9 @@ export interface BuildOptions {
   renderer?: Renderer
 }
 
-const DEFAULT_RENDERER: Renderer = { version: RENDERER_VERSION, createPool: () => createRenderPool() }
+const DEFAULT_RENDERER: Renderer = { version: RENDERER_VERSION, createPool: () => createRenderPool(), renderInThread: renderMarkdown }
+/** Up to this many articles to render, the build renders them in its own thread. */
+const IN_THREAD_RENDERS = 16
 const PAGEFIND_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }).version
 /** Bump when the layout of a build folder or of state.json changes: the next build starts cold. */
 const STATE_VERSION = 1
@@ -83,7 +87,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     throw new BuildError([{ file: contentDir, message: 'CONTENT_DIR does not exist', fix: 'create the folder, or set CONTENT_DIR to the folder of your articles' }])
   const key = configKey(baseUrl, contentDir)
   const release = await acquireLock(distDir, key)
-  const pool = renderer.createPool()
+  const pool = new LazyPool(renderer)
   const started = Date.now()
   const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
@@ -114,6 +118,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     log(`validated, ${fresh.length} to render, after ${since()}`)
     metas.sort((a, b) => (a.slug < b.slug ? -1 : 1))
     // New and edited articles render while Astro builds the other pages.
+    if (fresh.length > IN_THREAD_RENDERS) pool.preferWorkers()
     const rendering = entries.renderAll(fresh, problems)
 
     const published = metas.filter((m) => !m.draft).sort(newestFirst)
@@ -203,6 +208,35 @@ function readPrevious(distDir: string, key: string): Previous | undefined {
     return { dir, state, template: readFileSync(join(dir, 'template.html'), 'utf8'), bySlug: new Map(state.articles.map((a) => [a.slug, a])) }
   } catch {
     return undefined
+  }
+}
+
+/**
+ * The renderer's worker pool, started only when many articles need rendering (a cold build):
+ * an edit of a few articles renders them in this thread rather than wait for workers to boot.
+ */
+class LazyPool {
+  private readonly renderer: Renderer
+  private pool: ReturnType<Renderer['createPool']> | undefined
+  private inThread = 0
+  constructor(renderer: Renderer) {
+    this.renderer = renderer
+  }
+
+  preferWorkers(): void {
+    this.inThread = IN_THREAD_RENDERS
+  }
+
+  render(markdown: string): Promise<RenderedArticle> {
+    if (this.renderer.renderInThread && this.inThread < IN_THREAD_RENDERS) {
+      this.inThread++
+      return this.renderer.renderInThread(markdown)
+    }
+    return (this.pool ??= this.renderer.createPool()).render(markdown)
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close()
   }
 }
 

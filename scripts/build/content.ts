@@ -93,6 +93,8 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys)
           problems.push({ file: f.file, field: key, message: `unknown field "${key}"`, fix: `remove it, or use one of: ${FIELDS}` })
+      } else if (issue.path.length === 1 && data[String(issue.path[0])] === undefined) {
+        problems.push({ file: f.file, field: String(issue.path[0]), message: `${String(issue.path[0])} is required`, fix: 'add it to the frontmatter' })
       } else {
         problems.push({ file: f.file, field: issue.path.join('.') || undefined, message: issue.message })
       }

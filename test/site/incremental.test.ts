@@ -18,6 +18,11 @@ const otherRenderer: Renderer = {
   }),
 }
 
+it("keys the cache by the renderer's own version", async () => {
+  const { RENDERER_VERSION } = await import('../../scripts/build/renderer.ts')
+  expect(RENDERER_VERSION).toBe((await import('../../scripts/build/render/index.ts')).RENDERER_VERSION)
+})
+
 describe('an incremental build', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'lattice-incremental-'))
   const content = join(tmp, 'content')
