@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
@@ -128,9 +128,14 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const astroKey = sha(templateKey, manifest, openapi)
     const assemblyKey = sha(renderer.version, buildSourcesFingerprint())
     const pagefindKey = sha(PAGEFIND_VERSION, renderer.version, ...published.map((m) => `${m.slug}:${m.hash}`))
+    // The post index is written once per build; later swaps of the same build link it, so the
+    // service (which reloads when the file changes) loads it once.
+    let indexWrittenIn: string | undefined
     const land = async (dir: string, id: string, state: BuildState) => {
       log(`pages written after ${since()}`)
-      await writeIndexFile(dir, published.map((m) => indexEntry(m, bySlug.get(m.slug)!)))
+      if (indexWrittenIn) linkTopFiles(indexWrittenIn, dir)
+      else await writeIndexFile(dir, published.map((m) => indexEntry(m, bySlug.get(m.slug)!)))
+      indexWrittenIn = dir
       writeFileSync(join(dir, 'state.json'), JSON.stringify(state))
       const info: BuildInfo = { ...inputs, configKey: key, id, builtAt: new Date().toISOString(), articles: published.length }
       writeFileSync(join(dir, 'build.json'), JSON.stringify(info, null, 2))
@@ -196,6 +201,15 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     await pool.close()
     release()
   }
+}
+
+/** Files of a build folder that the build writes itself; every other top-level file is the post index's. */
+const OWN_FILES = new Set(['build.json', 'state.json', 'template.html', 'manifest.json', 'openapi.json'])
+
+/** Links the post index's files (whatever their names) from one build folder into another. */
+function linkTopFiles(from: string, to: string): void {
+  for (const e of readdirSync(from, { withFileTypes: true }))
+    if (e.isFile() && !OWN_FILES.has(e.name) && !existsSync(join(to, e.name))) linkSync(join(from, e.name), join(to, e.name))
 }
 
 /** The live build of this configuration and what it was made from, when it can be reused. */
