@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
@@ -89,6 +89,13 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   const release = await acquireLock(distDir, key)
   const pool = new LazyPool(renderer)
   const started = Date.now()
+  // Folders this build started and has not landed: removed if it fails.
+  const unlanded = new Set<string>()
+  const startBuildDir = () => {
+    const made = newBuildDir(distDir)
+    unlanded.add(made.dir)
+    return made
+  }
   const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
     const inputs = computeInputs(contentDir, baseUrl)
@@ -140,6 +147,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const info: BuildInfo = { ...inputs, configKey: key, id, builtAt: new Date().toISOString(), articles: published.length }
       writeFileSync(join(dir, 'build.json'), JSON.stringify(info, null, 2))
       swapLive(distDir, key, id)
+      unlanded.delete(dir)
       prev = { dir, state, template: readFileSync(join(dir, 'template.html'), 'utf8'), bySlug: new Map(state.articles.map((a) => [a.slug, a])) }
       return info
     }
@@ -153,7 +161,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     let info: BuildInfo | undefined
     // 1. Only the articles changed what Astro shows, with the same template: land them first.
     if (prev && prev.state.templateKey === templateKey && prev.state.astroKey !== astroKey) {
-      const { id, dir } = newBuildDir(distDir)
+      const { id, dir } = startBuildDir()
       linkTree(join(prev.dir, 'site'), join(dir, 'site'), new Set(['posts']))
       linkSync(join(prev.dir, 'template.html'), join(dir, 'template.html'))
       await assemble(dir, prev.template)
@@ -163,7 +171,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
 
     // 2. The site: Astro's pages (reused when nothing Astro reads changed) and the article pages.
     {
-      const { id, dir } = newBuildDir(distDir)
+      const { id, dir } = startBuildDir()
       const siteDir = join(dir, 'site')
       let pagefind = prev?.state.pagefindKey ?? null
       if (prev && prev.state.astroKey === astroKey) {
@@ -185,7 +193,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
 
     // 3. The search index, in its own swap: Pagefind rewrites it whole.
     if (options.search !== false && prev!.state.pagefindKey !== pagefindKey) {
-      const { id, dir } = newBuildDir(distDir)
+      const { id, dir } = startBuildDir()
       linkTree(join(prev!.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
       linkSync(join(prev!.dir, 'template.html'), join(dir, 'template.html'))
       await writeSearchIndex(join(dir, 'site'), searchRecords(published, entries))
@@ -196,6 +204,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     cache.pruneOthers()
     return info!
   } catch (e) {
+    for (const dir of unlanded) rmSync(dir, { recursive: true, force: true })
     throw explainLimit(e)
   } finally {
     await pool.close()
