@@ -32,6 +32,8 @@ export interface BuildRow {
 interface Measured {
   seconds: number
   peakMb: number
+  /** Peak until the site was live, before the search index. */
+  sitePeakMb: number
   output: string
   code: number | null
 }
@@ -49,10 +51,14 @@ async function measure(command: string, args: string[], env: NodeJS.ProcessEnv, 
   child.stdout!.on('data', take)
   child.stderr!.on('data', take)
   let peak = 0
-  const sampler = setInterval(() => (peak = Math.max(peak, groupRssMb(child.pid!))), 200)
+  let sitePeak = NaN
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, groupRssMb(child.pid!))
+    if (Number.isNaN(sitePeak) && /^site live/m.test(output)) sitePeak = peak
+  }, 200)
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
   clearInterval(sampler)
-  return { seconds: (performance.now() - started) / 1000, peakMb: peak, output, code }
+  return { seconds: (performance.now() - started) / 1000, peakMb: peak, sitePeakMb: Number.isNaN(sitePeak) ? peak : sitePeak, output, code }
 }
 
 /** Resident memory of every process in a process group, in MB. */
@@ -107,6 +113,7 @@ export async function buildRowsFor(size: number, work: string): Promise<BuildRow
     values: [cold.peakMb],
     ...(size >= 10_000 ? { limit: { max: 2048, text: '≤ 2 GB' } } : {}),
   })
+  rows.push({ figure: `build ${size}: peak memory until the site is live (before Pagefind)`, unit: 'MB', values: [cold.sitePeakMb] })
   rows.push({ figure: `build ${size}: whole cold build, search index included`, unit: 's', values: [cold.seconds] })
 
   const hugoSite = join(work, `hugo-${size}`)

@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
 import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
@@ -105,7 +105,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const bySlug = new Map(sources.map((s) => [s.slug, s]))
     let prev = readPrevious(distDir, key)
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
-    const entries = new EntrySource(cache, pool, bySlug)
+    const entries = new EntrySource(cache, pool, bySlug, contentDir)
 
     // Metadata: from the live build when the file is unchanged, else from the cache, else parsed.
     const metas: ArticleMeta[] = []
@@ -191,7 +191,11 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       log(`site live after ${since()}`)
     }
 
-    // 3. The search index, in its own swap: Pagefind rewrites it whole.
+    // 3. The search index, in its own swap: Pagefind rewrites it whole. It reads the cache only:
+    // the render workers and the articles' text are let go first, to bound the peak memory.
+    await pool.close()
+    bySlug.clear()
+    sources.length = 0
     if (options.search !== false && prev!.state.pagefindKey !== pagefindKey) {
       const { id, dir } = startBuildDir()
       linkTree(join(prev!.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
@@ -258,8 +262,11 @@ class LazyPool {
     return (this.pool ??= this.renderer.createPool()).render(markdown)
   }
 
+  /** Ends the workers; a later render starts them again. */
   async close(): Promise<void> {
-    await this.pool?.close()
+    const pool = this.pool
+    this.pool = undefined
+    await pool?.close()
   }
 }
 
@@ -268,10 +275,21 @@ class EntrySource {
   private readonly cache: BuildCache
   private readonly pool: { render(markdown: string): Promise<RenderedArticle> }
   private readonly sources: Map<string, SourceFile>
-  constructor(cache: BuildCache, pool: { render(markdown: string): Promise<RenderedArticle> }, sources: Map<string, SourceFile>) {
+  private readonly contentDir: string
+
+  /** An article's text read again, when it was let go: only if it is still what was hashed. */
+  private async reread(meta: ArticleMeta): Promise<string> {
+    const bytes = await readFile(join(this.contentDir, `${meta.slug}.md`))
+    if (createHash('sha256').update(bytes).digest('hex') !== meta.hash)
+      throw new BuildError([{ file: `${meta.slug}.md`, message: 'the file changed during the build', fix: 'run the build again' }])
+    return bytes.toString('utf8')
+  }
+
+  constructor(cache: BuildCache, pool: { render(markdown: string): Promise<RenderedArticle> }, sources: Map<string, SourceFile>, contentDir: string) {
     this.cache = cache
     this.pool = pool
     this.sources = sources
+    this.contentDir = contentDir
   }
 
   async get(meta: ArticleMeta): Promise<CacheEntry> {
@@ -280,7 +298,8 @@ class EntrySource {
 
   async render(meta: ArticleMeta): Promise<CacheEntry> {
     const { slug: _slug, hash, ...rest } = meta
-    const rendered = await this.pool.render(articleBody(this.sources.get(meta.slug)!.source))
+    const source = this.sources.get(meta.slug)?.source ?? (await this.reread(meta))
+    const rendered = await this.pool.render(articleBody(source))
     const entry: CacheEntry = { meta: rest, ...rendered, excerpt: excerptOf(rendered.text) }
     await this.cache.put(hash, entry)
     return entry
