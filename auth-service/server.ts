@@ -1,8 +1,9 @@
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.ts'
-import { loadConfig, ConfigError, type Config } from './config.ts'
-import { loadIndexFile, watchIndexFile } from './articles/index-file.ts'
+import { loadConfig, type Config } from './config.ts'
+import { ConfigError } from './errors.ts'
+import { keepYoungGenerationSmall, loadIndexFile, watchIndexFile } from './articles/index-file.ts'
 import type { PostIndex } from './articles/post-index.ts'
 import { loadSealingSecret } from './auth/sealing-secret.ts'
 import { loadOrCreateSigningKey } from './auth/signing-key.ts'
@@ -10,12 +11,10 @@ import { createTokenService } from './auth/tokens.ts'
 import { createLogger, flushLogs } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { openStore } from './store/open-store.ts'
-import { endpoints } from './routes/well-known.ts'
+import { endpointUrls } from './routes/endpoints.ts'
 import { createLimitedServer } from './http/server-limits.ts'
+import { SERVER_TIMEOUTS } from './defaults.ts'
 import { findBuildFor } from '../model/build-dir.ts'
-
-/** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
-const DRAIN_TIMEOUT_MS = 25_000
 
 /**
  * Starts the one origin: loads the post index, opens the store, serves site and API, reloads
@@ -41,6 +40,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     process.exit(1)
   }
 
+  keepYoungGenerationSmall()
   let index: PostIndex | undefined
   try {
     index = await loadIndexFile(current, config.baseUrl)
@@ -61,7 +61,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
 
   const store = await openStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
   const signingKey = await loadOrCreateSigningKey(store, loadSealingSecret(config.signingKeySecret, config.dataDir))
-  const tokens = createTokenService({ issuer: config.baseUrl, resource: endpoints(config.baseUrl).resource, key: signingKey })
+  const tokens = createTokenService({ issuer: config.baseUrl, resource: endpointUrls(config.baseUrl)('getCatalog'), key: signingKey })
   let accepting = true
 
   const app = createApp({
@@ -85,8 +85,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     server.once('listening', resolve)
     server.once('error', reject)
   })
-  // Keep-alive longer than the proxy's, so nginx never reuses a socket we are closing.
-  server.keepAliveTimeout = 65_000
+  server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs
   const { port } = server.address() as AddressInfo
   logger.info(
     { host: config.host, port, baseUrl: config.baseUrl, articles: index!.size, store: config.redisUrl ? 'redis' : 'sqlite', kid: signingKey.kid },
@@ -114,7 +113,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       logger.warn('drain timeout: exiting with requests still open')
       flushLogs(logger)
       process.exit(1)
-    }, DRAIN_TIMEOUT_MS).unref()
+    }, SERVER_TIMEOUTS.drainTimeoutMs).unref()
   }
   process.once('SIGTERM', () => shutdown('SIGTERM'))
   process.once('SIGINT', () => shutdown('SIGINT'))

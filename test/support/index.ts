@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
 import { loadOrCreateSigningKey } from '../../auth-service/auth/signing-key.ts'
 import { createTokenService } from '../../auth-service/auth/tokens.ts'
-import { endpoints } from '../../auth-service/routes/well-known.ts'
+import { endpointUrls } from '../../auth-service/routes/endpoints.ts'
 import { openStore } from '../../auth-service/store/open-store.ts'
 import type { Store } from '../../auth-service/store/store.ts'
 import type { PostIndex } from '../../auth-service/articles/post-index.ts'
@@ -49,7 +49,7 @@ export async function testDeps(
     posts: () => index,
     store,
     signingKey,
-    tokens: createTokenService({ issuer: baseUrl, resource: endpoints(baseUrl).resource, key: signingKey, now: options.now }),
+    tokens: createTokenService({ issuer: baseUrl, resource: endpointUrls(baseUrl)('getCatalog'), key: signingKey, now: options.now }),
     logError: () => {},
   }
 }

@@ -1,8 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import fc from 'fast-check'
 import { createRenderPool, renderMarkdown, RENDERER_VERSION, type RenderedArticle } from '../../scripts/build/render/index.ts'
-import { rendererVersion } from '../../scripts/build/render/version.ts'
+import { rendererSources, rendererVersion } from '../../scripts/build/render/version.ts'
 import { createWorkerPool } from '../../scripts/build/render/pool.ts'
 import { RENDER_OPTIONS, RENDER_PACKAGES } from '../../scripts/build/render/options.ts'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
 
 const ARTICLE = [
   '# Growth *rates*',
@@ -67,6 +72,13 @@ describe('renderMarkdown', async () => {
     expect(html).toBe('<hr>\n<p>Between rules.</p>\n<hr>')
   })
 
+  it('shows code in a language Shiki does not know as plain text, and says so', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { html } = await renderMarkdown('```no-such-language\na < b\n```\n')
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('"no-such-language"'))
+    expect(html).toMatch(/<pre class="astro-code[^"]*"[^>]*data-language="plaintext"><code><span class="line"><span>a &#x3C; b<\/span><\/span><\/code><\/pre>/)
+  })
+
   it('marks the sign of a diff line as Astro does', async () => {
     const { html } = await renderMarkdown('```diff\n+ added\n```\n')
     expect(html).toContain('<span style="user-select: none;">+</span> added')
@@ -117,6 +129,8 @@ describe('sanitising raw HTML', async () => {
   })
 
   it('lets no TeX command write a link, a class, a style or an image', async () => {
+    // KaTeX warns about the HTML extension commands it refuses.
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
     const { html } = await renderMarkdown(
       '$\\href{javascript:alert(1)}{x}$ $\\htmlClass{evil}{y}$ $\\htmlStyle{position:fixed}{z}$ $\\includegraphics{https://evil.example/a.png}$ $\\url{javascript:alert(2)}$',
     )
@@ -132,6 +146,30 @@ describe('sanitising raw HTML', async () => {
   })
 })
 
+describe('any markdown', () => {
+  /** Pieces of markdown and of hostile HTML, shuffled into articles. */
+  const piece = fc.constantFrom(
+    '<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '<a href="javascript:alert(1)">a</a>', '<iframe src=//x>',
+    '<svg onload=alert(1)>', '<form action=/x>', '<div onclick="x()">', '</div>', '<b>', '</b>', '<', '>', '"', "'",
+    '[l](javascript:alert(1))', '![i](javascript:x)', '<https://example.org>', '$x^2$', '$$', '\\', '`', '```', '```js\n',
+    '# ', '\n', '\n\n', '- ', '> ', '| a |', '|---|', '*', '_', '~~', '--', '...', 'word', ' ', '&amp;', '&#0;', '\u0000',
+  )
+  const article = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join(''))
+
+  it('renders without failing, and never lets a script, a handler, a frame or a javascript: URL through', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    await fc.assert(
+      fc.asyncProperty(article, async (markdown) => {
+        const { html } = await renderMarkdown(markdown)
+        expect(html).not.toMatch(/<(script|iframe|form)\b/i)
+        expect(html).not.toMatch(/<[^>]*\son[a-z]+\s*=/i)
+        expect(html).not.toMatch(/<[^>]*\s(href|src)\s*=\s*["']?\s*javascript:/i)
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
 describe('RENDERER_VERSION', () => {
   it('is derived from the libraries and the options', () => {
     expect(RENDERER_VERSION).toBe(rendererVersion(RENDER_PACKAGES, RENDER_OPTIONS))
@@ -141,6 +179,13 @@ describe('RENDERER_VERSION', () => {
   it('changes when an option changes', () => {
     const other = { ...RENDER_OPTIONS, themes: { light: 'github-light', dark: 'nord' } }
     expect(rendererVersion(RENDER_PACKAGES, other)).not.toBe(RENDERER_VERSION)
+  })
+
+  it("changes when the renderer's code changes", () => {
+    const sources = rendererSources()
+    expect(sources.some((s) => s.startsWith('render.ts\n'))).toBe(true)
+    const edited = sources.map((s) => (s.startsWith('render.ts\n') ? `${s}\n// edited` : s))
+    expect(rendererVersion(RENDER_PACKAGES, RENDER_OPTIONS, edited)).not.toBe(RENDERER_VERSION)
   })
 })
 
@@ -185,6 +230,19 @@ describe('a worker that dies', () => {
       expect(results[11]).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/stopped its worker/) } })
       expect(results[12]).toMatchObject({ status: 'fulfilled', value: { html: 'article 12' } })
       expect((await pool.render('after')).html).toBe('after')
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('starts threads as work arrives: one for one article, more when articles wait', async () => {
+    const pool = createWorkerPool(faulty, 2)
+    try {
+      const one = await pool.render('one')
+      const again = await pool.render('again')
+      expect(again.text).toBe(one.text)
+      const many = await Promise.all(Array.from({ length: 40 }, (_, i) => pool.render(`article ${i}`)))
+      expect(new Set(many.map((r) => r.text)).size).toBe(2)
     } finally {
       await pool.close()
     }

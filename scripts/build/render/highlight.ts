@@ -50,13 +50,13 @@ export async function prepareLanguages(langs: Iterable<string>): Promise<(lang: 
   }))
   const loaded = new Set(h.getLoadedLanguages())
   for (const lang of new Set(langs)) {
-    if (loaded.has(lang) || isSpecialLang(lang)) continue
-    if (!known(lang)) {
-      if (!unknown.has(lang)) console.warn(`[render] no highlighting for code in language "${lang}": shown as plain text`)
-      unknown.add(lang)
-      continue
-    }
-    await h.loadLanguage(lang as keyof typeof bundledLanguages)
+    if (loaded.has(lang) || isSpecialLang(lang) || unknown.has(lang)) continue
+    const failure = known(lang)
+      ? await h.loadLanguage(lang as keyof typeof bundledLanguages).then(() => undefined, (e: Error) => `: ${e.message}`)
+      : ''
+    if (failure === undefined) continue
+    console.warn(`[render] no highlighting for code in language "${lang}"${failure}; shown as plain text`)
+    unknown.add(lang)
   }
   return (lang) => (unknown.has(lang) ? 'plaintext' : lang)
 }

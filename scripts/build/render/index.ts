@@ -9,5 +9,5 @@ export type { RenderedArticle } from './types.ts'
 export { renderMarkdown } from './render.ts'
 export { createRenderPool, type RenderPool } from './pool.ts'
 
-/** Changes whenever the HTML could change: library versions and rendering options. */
+/** Changes whenever the HTML could change: library versions, rendering options, the renderer's code. */
 export const RENDERER_VERSION: string = rendererVersion(RENDER_PACKAGES, RENDER_OPTIONS)

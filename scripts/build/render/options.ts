@@ -1,7 +1,7 @@
 /**
  * What an article's HTML depends on besides its markdown: the libraries that render it and the
- * options they run with. RENDERER_VERSION is derived from both, so changing either invalidates
- * every cached render.
+ * options they run with. RENDERER_VERSION is derived from both (and from this folder's code), so
+ * changing any of them invalidates every cached render.
  */
 import { articleSanitizeSchema } from '../../../site/lib/sanitize-schema.ts'
 
@@ -10,8 +10,6 @@ export const RENDER_PACKAGES = [
 ] as const
 
 export const RENDER_OPTIONS = {
-  /** Bumped by hand when our own rendering code changes what it writes. */
-  revision: 1,
   /**
    * Markdown syntax: GFM (tables, strikethrough, autolinks, task lists, footnotes) and `$`/`$$`
    * math. The build hands over the body alone: a leading `---` is a rule, not frontmatter.

@@ -4,6 +4,9 @@
  * in batches to cut message overhead; a worker holds at most two batches, so a slow batch never
  * leaves another worker idle while jobs wait.
  *
+ * Threads start as work arrives: one with the first article, another each time all are busy
+ * and articles still wait, up to the pool's size; so re-rendering one article starts one thread.
+ *
  * An article that makes the renderer throw rejects its own promise. One that kills its worker
  * (out of memory, a native crash) costs the worker, which is replaced: the articles that were in
  * flight with it are retried one at a time, each alone on a worker, so only the culprit fails.
@@ -114,6 +117,8 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
 
   function dispatch() {
     while (queue.length > 0 && !closed) {
+      // Threads start with the first article: a build with nothing to render pays nothing.
+      if (slots.length === 0) slots.push(spawn())
       if (queue[0]!.suspect) {
         const idle = slots.find((s) => s.ready && s.inFlight.size === 0)
         if (!idle) return
@@ -124,7 +129,12 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
       let slot: Slot | undefined
       for (const s of slots)
         if (!s.isolating && s.inFlight.size < BATCHES_PER_WORKER && (!slot || s.inFlight.size < slot.inFlight.size)) slot = s
-      if (!slot) return
+      if (!slot) {
+        // Every thread is busy and work still waits: start another, up to the pool's size.
+        if (slots.length < threads) slots.push(spawn())
+        else return
+        continue
+      }
       // Share what waits evenly, in batches of at most BATCH.
       const size = Math.min(BATCH, Math.max(1, Math.ceil(queue.length / (slots.length * BATCHES_PER_WORKER))))
       const end = queue.findIndex((j, i) => i >= size || j.suspect)
@@ -132,16 +142,9 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
     }
   }
 
-  let started = false
-
   return {
     render(markdown) {
       if (closed) return Promise.reject(closed)
-      // Threads start with the first article: a build with nothing to render pays nothing.
-      if (!started) {
-        started = true
-        for (let i = 0; i < threads; i++) slots.push(spawn())
-      }
       return new Promise<RenderedArticle>((resolve, reject) => {
         queue.push({ markdown, resolve, reject, suspect: false })
         // Jobs queued in the same tick travel together.

@@ -1,10 +1,10 @@
 /**
  * RENDERER_VERSION: a digest of everything that decides the HTML of an article, namely the
- * versions of the libraries that render it and the options they run with. A build cache keyed
- * by it never serves HTML made by another renderer.
+ * versions of the libraries that render it, the options they run with and the renderer's own
+ * source. A build cache keyed by it never serves HTML made by another renderer.
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
@@ -26,8 +26,19 @@ export function packageVersion(name: string): string {
   }
 }
 
-/** A short stable digest of the packages' versions and the options (any JSON-able value). */
-export function rendererVersion(packages: readonly string[], options: unknown): string {
+/** The renderer's own modules, so that editing its code also gives a new version. */
+export function rendererSources(): string[] {
+  const dir = import.meta.dirname
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+    .map((f) => `${f}\n${readFileSync(join(dir, f), 'utf8')}`)
+}
+
+/** A short stable digest of the packages' versions, the options (any JSON-able value) and sources. */
+export function rendererVersion(packages: readonly string[], options: unknown, sources: readonly string[] = rendererSources()): string {
   const versions = Object.fromEntries([...packages].sort().map((p) => [p, packageVersion(p)]))
-  return createHash('sha256').update(JSON.stringify({ versions, options })).digest('hex').slice(0, 16)
+  const hash = createHash('sha256').update(JSON.stringify({ versions, options }))
+  for (const source of sources) hash.update(source)
+  return hash.digest('hex').slice(0, 16)
 }
