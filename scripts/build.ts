@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
 import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
 import { ROOT, buildEnv, buildSourcesFingerprint, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
@@ -353,8 +353,13 @@ function runAstro(
   o: { baseUrl: string; contentDir: string; siteDir: string; manifest: string; openapi: string; cacheDir: string },
 ): Promise<void> {
   // A separate process: Astro's memory is freed when it exits, and the build waits without blocking.
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent'], {
-    cwd: ROOT,
+  // Astro keeps its intermediate files in <working directory>/.astro when the output is outside
+  // the working directory: each build runs it from a folder of its own (inside the project, so
+  // that those files resolve the project's packages), since builds of two configurations run at once.
+  const work = join(ROOT, 'node_modules', '.cache', 'lattice-astro', basename(dirname(o.siteDir)))
+  mkdirSync(work, { recursive: true })
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent', '--root', ROOT], {
+    cwd: work,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
       ...env,
@@ -367,12 +372,12 @@ function runAstro(
       ASTRO_TELEMETRY_DISABLED: '1',
     },
   })
-  return new Promise((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     child.once('error', reject)
     child.once('exit', (code, signal) =>
       code === 0 ? resolve() : reject(new Error(`astro build failed (${signal ?? `exit ${code}`}); its message is above`)),
     )
-  })
+  }).finally(() => rmSync(work, { recursive: true, force: true }))
 }
 
 function indexEntry(m: ArticleMeta, f: SourceFile): IndexEntry {
