@@ -10,7 +10,7 @@
  * and concurrent builds never see a half-written build; builds of one configuration take turns
  * through a lock file.
  */
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -167,8 +167,4 @@ export function linkTree(from: string, to: string, skip: ReadonlySet<string> = n
     if (e.isDirectory()) linkTree(src, dst)
     else linkSync(src, dst)
   }
-}
-
-export function exists(path: string): boolean {
-  return existsSync(path)
 }
