@@ -14,6 +14,7 @@ import { openStore } from './store/open-store.ts'
 import { endpointUrls } from './routes/endpoints.ts'
 import { createLimitedServer } from './http/server-limits.ts'
 import { SERVER_TIMEOUTS } from './defaults.ts'
+import { findBuildFor } from '../model/build-dir.ts'
 
 /**
  * Starts the one origin: loads the post index, opens the store, serves site and API, reloads
@@ -31,7 +32,13 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     throw e
   }
   const logger = createLogger(config.logLevel)
-  const current = join(config.distDir, 'current')
+  // Only a build made for this BASE_URL: another's pages carry its absolute URLs.
+  const current = findBuildFor(config.distDir, config.baseUrl, config.contentDir)
+  if (!current) {
+    logger.fatal({ distDir: config.distDir, baseUrl: config.baseUrl }, `no build for BASE_URL ${config.baseUrl} in ${config.distDir}: run "npm run build" with the same BASE_URL`)
+    flushLogs(logger)
+    process.exit(1)
+  }
 
   keepYoungGenerationSmall()
   let index: PostIndex | undefined
