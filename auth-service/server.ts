@@ -1,5 +1,7 @@
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
+import type { RequestListener } from 'node:http'
+import type { Express } from 'express'
 import { createApp } from './app.ts'
 import { loadConfig, ConfigError, type Config } from './config.ts'
 import { loadIndexFile, watchIndexFile } from './articles/index-file.ts'
@@ -16,11 +18,25 @@ import { createLimitedServer } from './http/server-limits.ts'
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const DRAIN_TIMEOUT_MS = 25_000
 
+/** How the live preview (scripts/dev.ts) runs this same service. */
+export interface MainOptions {
+  /** What the server listens with: the app, or something in front of it (live reload). */
+  wrap?: (app: Express) => RequestListener
+  /** Start even before a build exists: the API answers 503 until an index loads. */
+  withoutBuild?: boolean
+}
+
+export interface RunningService {
+  origin: string
+  /** Loads the index of the build just swapped in now, instead of at the next poll. */
+  reloadIndex: () => Promise<void>
+}
+
 /**
  * Starts the one origin: loads the post index, opens the store, serves site and API, reloads
  * the index when a build lands, and drains gracefully on SIGTERM. The only reader of the env.
  */
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOptions = {}): Promise<RunningService> {
   let config: Config
   try {
     config = loadConfig(env)
@@ -39,9 +55,14 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   try {
     index = await loadIndexFile(indexFile, config.baseUrl)
   } catch (err) {
-    logger.fatal({ err, indexFile }, 'cannot load the post index: run "npm run build" first')
-    flushLogs(logger)
-    process.exit(1)
+    if (!options.withoutBuild) {
+      logger.fatal({ err, indexFile }, 'cannot load the post index: run "npm run build" first')
+      flushLogs(logger)
+      process.exit(1)
+    }
+  }
+  const reloadIndex = async () => {
+    index = await loadIndexFile(indexFile, config.baseUrl)
   }
   const stopWatching = watchIndexFile(
     indexFile,
@@ -73,7 +94,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     rateLimits: config.rateLimits,
     logError: (err, context) => logger.error({ err, ...context }, 'request failed'),
   })
-  const server = createLimitedServer(app)
+  const server = createLimitedServer(options.wrap ? options.wrap(app) : app)
   server.listen(config.port, config.host)
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve)
@@ -83,7 +104,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   server.keepAliveTimeout = 65_000
   const { port } = server.address() as AddressInfo
   logger.info(
-    { host: config.host, port, baseUrl: config.baseUrl, articles: index!.size, store: config.redisUrl ? 'redis' : 'sqlite', kid: signingKey.kid },
+    { host: config.host, port, baseUrl: config.baseUrl, articles: index?.size, store: config.redisUrl ? 'redis' : 'sqlite', kid: signingKey.kid },
     `listening on http://${config.host}:${port}`,
   )
 
@@ -112,6 +133,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   process.once('SIGTERM', () => shutdown('SIGTERM'))
   process.once('SIGINT', () => shutdown('SIGINT'))
+  return { origin: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, reloadIndex }
 }
 
 if (import.meta.main) await main()

@@ -1,0 +1,108 @@
+/**
+ * `npm run dev`: the writer's live preview. One process serves the whole site and API at one
+ * origin (the service itself), from a build of its own under `<DIST_DIR>/preview`, so it never
+ * touches what `npm start` serves. Saving an article rebuilds what changed and reloads the open
+ * pages; a bad article is reported in the terminal and over the page, while the last good build
+ * stays served.
+ */
+import { readlinkSync } from 'node:fs'
+import { basename, isAbsolute, join } from 'node:path'
+import { ConfigError, loadConfig, type Config } from '../auth-service/config.ts'
+import { main } from '../auth-service/server.ts'
+import { ROOT } from './build-state.ts'
+import { createBuilder, type BuildOutcome } from './dev/builder.ts'
+import { createLiveReload } from './dev/live-reload.ts'
+import { previewListener } from './dev/preview-listener.ts'
+import { displayPath, formatProblems, type Problem } from './dev/problems.ts'
+import { createRebuildLoop } from './dev/rebuild-loop.ts'
+import { isArticleFile, isSourceFile, watchSources } from './dev/watch.ts'
+
+let config: Config
+try {
+  config = loadConfig(process.env)
+} catch (e) {
+  if (!(e instanceof ConfigError)) throw e
+  console.error(e.message)
+  process.exit(1)
+}
+
+const distDir = join(config.distDir, 'preview')
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DIST_DIR: distDir,
+  // The terminal is the writer's: request logs would bury the build reports.
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+}
+const say = (line: string) => console.log(`[preview] ${line}`)
+
+/** The build `current` points at: open pages made from another one reload. */
+const liveBuild = () => {
+  try {
+    return basename(readlinkSync(join(distDir, 'current')))
+  } catch {
+    return 'none'
+  }
+}
+/** Problem paths as the writer knows them: the build names articles relative to CONTENT_DIR. */
+const located = (problems: Problem[]) =>
+  problems.map((p) => ({ ...p, file: displayPath(p.file && !isAbsolute(p.file) && isArticleFile(p.file) ? join(config.contentDir, p.file) : p.file) }))
+
+const live = createLiveReload({ build: liveBuild(), problems: [] })
+let service: Awaited<ReturnType<typeof main>> | undefined
+let announcing = Promise.resolve()
+/** Tells open pages about a build that has landed (part of one, or all of it), once each. */
+const announceLanding = () =>
+  (announcing = announcing.then(async () => {
+    const build = liveBuild()
+    if (build === live.state().build) return
+    await service?.reloadIndex().catch((e: Error) => say(`the API keeps the previous articles: ${e.message}`))
+    live.publish({ build, problems: [] })
+  }))
+
+const builder = createBuilder(env, () => void announceLanding())
+say(`building ${displayPath(config.contentDir)} into ${displayPath(distDir)}…`)
+const first = await builder.run()
+await announceLanding()
+report(first, [])
+if (!first.ok) live.publish({ build: liveBuild(), problems: located(first.problems) })
+
+service = await main(env, {
+  withoutBuild: true,
+  wrap: (app) => previewListener(app, live, join(distDir, 'current', 'site'), { https: config.baseUrl.startsWith('https:') }),
+})
+
+const loop = createRebuildLoop(
+  () => builder.run(),
+  async (outcome: BuildOutcome, changed) => {
+    await announceLanding()
+    if (!outcome.ok) live.publish({ build: live.state().build, problems: located(outcome.problems) })
+    else if (live.state().problems.length > 0) live.publish({ build: live.state().build, problems: [] })
+    report(outcome, changed)
+  },
+)
+const stopWatching = watchSources(
+  [
+    { dir: config.contentDir, recursive: false, accept: isArticleFile },
+    { dir: join(ROOT, 'site'), recursive: true, accept: isSourceFile },
+  ],
+  (files) => loop.changed(files),
+  (e) => say(`watching stopped working (${e.message}): restart the preview`),
+)
+
+say(`ready on ${service.origin} (live reload on; Ctrl+C stops)`)
+
+const stop = () => {
+  stopWatching()
+  // Open event streams would hold the server's shutdown until its drain timeout.
+  live.close()
+  void builder.close()
+}
+process.once('SIGINT', stop)
+process.once('SIGTERM', stop)
+
+function report(outcome: BuildOutcome, changed: string[]): void {
+  const cause = changed.length === 0 ? '' : `${changed.map((f) => displayPath(f)).join(', ')} changed: `
+  if (outcome.ok) return say(`${cause}${changed.length === 0 ? 'built' : 'rebuilt'} in ${outcome.ms} ms`)
+  console.error(`[preview] ${cause}${formatProblems(located(outcome.problems))}`)
+  if (!outcome.expected && outcome.detail) console.error(outcome.detail)
+}

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs'
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import { securityHeaderList } from '../../auth-service/http/security-headers.ts'
+import { injectIntoPages } from './inject.ts'
+import { CLIENT_PATH, type LiveReload } from './live-reload.ts'
+
+/**
+ * The preview's origin: the service's own app, with the live-reload routes in front and the
+ * client script added to its pages. Before any build has succeeded there is no site to serve,
+ * so pages get a short placeholder that shows the problems and reloads once a build lands.
+ */
+export function previewListener(app: RequestListener, live: LiveReload, siteDir: string, options: { https: boolean }): RequestListener {
+  const clientTag = () => `<script src="${CLIENT_PATH}" data-build="${escapeAttribute(live.state().build)}" defer></script>`
+  const inject = injectIntoPages(clientTag)
+  const headers = securityHeaderList(options)
+
+  return (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://preview').pathname
+    if (live.handle(req, res, path)) return
+    if (wantsPage(req) && !existsSync(siteDir)) return placeholder(res, headers, clientTag())
+    inject(req, res, () => app(req, res))
+  }
+}
+
+const wantsPage = (req: IncomingMessage) => req.method === 'GET' && String(req.headers.accept ?? '').includes('text/html')
+
+function placeholder(res: ServerResponse, headers: Array<[string, string]>, clientTag: string): void {
+  for (const [name, value] of headers) res.setHeader(name, value)
+  res.writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '1' })
+  res.end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Preview: waiting for a build</title>${clientTag}</head>
+<body><main><h1>Waiting for the first good build</h1>
+<p>This page reloads by itself as soon as the site builds. The terminal says what is wrong meanwhile.</p></main></body></html>
+`)
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+}

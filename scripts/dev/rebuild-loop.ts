@@ -1,0 +1,32 @@
+/**
+ * Runs one build at a time. Changes that arrive during a build are gathered and answered by one
+ * more build when it ends, so a burst of saves costs at most two builds, never a queue of them.
+ */
+export function createRebuildLoop<T>(
+  build: () => Promise<T>,
+  onBuilt: (outcome: T, changed: string[]) => void | Promise<void>,
+): { changed(files: string[]): void; idle(): Promise<void> } {
+  let pending = new Set<string>()
+  let running: Promise<void> | undefined
+
+  const drain = async () => {
+    while (pending.size > 0) {
+      const files = [...pending]
+      pending = new Set()
+      const outcome = await build()
+      await onBuilt(outcome, files)
+    }
+    running = undefined
+  }
+
+  return {
+    changed(files) {
+      for (const f of files) pending.add(f)
+      running ??= drain()
+    },
+    /** Resolves once no build is running or waiting. */
+    async idle() {
+      while (running) await running
+    },
+  }
+}
