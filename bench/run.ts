@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
+import { measurePreview } from './dev-rows.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
 import { validateIndex } from '../auth-service/articles/validate-index.ts'
 import { Redis } from 'ioredis'
@@ -152,6 +153,19 @@ async function benchBuilds() {
     const pf = timed(NODE, [join(import.meta.dirname, 'pagefind-plain.ts'), join(hugoSite, 'public')], process.env)
     const plain = record(`build ${size}: Pagefind on Hugo's plain pages`, 's', [pf.seconds], { note: `peak ${pf.peakMb.toFixed(0)} MB` })
     ratio(pagefindOurs, plain, { max: 1.0, text: '≤ 1.0 × plain pages' })
+  }
+}
+
+async function benchPreview() {
+  console.log('\nLive preview (npm run dev, Chromium)')
+  const size = SIZES[0]!
+  try {
+    for (const r of await measurePreview({ work: WORK, size, port: freePortSync() })) {
+      const row = record(r.figure, r.unit, r.values, { note: r.note })
+      if (r.target) Object.assign(row, { target: r.target.text, met: row.median <= r.target.max })
+    }
+  } catch (e) {
+    rows.push({ figure: `preview ${size} articles`, unit: 'ms', median: NaN, min: NaN, max: NaN, note: `failed: ${(e as Error).message.slice(0, 200)}` })
   }
 }
 
@@ -364,6 +378,7 @@ try {
   if (!need('wrk') || !need('taskset', 'util-linux')) throw new Error('wrk and taskset are needed: apt-get install wrk util-linux')
   need('/usr/bin/time', 'time')
   if (!SERVICE_ONLY) await benchBuilds()
+  if (!SERVICE_ONLY) await benchPreview()
   await benchService()
 } finally {
   await removeRedisKeys()
