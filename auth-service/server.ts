@@ -24,6 +24,8 @@ export interface MainOptions {
   wrap?: (app: Express) => RequestListener
   /** Start even before a build exists: the API answers 503 until an index loads. */
   withoutBuild?: boolean
+  /** Poll for new builds (default); the preview calls reloadIndex itself, when it suits it. */
+  watchIndex?: boolean
 }
 
 export interface RunningService {
@@ -64,7 +66,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   const reloadIndex = async () => {
     index = await loadIndexFile(indexFile, config.baseUrl)
   }
-  const stopWatching = watchIndexFile(
+  const stopWatching = options.watchIndex === false ? () => {} : watchIndexFile(
     indexFile,
     config.baseUrl,
     (next) => {

@@ -34,6 +34,8 @@ const env: NodeJS.ProcessEnv = {
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 }
 const say = (line: string) => console.log(`[preview] ${line}`)
+/** How long reloading pages get before the API's index loads (see announceLanding). */
+const PAGES_FIRST_MS = 250
 
 /** The build `current` points at: open pages made from another one reload. */
 const liveBuild = () => {
@@ -50,13 +52,18 @@ const located = (problems: Problem[]) =>
 const live = createLiveReload({ build: liveBuild(), problems: [] })
 let service: Awaited<ReturnType<typeof main>> | undefined
 let announcing = Promise.resolve()
-/** Tells open pages about a build that has landed (part of one, or all of it), once each. */
+/**
+ * Tells open pages about a build that has landed (part of one, or all of it), once each. The
+ * pages come first: they are already on disk, while loading the API's index blocks this thread
+ * for a moment, so it waits until the reloading pages have been answered.
+ */
 const announceLanding = () =>
   (announcing = announcing.then(async () => {
     const build = liveBuild()
     if (build === live.state().build) return
-    await service?.reloadIndex().catch((e: Error) => say(`the API keeps the previous articles: ${e.message}`))
     live.publish({ build, problems: [] })
+    await new Promise((r) => setTimeout(r, PAGES_FIRST_MS))
+    await service?.reloadIndex().catch((e: Error) => say(`the API keeps the previous articles: ${e.message}`))
   }))
 
 const builder = createBuilder(env, () => void announceLanding())
@@ -68,6 +75,7 @@ if (!first.ok) live.publish({ build: liveBuild(), problems: located(first.proble
 
 service = await main(env, {
   withoutBuild: true,
+  watchIndex: false,
   wrap: (app) => previewListener(app, live, join(distDir, 'current', 'site'), { https: config.baseUrl.startsWith('https:') }),
 })
 

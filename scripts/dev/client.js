@@ -8,23 +8,55 @@
  */
 ;(() => {
   const script = /** @type {HTMLScriptElement | null} */ (document.currentScript)
-  const pageBuild = script?.dataset.build ?? ''
+  /** The build this page was served from, and a digest of the page itself. */
+  let pageBuild = script?.dataset.build ?? ''
+  const pageDigest = script?.dataset.page ?? ''
   /** @type {{ host: HTMLElement, dialog: HTMLDialogElement, list: HTMLUListElement, shown: string } | undefined} */
   let overlay
+  /** @typedef {{ build: string, problems: Array<{ file: string, field?: string, message: string, fix?: string }> }} State */
+  /** @type {State | undefined} */
+  let latest
+  let busy = false
 
   const source = new EventSource('/__preview/events')
   source.addEventListener('message', (event) => {
-    /** @type {{ build: string, problems: Array<{ file: string, field?: string, message: string, fix?: string }> }} */
-    const state = JSON.parse(event.data)
-    if (state.build !== pageBuild) {
-      // Stop listening first: the reloaded page opens its own stream.
-      source.close()
-      location.reload()
-      return
-    }
-    if (state.problems.length > 0) showProblems(state.problems)
-    else hideProblems()
+    latest = JSON.parse(event.data)
+    if (!busy) void handle()
   })
+
+  /** Works through states one at a time: a page check must not race the next message. */
+  async function handle() {
+    busy = true
+    while (latest) {
+      const state = latest
+      latest = undefined
+      if (state.build !== pageBuild && (await pageChanged())) {
+        // Stop listening first: the reloaded page opens its own stream.
+        source.close()
+        location.reload()
+        return
+      }
+      pageBuild = state.build
+      if (state.problems.length > 0) showProblems(state.problems)
+      else hideProblems()
+    }
+    busy = false
+  }
+
+  /**
+   * Whether the new build changed this page: a build that only touched other pages (or landed
+   * this one in an earlier step) leaves the reader where they are.
+   */
+  async function pageChanged() {
+    if (!pageDigest) return true
+    try {
+      const res = await fetch(location.href, { headers: { Accept: 'text/html' }, cache: 'no-store' })
+      const digest = /<script src="\/__preview\/client\.js" data-build="[^"]*" data-page="([^"]*)"/.exec(await res.text())?.[1]
+      return digest !== pageDigest
+    } catch {
+      return true
+    }
+  }
 
   /** @param {Array<{ file: string, field?: string, message: string, fix?: string }>} problems */
   function showProblems(problems) {

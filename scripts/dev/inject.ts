@@ -1,12 +1,13 @@
+import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /**
  * Adds a tag to every HTML page the app answers with, before `</head>` (or at the end when a
- * page has none). Only navigations are touched (their Accept names text/html); the page is
+ * page has none); `tag` gets a digest of the page as the app wrote it. Only navigations are touched (their Accept names text/html); the page is
  * buffered, its validators dropped and `Cache-Control: no-store` set, so a reload always gets
  * the newest build. A response that calls writeHead itself (the API's fast path) passes as is.
  */
-export function injectIntoPages(tag: () => string): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+export function injectIntoPages(tag: (build: string, page: string) => string, build: () => string): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
     if (req.method !== 'GET' || !String(req.headers.accept ?? '').includes('text/html')) return next()
     // The file's own ETag would let the browser keep a page without the tag, or an older tag.
@@ -14,7 +15,7 @@ export function injectIntoPages(tag: () => string): (req: IncomingMessage, res: 
     delete req.headers['if-modified-since']
     // Taken now, before the app reads the file: a build landing meanwhile makes the page
     // reload once more, never miss a reload.
-    const snippet = tag()
+    const builtFrom = build()
 
     const original = { writeHead: res.writeHead, write: res.write, end: res.end }
     const restore = () => Object.assign(res, original)
@@ -49,7 +50,8 @@ export function injectIntoPages(tag: () => string): (req: IncomingMessage, res: 
       }
       restore()
       if (chunk !== undefined && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding))
-      const body = insert(Buffer.concat(chunks).toString('utf8'), snippet)
+      const page = Buffer.concat(chunks)
+      const body = insert(page.toString('utf8'), tag(builtFrom, createHash('sha1').update(page).digest('base64url')))
       res.removeHeader('ETag')
       res.removeHeader('Last-Modified')
       res.setHeader('Cache-Control', 'no-store')

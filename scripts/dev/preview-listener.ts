@@ -10,14 +10,15 @@ import { CLIENT_PATH, type LiveReload } from './live-reload.ts'
  * so pages get a short placeholder that shows the problems and reloads once a build lands.
  */
 export function previewListener(app: RequestListener, live: LiveReload, siteDir: string, options: { https: boolean }): RequestListener {
-  const clientTag = () => `<script src="${CLIENT_PATH}" data-build="${escapeAttribute(live.state().build)}" defer></script>`
-  const inject = injectIntoPages(clientTag)
+  const clientTag = (build: string, page = '') =>
+    `<script src="${CLIENT_PATH}" data-build="${escapeAttribute(build)}" data-page="${page}" defer></script>`
+  const inject = injectIntoPages(clientTag, () => live.state().build)
   const headers = securityHeaderList(options)
 
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://preview').pathname
     if (live.handle(req, res, path)) return
-    if (wantsPage(req) && !existsSync(siteDir)) return placeholder(res, headers, clientTag())
+    if (wantsPage(req) && !existsSync(siteDir)) return placeholder(res, headers, clientTag(live.state().build))
     inject(req, res, () => app(req, res))
   }
 }

@@ -8,7 +8,8 @@ import { previewListener } from '../../scripts/dev/preview-listener.ts'
 import { distOf, testDeps } from '../support/index.ts'
 
 const PAGE = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
-const TAG = /<script src="\/__preview\/client\.js" data-build="build-1" defer><\/script><\/head>/
+const TAG = /<script src="\/__preview\/client\.js" data-build="build-1" data-page="[\w-]{27}" defer><\/script><\/head>/
+const digestOf = (html: string) => /data-page="([^"]*)"/.exec(html)?.[1]
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -48,6 +49,13 @@ describe('the preview in front of the service', () => {
     expect(res.headers.get('cache-control')).toBe('no-store')
     expect(res.headers.get('etag')).toBeNull()
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self' 'wasm-unsafe-eval'")
+  })
+
+  it('names each page by a digest of its content, so a page a build left alone need not reload', async () => {
+    const get = async (path: string) => digestOf(await (await fetch(`${origin}${path}`, { headers: PAGE })).text())
+    const a = await get('/posts/cafe-latency-notes')
+    expect(a).toBe(await get('/posts/cafe-latency-notes'))
+    expect(a).not.toBe(await get('/posts/hashing-rings'))
   })
 
   it('answers a conditional request with the page, never a 304 for a page without the script', async () => {
@@ -128,7 +136,7 @@ describe('the preview in front of the service', () => {
       expect(res.headers.get('content-security-policy')).toContain("default-src 'self'")
       const body = await res.text()
       expect(body).toContain('Waiting for the first good build')
-      expect(body).toContain('<script src="/__preview/client.js" data-build="build-1" defer></script>')
+      expect(body).toContain('<script src="/__preview/client.js" data-build="build-1" data-page="" defer></script>')
     } finally {
       server.closeAllConnections()
       await new Promise((r) => server.close(r))
