@@ -34,8 +34,8 @@ const env: NodeJS.ProcessEnv = {
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 }
 const say = (line: string) => console.log(`[preview] ${line}`)
-/** How long reloading pages get before the API's index loads (see announceLanding). */
-const PAGES_FIRST_MS = 250
+/** How long reloading pages get before the API's index loads (see freshIndex). */
+const PAGES_FIRST_MS = 1000
 
 /** The build `current` points at: open pages made from another one reload. */
 const liveBuild = () => {
@@ -51,19 +51,31 @@ const located = (problems: Problem[]) =>
 
 const live = createLiveReload({ build: liveBuild(), problems: [] })
 let service: Awaited<ReturnType<typeof main>> | undefined
-let announcing = Promise.resolve()
 /**
- * Tells open pages about a build that has landed (part of one, or all of it), once each. The
- * pages come first: they are already on disk, while loading the API's index blocks this thread
- * for a moment, so it waits until the reloading pages have been answered.
+ * The API's index is loaded lazily: at 1,000 articles loading it blocks this thread for about a
+ * second, which would hold up the very pages a build has just changed. It loads when an API
+ * request needs it or once the reloading pages have had their moment, whichever comes first.
  */
+let indexStale = false
+let indexLoading: Promise<void> | undefined
+const freshIndex = (): Promise<void> => {
+  if (!indexStale || !service) return indexLoading ?? Promise.resolve()
+  indexStale = false
+  return (indexLoading ??= service
+    .reloadIndex()
+    .catch((e: Error) => say(`the API keeps the previous articles: ${e.message}`))
+    .finally(() => (indexLoading = undefined)))
+}
+
+let announcing = Promise.resolve()
+/** Tells open pages about a build that has landed (part of one, or all of it), once each. */
 const announceLanding = () =>
   (announcing = announcing.then(async () => {
     const build = liveBuild()
     if (build === live.state().build) return
     live.publish({ build, problems: [] })
-    await new Promise((r) => setTimeout(r, PAGES_FIRST_MS))
-    await service?.reloadIndex().catch((e: Error) => say(`the API keeps the previous articles: ${e.message}`))
+    indexStale = true
+    setTimeout(() => void freshIndex(), PAGES_FIRST_MS).unref()
   }))
 
 const builder = createBuilder(env, () => void announceLanding())
@@ -76,7 +88,7 @@ if (!first.ok) live.publish({ build: liveBuild(), problems: located(first.proble
 service = await main(env, {
   withoutBuild: true,
   watchIndex: false,
-  wrap: (app) => previewListener(app, live, join(distDir, 'current', 'site'), { https: config.baseUrl.startsWith('https:') }),
+  wrap: (app) => previewListener(app, live, join(distDir, 'current', 'site'), { https: config.baseUrl.startsWith('https:'), beforeApi: freshIndex }),
 })
 
 const loop = createRebuildLoop(

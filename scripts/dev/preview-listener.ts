@@ -9,7 +9,12 @@ import { CLIENT_PATH, type LiveReload } from './live-reload.ts'
  * client script added to its pages. Before any build has succeeded there is no site to serve,
  * so pages get a short placeholder that shows the problems and reloads once a build lands.
  */
-export function previewListener(app: RequestListener, live: LiveReload, siteDir: string, options: { https: boolean }): RequestListener {
+export function previewListener(
+  app: RequestListener,
+  live: LiveReload,
+  siteDir: string,
+  options: { https: boolean; /** Awaited before an API request: the preview loads the index lazily. */ beforeApi?: () => Promise<void> },
+): RequestListener {
   const clientTag = (build: string, page = '') =>
     `<script src="${CLIENT_PATH}" data-build="${escapeAttribute(build)}" data-page="${page}" defer></script>`
   const inject = injectIntoPages(clientTag, () => live.state().build)
@@ -19,6 +24,10 @@ export function previewListener(app: RequestListener, live: LiveReload, siteDir:
     const path = new URL(req.url ?? '/', 'http://preview').pathname
     if (live.handle(req, res, path)) return
     if (wantsPage(req) && !existsSync(siteDir)) return placeholder(res, headers, clientTag(live.state().build))
+    if (options.beforeApi && path.startsWith('/api/')) {
+      void options.beforeApi().then(() => inject(req, res, () => app(req, res)))
+      return
+    }
     inject(req, res, () => app(req, res))
   }
 }
