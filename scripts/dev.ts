@@ -79,18 +79,17 @@ const announceLanding = () =>
   }))
 
 const builder = createBuilder(env, () => void announceLanding())
-say(`building ${displayPath(config.contentDir)} into ${displayPath(distDir)}…`)
-const first = await builder.run()
-await announceLanding()
-report(first, [])
-if (!first.ok) live.publish({ build: liveBuild(), problems: located(first.problems) })
-
-service = await main(env, {
-  withoutBuild: true,
-  watchIndex: false,
-  wrap: (app) => previewListener(app, live, join(distDir, 'current', 'site'), { https: config.baseUrl.startsWith('https:'), beforeApi: freshIndex }),
-})
-
+try {
+  service = await main(env, {
+    withoutBuild: true,
+    watchIndex: false,
+    wrap: (app) => previewListener(app, live, join(distDir, 'current', 'site'), { https: config.baseUrl.startsWith('https:'), beforeApi: freshIndex }),
+  })
+} catch (e) {
+  if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e
+  console.error(`[preview] port ${config.port} is in use (is npm start running?): stop it, or start the preview with another PORT`)
+  process.exit(1)
+}
 const loop = createRebuildLoop(
   () => builder.run(),
   async (outcome: BuildOutcome, changed) => {
@@ -100,6 +99,7 @@ const loop = createRebuildLoop(
     report(outcome, changed)
   },
 )
+// Watching starts before the first build, so that a save made while it runs is not missed.
 const stopWatching = watchSources(
   [
     { dir: config.contentDir, recursive: false, accept: isArticleFile },
@@ -108,9 +108,6 @@ const stopWatching = watchSources(
   (files) => loop.changed(files),
   (e) => say(`watching stopped working (${e.message}): restart the preview`),
 )
-
-say(`ready on ${service.origin} (live reload on; Ctrl+C stops)`)
-
 const stop = () => {
   stopWatching()
   // Open event streams would hold the server's shutdown until its drain timeout.
@@ -119,6 +116,11 @@ const stop = () => {
 }
 process.once('SIGINT', stop)
 process.once('SIGTERM', stop)
+
+say(`serving on ${service.origin}; building ${displayPath(config.contentDir)} into ${displayPath(distDir)}…`)
+loop.changed([])
+await loop.idle()
+say(`ready on ${service.origin} (live reload on; Ctrl+C stops)`)
 
 function report(outcome: BuildOutcome, changed: string[]): void {
   const cause = changed.length === 0 ? '' : `${changed.map((f) => displayPath(f)).join(', ')} changed: `

@@ -41,7 +41,7 @@ function placeholder(res: ServerResponse, headers: Array<[string, string]>, clie
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Preview: waiting for a build</title>${clientTag}</head>
 <body><main><h1>Waiting for the first good build</h1>
-<p>This page reloads by itself as soon as the site builds. The terminal says what is wrong meanwhile.</p></main></body></html>
+<p>The site is being built: this page reloads by itself as soon as it is ready. If the build fails, what to fix shows here and in the terminal.</p></main></body></html>
 `)
 }
 

@@ -7,10 +7,12 @@ export function createRebuildLoop<T>(
   onBuilt: (outcome: T, changed: string[]) => void | Promise<void>,
 ): { changed(files: string[]): void; idle(): Promise<void> } {
   let pending = new Set<string>()
+  let wanted = false
   let running: Promise<void> | undefined
 
   const drain = async () => {
-    while (pending.size > 0) {
+    while (wanted) {
+      wanted = false
       const files = [...pending]
       pending = new Set()
       const outcome = await build()
@@ -20,8 +22,10 @@ export function createRebuildLoop<T>(
   }
 
   return {
+    /** Asks for a build covering these files (none: a build all the same, as at start). */
     changed(files) {
       for (const f of files) pending.add(f)
+      wanted = true
       running ??= drain()
     },
     /** Resolves once no build is running or waiting. */

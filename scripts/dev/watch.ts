@@ -26,15 +26,22 @@ export function watchSources(
     batch = new Set()
     onChange(files)
   }
-  const watchers: FSWatcher[] = targets.map((t) =>
-    watch(t.dir, { recursive: t.recursive, persistent: true }, (_event, name) => {
-      // Some platforms omit the name; a change is still a change.
-      if (name !== null && !t.accept(name)) return
-      batch.add(name === null ? t.dir : join(t.dir, name))
-      clearTimeout(timer)
-      timer = setTimeout(flush, debounceMs)
-    }).on('error', onError),
-  )
+  const watchers: FSWatcher[] = []
+  for (const t of targets) {
+    try {
+      const watcher = watch(t.dir, { recursive: t.recursive, persistent: true }, (_event, name) => {
+        // Some platforms omit the name; a change is still a change.
+        if (name !== null && !t.accept(name)) return
+        batch.add(name === null ? t.dir : join(t.dir, name))
+        clearTimeout(timer)
+        timer = setTimeout(flush, debounceMs)
+      })
+      watchers.push(watcher.on('error', onError))
+    } catch (e) {
+      // A missing folder: the build reports it too; the rest of the preview keeps working.
+      onError(e as Error)
+    }
+  }
   return () => {
     clearTimeout(timer)
     for (const w of watchers) w.close()

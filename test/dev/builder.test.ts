@@ -84,4 +84,12 @@ describe('the rebuild loop', () => {
     await loop.idle()
     expect(builds).toEqual([['a.md'], ['b.md', 'c.md']])
   })
+
+  it('builds when asked with no file, as at start', async () => {
+    const builds: string[][] = []
+    const loop = createRebuildLoop(async () => 'built', (_outcome, changed) => void builds.push(changed))
+    loop.changed([])
+    await loop.idle()
+    expect(builds).toEqual([[]])
+  })
 })

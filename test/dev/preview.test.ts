@@ -13,6 +13,8 @@ const ROOT = join(import.meta.dirname, '..', '..')
 const SLUG = 'tail-latency-in-fan-out-services'
 /** Generous: the assertion is that the page changes by itself, not how fast (see npm run bench). */
 const CHANGE_TIMEOUT_MS = 60_000
+/** Each test waits for up to three builds. */
+const TEST_TIMEOUT_MS = 4 * CHANGE_TIMEOUT_MS
 
 describe('npm run dev in Chromium', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'lattice-dev-'))
@@ -63,7 +65,7 @@ describe('npm run dev in Chromium', () => {
     const post = await (await fetch(`${origin}/api/v1/posts/${SLUG}`)).json()
     expect(post.markdown).toContain(marker)
     expect(pageErrors).toEqual([])
-  })
+  }, TEST_TIMEOUT_MS)
 
   // Needs the build's BuildError (file, field, fix): scripts/build/errors.ts.
   it.skipIf(!existsSync(join(ROOT, 'scripts', 'build', 'errors.ts')))('shows a bad frontmatter over the page and in the terminal, keeps serving, and clears once fixed', async () => {
@@ -90,7 +92,7 @@ describe('npm run dev in Chromium', () => {
     await dialog.waitFor({ state: 'detached', timeout: CHANGE_TIMEOUT_MS })
     expect(preview.child.exitCode).toBeNull()
     expect(pageErrors).toEqual([])
-  })
+  }, TEST_TIMEOUT_MS)
 })
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
