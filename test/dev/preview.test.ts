@@ -110,3 +110,45 @@ async function overlayViolations(page: Page): Promise<Array<{ id: string; help: 
   expect(passed).toBeGreaterThan(3)
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, help: v.help }))
 }
+
+// Needs the build's BuildError (file, field, fix): scripts/build/errors.ts.
+describe.skipIf(!existsSync(join(ROOT, 'scripts', 'build', 'errors.ts')))('npm run dev started on a broken article', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'lattice-dev-broken-'))
+  const content = join(tmp, 'content')
+  const article = join(content, `${SLUG}.md`)
+  let good: string
+  let preview: Running
+  let origin: string
+  let browser: Browser
+
+  beforeAll(async () => {
+    cpSync(SHIPPED_CORPUS, content, { recursive: true })
+    good = readFileSync(article, 'utf8')
+    writeFileSync(article, good.replace(/^date: .*$/m, 'date: someday'))
+    const port = await freePort()
+    origin = `http://127.0.0.1:${port}`
+    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://localhost:${port}`, CONTENT_DIR: content, DIST_DIR: join(tmp, 'dist'), DATA_DIR: join(tmp, 'data') }
+    preview = await startProcess('npm', ['run', 'dev', '--silent'], { cwd: ROOT, env, ready: /\[preview\] ready on/, timeoutMs: 200_000 })
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await preview?.stop()
+    rmSync(tmp, { recursive: true, force: true })
+  })
+
+  it('shows the problem on a waiting page, then the site once the file is fixed', async () => {
+    const page = await browser.newPage()
+    const res = await page.goto(`${origin}/posts/${SLUG}`)
+    expect(res?.status()).toBe(503)
+    const dialog = page.getByRole('dialog', { name: 'The preview could not build' })
+    await dialog.waitFor({ timeout: CHANGE_TIMEOUT_MS })
+    expect(await dialog.innerText()).toMatch(/date: date must be a date, like 2025-03-14/)
+    expect((await fetch(`${origin}/api/v1/posts`)).status).toBe(503)
+
+    writeFileSync(article, good)
+    await page.getByRole('heading', { level: 1, name: /Tail Latency/ }).waitFor({ timeout: TEST_TIMEOUT_MS / 2 })
+    expect(await dialog.count()).toBe(0)
+    expect((await fetch(`${origin}/api/v1/posts/${SLUG}`)).status).toBe(200)
+  }, TEST_TIMEOUT_MS)
+})
