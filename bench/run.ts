@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks'
 import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
 import { measurePreview } from './dev-rows.ts'
+import { benchRender } from './render.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
 import { validateIndex } from '../auth-service/articles/validate-index.ts'
 import { Redis } from 'ioredis'
@@ -122,6 +123,8 @@ function recordLoad(figure: string, results: LoadResult[], extra: Partial<Row> =
 
 async function benchBuilds() {
   console.log('\nBuilds')
+  const renderCorpus = generateCorpus(join(WORK, `corpus-${SIZES[0]}`), SIZES[0]!)
+  for (const r of await benchRender(renderCorpus)) record(r.figure, r.unit, [r.value], { target: r.target, met: r.met, note: r.note })
   const hugoOk = need('hugo')
   for (const size of SIZES) {
     const corpus = generateCorpus(join(WORK, `corpus-${size}`), size)

@@ -1,0 +1,127 @@
+/**
+ * Markdown to article HTML in one thread: Sätteri (a native CommonMark + GFM parser) builds the
+ * HTML tree with math marked and raw HTML parsed; hast-util-sanitize applies the site's schema
+ * to it; one walk then sets heading ids (github-slugger), typesets math with KaTeX, highlights
+ * code with Shiki and collects the plain text; hast-util-to-html writes it out. KaTeX and Shiki
+ * output is inserted after sanitising: it is generated from escaped input, not written by the
+ * article (see math.ts for KaTeX's own safety).
+ */
+import { markdownToHast } from 'satteri'
+import { sanitize } from 'hast-util-sanitize'
+import { toHtml } from 'hast-util-to-html'
+import GithubSlugger from 'github-slugger'
+import type { Element, ElementContent, Root, RootContent } from 'hast'
+import { RENDER_OPTIONS } from './options.ts'
+import { highlight, prepareLanguages } from './highlight.ts'
+import { renderMath } from './math.ts'
+import type { RenderedArticle } from './types.ts'
+
+const PARSE = {
+  features: {
+    ...RENDER_OPTIONS.features,
+    smartPunctuation: { quotes: RENDER_OPTIONS.smartPunctuation.quotes, ellipses: RENDER_OPTIONS.smartPunctuation.ellipses, dashes: false },
+    rawHtml: true,
+  },
+  position: false,
+} as const
+
+const HEADING = /^h[1-6]$/
+/** Text inside these is code, not prose: no smart dashes. */
+const LITERAL = new Set(['code', 'pre', 'kbd', 'samp'])
+/** SmartyPants' dashes: exactly two hyphens make an em dash ("---" is left alone). */
+const TWO_DASHES = /(?<!-)--(?!-)/g
+
+function classes(node: Element): string[] {
+  const c = node.properties.className
+  return Array.isArray(c) ? c.map(String) : []
+}
+
+/** `pre > code.language-x` alone: a fenced block, with its language and text. */
+function codeBlock(pre: Element): { lang: string; code: string } | undefined {
+  const [code, ...rest] = pre.children
+  if (!code || rest.length > 0 || code.type !== 'element' || code.tagName !== 'code') return
+  const lang = classes(code).find((c) => c.startsWith('language-'))?.slice('language-'.length) ?? 'plaintext'
+  return { lang, code: textOf(code) }
+}
+
+function textOf(node: Element | Root): string {
+  let s = ''
+  for (const child of node.children) {
+    if (child.type === 'text') s += child.value
+    else if (child.type === 'element') s += textOf(child)
+  }
+  return s
+}
+
+interface Walk {
+  slugger: GithubSlugger
+  headings: RenderedArticle['headings']
+  text: string[]
+  code: Array<{ parent: Root | Element; index: number; lang: string; code: string }>
+}
+
+/** Rewrites the sanitised tree in place; code blocks are collected to be highlighted after. */
+function walk(parent: Root | Element, state: Walk, literal: boolean): void {
+  const children = parent.children as Array<RootContent | ElementContent>
+  for (let i = 0; i < children.length; i++) {
+    const node = children[i]!
+    if (node.type === 'text') {
+      if (!literal && node.value.includes('--')) node.value = node.value.replace(TWO_DASHES, '—')
+      state.text.push(node.value)
+      continue
+    }
+    if (node.type !== 'element') continue
+    const tag = node.tagName
+    if (tag === 'pre') {
+      const block = codeBlock(node)
+      if (block && block.lang === 'math') {
+        children[i] = { type: 'raw', value: renderMath(block.code, true) }
+        state.text.push(block.code)
+        continue
+      }
+      if (block) {
+        state.code.push({ parent, index: i, ...block })
+        state.text.push(block.code)
+        continue
+      }
+    } else if (tag === 'code' && classes(node).includes('math-inline')) {
+      const tex = textOf(node)
+      children[i] = { type: 'raw', value: renderMath(tex, false) }
+      state.text.push(tex)
+      continue
+    }
+    const start = state.text.length
+    walk(node, state, literal || LITERAL.has(tag))
+    if (HEADING.test(tag)) {
+      const text = state.text.slice(start).join('')
+      const id = node.properties.id
+      const slug = typeof id === 'string' ? id : state.slugger.slug(text)
+      node.properties.id = slug
+      state.headings.push({ depth: Number(tag[1]), slug, text })
+    }
+  }
+}
+
+/** Creates the thread's highlighter ahead of the first code block (errors surface there instead). */
+export async function warmUp(): Promise<void> {
+  await prepareLanguages([]).catch(() => undefined)
+}
+
+export async function renderMarkdown(markdown: string): Promise<RenderedArticle> {
+  if (typeof markdown !== 'string') throw new TypeError(`markdown must be a string, got ${typeof markdown}`)
+  const tree = sanitize(markdownToHast(markdown, PARSE) as Root, RENDER_OPTIONS.sanitize) as Root
+  const state: Walk = { slugger: new GithubSlugger(), headings: [], text: [], code: [] }
+  walk(tree, state, false)
+  if (state.code.length > 0) {
+    const languageOf = await prepareLanguages(state.code.map((c) => c.lang))
+    for (const c of state.code) {
+      const html = await highlight(c.code, languageOf(c.lang))
+      c.parent.children[c.index] = { type: 'raw', value: html }
+    }
+  }
+  return {
+    html: toHtml(tree, { allowDangerousHtml: true }),
+    headings: state.headings,
+    text: state.text.join('').replace(/\n{3,}/g, '\n\n').trim(),
+  }
+}
