@@ -6,7 +6,7 @@
  * stays served.
  */
 import { readlinkSync } from 'node:fs'
-import { basename, isAbsolute, join } from 'node:path'
+import { basename, dirname, isAbsolute, join } from 'node:path'
 import { ConfigError, loadConfig, type Config } from '../auth-service/config.ts'
 import { main } from '../auth-service/server.ts'
 import { ROOT } from './build-state.ts'
@@ -67,13 +67,19 @@ const freshIndex = (): Promise<void> => {
     .finally(() => (indexLoading = undefined)))
 }
 
+/** The files the running build was asked for. */
+let building: string[] = []
+/** The article pages those files are the sources of: open ones reload without checking first. */
+const pagesOf = (files: string[]) =>
+  files.filter((f) => dirname(f) === config.contentDir && isArticleFile(basename(f))).map((f) => `/posts/${basename(f, '.md')}`)
+
 let announcing = Promise.resolve()
 /** Tells open pages about a build that has landed (part of one, or all of it), once each. */
 const announceLanding = () =>
   (announcing = announcing.then(async () => {
     const build = liveBuild()
     if (build === live.state().build) return
-    live.publish({ build, problems: [] })
+    live.publish({ build, problems: [], changed: pagesOf(building) })
     indexStale = true
     setTimeout(() => void freshIndex(), PAGES_FIRST_MS).unref()
   }))
@@ -91,7 +97,10 @@ try {
   process.exit(1)
 }
 const loop = createRebuildLoop(
-  () => builder.run(),
+  (files) => {
+    building = files
+    return builder.run()
+  },
   async (outcome: BuildOutcome, changed) => {
     await announceLanding()
     if (!outcome.ok) live.publish({ build: live.state().build, problems: located(outcome.problems) })

@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { build } from '../build.ts'
+import { renderMarkdown } from '../build/render/index.ts'
 import { toProblems } from './problems.ts'
 
 export interface BuildRequest {
@@ -20,6 +21,13 @@ export type BuildReply =
 // as much as the rest of an incremental build.
 const buildForPreview = build as (env: NodeJS.ProcessEnv, options: { search: boolean; log: (line: string) => void }) => Promise<unknown>
 
+/**
+ * A rebuild of a few articles renders them in this thread. Rendering a sample once, while the
+ * writer reads the first build, loads the highlighter and KaTeX before the first save needs them.
+ */
+const WARM_UP = '# Warm-up\n\nInline $x^2$ math.\n\n```ts\nconst x: number = 1\n```\n'
+let warmed = false
+
 parentPort!.on('message', async ({ env }: BuildRequest) => {
   let reply: BuildReply
   try {
@@ -30,4 +38,8 @@ parentPort!.on('message', async ({ env }: BuildRequest) => {
     reply = { ok: false, problems: toProblems(e), detail: e instanceof Error ? e.stack : undefined, expected }
   }
   parentPort!.postMessage(reply)
+  if (!warmed) {
+    warmed = true
+    await renderMarkdown(WARM_UP).catch(() => {})
+  }
 })

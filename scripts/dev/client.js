@@ -13,7 +13,7 @@
   const pageDigest = script?.dataset.page ?? ''
   /** @type {{ host: HTMLElement, dialog: HTMLDialogElement, list: HTMLUListElement, shown: string } | undefined} */
   let overlay
-  /** @typedef {{ build: string, problems: Array<{ file: string, field?: string, message: string, fix?: string }> }} State */
+  /** @typedef {{ build: string, problems: Array<{ file: string, field?: string, message: string, fix?: string }>, changed?: string[] }} State */
   /** @type {State | undefined} */
   let latest
   let busy = false
@@ -30,7 +30,7 @@
     while (latest) {
       const state = latest
       latest = undefined
-      if (state.build !== pageBuild && (await pageChanged())) {
+      if (state.build !== pageBuild && (state.changed?.includes(location.pathname) || (await pageChanged()))) {
         // Stop listening first: the reloaded page opens its own stream.
         source.close()
         location.reload()

@@ -14,6 +14,8 @@ export const EVENTS_PATH = `${PREVIEW_PREFIX}/events`
 export interface PreviewState {
   build: string
   problems: Problem[]
+  /** Pages whose own source changed in that build: they reload without checking first. */
+  changed?: string[]
 }
 
 export interface LiveReload {

@@ -3,7 +3,7 @@
  * more build when it ends, so a burst of saves costs at most two builds, never a queue of them.
  */
 export function createRebuildLoop<T>(
-  build: () => Promise<T>,
+  build: (files: string[]) => Promise<T>,
   onBuilt: (outcome: T, changed: string[]) => void | Promise<void>,
 ): { changed(files: string[]): void; idle(): Promise<void> } {
   let pending = new Set<string>()
@@ -15,7 +15,7 @@ export function createRebuildLoop<T>(
       wanted = false
       const files = [...pending]
       pending = new Set()
-      const outcome = await build()
+      const outcome = await build(files)
       await onBuilt(outcome, files)
     }
     running = undefined
