@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks'
 import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
 import { measurePreview } from './dev-rows.ts'
+import { edgeRows } from './edge-rows.ts'
 import { benchRender } from './render.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
 import { validateIndex } from '../auth-service/articles/validate-index.ts'
@@ -301,6 +302,9 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
     }
     await stop(server)
   }
+
+  console.log(`\nThe edge: deploy/nginx in front of two replicas (${posts.length} articles)`)
+  rows.push(...(await edgeRows({ dist, slugPaths, workDir: WORK, seconds: SECONDS, repeats: REPEATS, serverCpu: SERVER_CPU, loadCpu: LOAD_CPU })))
 
   console.log('\nReference: oidc-provider, client_credentials with private_key_jwt')
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })

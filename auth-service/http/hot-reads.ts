@@ -6,7 +6,7 @@ import type { Metrics } from '../ops/metrics.ts'
 import { redactUrl } from '../ops/logger.ts'
 import { LIMITS } from '../routes/posts.ts'
 import type { Principal, ResolvePrincipal } from './bearer.ts'
-import { API_CACHE_CONTROL, isNotModified } from './conditional.ts'
+import { API_CACHE_CONTROL, CREDENTIAL_CACHE_CONTROL, isNotModified } from './conditional.ts'
 import type { ReadBudget } from './read-budget.ts'
 
 export interface HotReadDeps {
@@ -83,7 +83,7 @@ export function hotReads(deps: HotReadDeps): RequestHandler {
     const decision = deps.budget?.take(req, principal)
     if (decision && !decision.allowed) return next()
 
-    const headers: string[] = [...constant, 'Cache-Control', API_CACHE_CONTROL, 'Vary', 'Authorization', 'ETag', prepared.etag, 'Last-Modified', prepared.lastModified]
+    const headers: string[] = [...constant, 'Cache-Control', principal.kind === 'anonymous' ? API_CACHE_CONTROL : CREDENTIAL_CACHE_CONTROL, 'Vary', 'Authorization', 'ETag', prepared.etag, 'Last-Modified', prepared.lastModified]
     if (decision) headers.push('RateLimit-Policy', decision.policy, 'RateLimit', decision.remaining)
     let id: string | undefined
     if (deps.logger) {
