@@ -1,29 +1,26 @@
-import express, { type Express } from 'express'
+import express, { type Express, type RequestHandler } from 'express'
+import type { Logger } from 'pino'
 import type { PostIndex } from './articles/post-index.ts'
 import type { SigningKey } from './auth/signing-key.ts'
 import type { TokenService } from './auth/tokens.ts'
+import { RETRY_AFTER_SECONDS, type RateLimits } from './defaults.ts'
 import { ServiceError } from './errors.ts'
-import { authenticate, principalResolver, requireScope } from './http/bearer.ts'
+import { authenticate, insufficientScope, hasScope, principalOf, principalResolver } from './http/bearer.ts'
+import { sendPrepared } from './http/conditional.ts'
 import { CORS_HEADERS, openCors } from './http/cors.ts'
-import { hotReads } from './http/hot-reads.ts'
-import { readBudget } from './http/read-budget.ts'
 import { apiNotFound, errorHandler, methodNotAllowed, type LogError } from './http/errors-middleware.ts'
+import { rateLimiters } from './http/rate-limits.ts'
+import { readBudget } from './http/read-budget.ts'
+import { readFastPath, readRouteMatcher, type ReadRoute } from './http/read-path.ts'
+import { constantHeaders, securityHeaderList } from './http/security-headers.ts'
 import { staticSite } from './http/static-site.ts'
-import { agentRouter } from './routes/agent.ts'
-import { catalogRouter } from './routes/catalog.ts'
 import { buildOpenApiDocument } from './openapi/document.ts'
-import { openApiRouter } from './routes/openapi.ts'
-import { keysRouter } from './routes/keys.ts'
-import { postsRouter } from './routes/posts.ts'
-import { tokenRouter } from './routes/token.ts'
-import { endpoints, wellKnownRouter } from './routes/well-known.ts'
-import type { Store } from './store/store.ts'
-import type { Logger } from 'pino'
 import { requestLogger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
+import type { ActionContext } from './routes/action.ts'
+import { ENDPOINTS, RESOURCE_PATH, allowedMethods, endpointUrls, namespaces, type Endpoint } from './routes/endpoints.ts'
 import { healthRouter } from './routes/health.ts'
-import { rateLimiters, type RateLimits } from './http/rate-limits.ts'
-import { securityHeaderList, securityHeaders } from './http/security-headers.ts'
+import type { Store } from './store/store.ts'
 
 export interface AppDeps {
   baseUrl: string
@@ -45,40 +42,68 @@ export interface AppDeps {
   trustProxy?: string | boolean
   /** Per-client budgets, counted in the Store; none when omitted. */
   rateLimits?: RateLimits
-  /** Answer successful article reads in one step (default); false runs them through the chain. */
-  hotReads?: boolean
+  /** Answer successful reads of the API in one step (default); false runs them through the chain. */
+  readFastPath?: boolean
 }
 
-/** Builds the whole origin: API, agent and OAuth endpoints, discovery, then the static site. No I/O here. */
+/**
+ * Builds the whole origin from the endpoint table (routes/endpoints.ts): API, agent and OAuth
+ * endpoints, discovery, then the static site. No I/O here.
+ */
 export function createApp(deps: AppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
   // Reads send precomputed validators; Express's per-response SHA-1 ETag would only cost time.
   app.set('etag', false)
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy)
-  const e = endpoints(deps.baseUrl)
-  const onIssued = (kind: string) => deps.metrics?.issued.inc({ kind })
-  const openapi = buildOpenApiDocument(deps.baseUrl) as { paths: Record<string, Record<string, object>> }
 
-  const posts = (): PostIndex => {
-    const index = deps.posts()
-    if (!index)
-      throw new ServiceError('temporarily_unavailable', 'The article index is loading; retry shortly.', {
-        headers: { 'Retry-After': '2' },
-      })
-    return index
+  const url = endpointUrls(deps.baseUrl)
+  const ctx: ActionContext = {
+    baseUrl: deps.baseUrl,
+    url,
+    posts() {
+      const index = deps.posts()
+      if (!index)
+        throw new ServiceError('temporarily_unavailable', 'The article index is loading; retry shortly.', {
+          headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.indexLoading) },
+        })
+      return index
+    },
+    store: deps.store,
+    tokens: deps.tokens,
+    signingKey: deps.signingKey,
+    anonymousRegistration: deps.anonymousRegistration ?? true,
+    onIssued: (kind) => deps.metrics?.issued.inc({ kind }),
+    openapi: buildOpenApiDocument(deps.baseUrl),
+  }
+  const resourceMetadata = url('getProtectedResourceMetadata')
+  const resolvePrincipal = principalResolver({ store: deps.store, tokens: deps.tokens, resourceMetadataUrl: resourceMetadata })
+  const budget = deps.rateLimits ? readBudget(deps.store, deps.rateLimits) : undefined
+  const limiters = deps.rateLimits ? rateLimiters(deps.store, deps.rateLimits) : undefined
+  const securityHeaders = securityHeaderList({ https: deps.baseUrl.startsWith('https:') })
+
+  // Each action is built once; reads of the protected resource are shared with the fast path.
+  const handlers = new Map<Endpoint, RequestHandler[]>()
+  const readRoutes: ReadRoute[] = []
+  for (const e of ENDPOINTS as readonly Endpoint[]) {
+    if (e.action.kind === 'write') {
+      handlers.set(e, e.action.handle(ctx))
+      continue
+    }
+    const read = e.action.read(ctx)
+    const cacheControl = e.action.cacheControl
+    handlers.set(e, [(req, res) => void sendPrepared(req, res, read({ params: req.params as Record<string, string>, query: req.query }), cacheControl)])
+    if (e.scope) readRoutes.push({ path: e.path, scope: e.scope, cacheControl, read })
   }
 
-  const https = deps.baseUrl.startsWith('https:')
-  const resolvePrincipal = principalResolver({ store: deps.store, tokens: deps.tokens, resourceMetadataUrl: e.resourceMetadata })
-  const budget = deps.rateLimits ? readBudget(deps.store, deps.rateLimits) : undefined
-  if (deps.hotReads !== false)
+  if (deps.readFastPath !== false)
     app.use(
-      hotReads({
-        posts: deps.posts,
+      readFastPath({
+        prefix: RESOURCE_PATH,
+        routes: readRoutes,
         resolvePrincipal,
         budget,
-        constantHeaders: [...securityHeaderList({ https }), ...Object.entries(CORS_HEADERS)],
+        constantHeaders: [...securityHeaders, ...Object.entries(CORS_HEADERS).flat()],
         logger: deps.logger,
         metrics: deps.metrics,
         accepting: deps.accepting,
@@ -94,47 +119,25 @@ export function createApp(deps: AppDeps): Express {
       next()
     })
   }
-  app.use(securityHeaders({ https }))
+  app.use(constantHeaders(securityHeaders))
   if (deps.metrics) app.use(deps.metrics.middleware)
 
-  const limit = deps.rateLimits ? rateLimiters(deps.store, deps.rateLimits) : undefined
-  const onPost = (handler?: express.RequestHandler): express.RequestHandler => (req, res, next) =>
-    handler && req.method === 'POST' ? handler(req, res, next) : next()
-  // Discovery, tokens and the API are meant for any origin's scripts: no cookies are involved.
-  const cors = openCors('GET, HEAD, POST, OPTIONS')
-
-  // The API: reads are the hot path, so they come first and pass as few layers as possible.
   const api = express.Router()
-  api.use(cors)
-  api.use('/api/v1/keys', onPost(limit?.keys))
-  api.use('/api/v1', authenticate(resolvePrincipal))
-  api.use('/api/v1', requireScopeFor(e.resourceMetadata))
-  if (budget) api.use('/api/v1', budget.middleware)
-  api.use(postsRouter(posts))
-  api.use(catalogRouter(deps.baseUrl, openapi))
-  api.use(keysRouter(deps.store, onIssued))
-  api.all(['/api/v1', '/api/v1/posts', '/api/v1/posts/:slug', '/api/v1/search'], methodNotAllowed('GET, HEAD'))
-  api.all('/api/v1/keys', methodNotAllowed('POST'))
-  api.use(apiNotFound)
-  app.use(prefixed('/api/', api))
-
-  // Agents and OAuth: registration, tokens, revocation, events, discovery.
-  const oauth = express.Router()
-  oauth.use(cors)
-  oauth.use('/agent/identity', (req, res, next) => (limit && req.method === 'POST' && req.path === '/' ? limit.identities(req, res, next) : next()))
-  oauth.use('/oauth2/token', onPost(limit?.tokens))
-  oauth.use(['/agent/identity/claim', '/agent/event/notify', '/oauth2/revoke'], onPost(limit?.writes))
-  oauth.use(wellKnownRouter(deps.baseUrl, deps.signingKey))
-  oauth.use(openApiRouter(openapi))
-  oauth.use(tokenRouter({ ...deps, onIssued }))
-  oauth.use(agentRouter({ ...deps, anonymousRegistration: deps.anonymousRegistration ?? true, onIssued }))
-  oauth.all(['/oauth2/token', '/oauth2/revoke', '/agent/identity', '/agent/identity/claim', '/agent/event/notify'], methodNotAllowed('POST'))
-  oauth.all(
-    ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/v1', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json', '/openapi.json'],
-    methodNotAllowed('GET, HEAD'),
-  )
-  oauth.use(['/agent', '/oauth2', '/.well-known'], apiNotFound)
-  app.use(prefixed(['/agent/', '/oauth2/', '/.well-known/', '/openapi.json'], oauth))
+  // The API, agents, OAuth and discovery are meant for any origin's scripts: no cookies are involved.
+  api.use(openCors('GET, HEAD, POST, OPTIONS'))
+  // Every write draws on the general budget; an issuance also on its own, which counts successes only.
+  if (limiters)
+    for (const e of ENDPOINTS as readonly Endpoint[])
+      if (e.method === 'POST') api.post(e.path, limiters.writes, ...(e.budget && e.budget !== 'reads' ? [limiters[e.budget]] : []))
+  // The protected resource: a bearer credential is checked on every call, scopes and the read budget on reads.
+  api.use(RESOURCE_PATH, authenticate(resolvePrincipal))
+  api.use(RESOURCE_PATH, scopeCheck(readRouteMatcher(readRoutes), resourceMetadata))
+  if (budget) api.use(RESOURCE_PATH, budget.middleware)
+  for (const e of ENDPOINTS as readonly Endpoint[]) api[e.method === 'GET' ? 'get' : 'post'](e.path, ...handlers.get(e)!)
+  for (const [path, allow] of allowedMethods()) api.all(path, methodNotAllowed(allow))
+  const { folders, files } = namespaces()
+  api.use(folders, apiNotFound)
+  app.use(under(folders, files, api))
 
   app.use(healthRouter({ posts: deps.posts, store: deps.store, accepting: deps.accepting ?? (() => true), metrics: deps.metrics }))
 
@@ -147,25 +150,23 @@ export function createApp(deps: AppDeps): Express {
 }
 
 /**
- * Hands requests under these prefixes (or the exact path without its slash) to a router, and
- * skips it for everything else with one string test instead of a path match per layer.
+ * Hands requests in these folders (or at these files) to a router, and skips it for everything
+ * else (the pages) with string tests instead of a path match per layer.
  */
-function prefixed(prefixes: string | string[], router: express.Router): express.RequestHandler {
-  const list = ([] as string[]).concat(prefixes)
-  const exact = list.map((p) => p.replace(/\/$/, ''))
+function under(folders: readonly string[], files: readonly string[], router: express.Router): RequestHandler {
   return (req, res, next) => {
     const path = req.path
-    if (list.some((p) => path.startsWith(p)) || exact.includes(path)) return router(req, res, next)
+    if (folders.some((f) => path === f || path.startsWith(`${f}/`)) || files.some((f) => path === f || path === `${f}/`)) return router(req, res, next)
     next()
   }
 }
 
-/** Search needs research.search; every other read needs research.read (spec §5). */
-function requireScopeFor(resourceMetadataUrl: string): express.RequestHandler {
-  const read = requireScope('research.read', resourceMetadataUrl)
-  const search = requireScope('research.search', resourceMetadataUrl)
-  return (req, res, next) => {
+/** Identified callers need the scope of the read they make (spec §5): research.read unless the table says otherwise. */
+function scopeCheck(find: ReturnType<typeof readRouteMatcher>, resourceMetadataUrl: string): RequestHandler {
+  return function scopeCheck(req, res, next) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next()
-    return (req.originalUrl.startsWith('/api/v1/search') ? search : read)(req, res, next)
+    const scope = find(req.originalUrl.split('?')[0]!)?.route.scope ?? 'research.read'
+    if (!hasScope(principalOf(res), scope)) throw insufficientScope(scope, resourceMetadataUrl)
+    next()
   }
 }

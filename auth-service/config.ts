@@ -1,5 +1,8 @@
 import { resolve } from 'node:path'
-import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limits.ts'
+import { DEFAULT_RATE_LIMITS, ENV_DEFAULTS, RATE_LIMIT_VARS, type RateLimits } from './defaults.ts'
+import { ConfigError } from './errors.ts'
+
+export { ConfigError }
 
 export interface Config {
   readonly port: number
@@ -25,30 +28,22 @@ export interface Config {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
-export class ConfigError extends Error {
-  readonly problems: readonly string[]
-  constructor(problems: string[]) {
-    super(`Invalid configuration:\n- ${problems.join('\n- ')}`)
-    this.name = 'ConfigError'
-    this.problems = problems
-  }
-}
-
 /** Parses the environment once, listing every problem, and freezes the result. */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
   const problems: string[] = []
-  const port = Number(env.PORT ?? '4321')
-  if (!/^\d+$/.test(env.PORT ?? '4321') || port > 65535)
+  const rawPort = env.PORT ?? ENV_DEFAULTS.PORT
+  const port = Number(rawPort)
+  if (!/^\d+$/.test(rawPort) || port > 65535)
     problems.push(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`)
-  const host = env.HOST ?? '127.0.0.1'
-  const baseUrl = parseOrigin(env.BASE_URL ?? `http://localhost:${port}`, problems)
+  const host = env.HOST ?? ENV_DEFAULTS.HOST
+  const baseUrl = parseOrigin(env.BASE_URL ?? ENV_DEFAULTS.BASE_URL.replace('$PORT', String(port)), problems)
   const redisUrl = env.REDIS_URL || undefined
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push(`REDIS_URL must start with redis:// or rediss://`)
-  const anonymousRegistration = parseBoolean('ANONYMOUS_REGISTRATION', env.ANONYMOUS_REGISTRATION, true, problems)
+  const anonymousRegistration = parseBoolean('ANONYMOUS_REGISTRATION', env.ANONYMOUS_REGISTRATION, ENV_DEFAULTS.ANONYMOUS_REGISTRATION === 'true', problems)
   const signingKeySecret = env.SIGNING_KEY_SECRET || undefined
   if (signingKeySecret !== undefined && signingKeySecret.length < 32)
     problems.push('SIGNING_KEY_SECRET must be at least 32 characters (e.g. the output of "openssl rand -base64 32")')
-  const logLevel = env.LOG_LEVEL ?? 'info'
+  const logLevel = env.LOG_LEVEL ?? ENV_DEFAULTS.LOG_LEVEL
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   const trustProxy = parseTrustProxy(env.TRUST_PROXY)
   const rateLimits = parseRateLimits(env, problems)
@@ -57,11 +52,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     port,
     host,
     baseUrl,
-    contentDir: resolve(cwd, env.CONTENT_DIR ?? 'content'),
-    dataDir: resolve(cwd, env.DATA_DIR ?? 'data'),
-    distDir: resolve(cwd, env.DIST_DIR ?? 'dist'),
+    contentDir: resolve(cwd, env.CONTENT_DIR ?? ENV_DEFAULTS.CONTENT_DIR),
+    dataDir: resolve(cwd, env.DATA_DIR ?? ENV_DEFAULTS.DATA_DIR),
+    distDir: resolve(cwd, env.DIST_DIR ?? ENV_DEFAULTS.DIST_DIR),
     redisUrl,
-    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'lattice:',
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? ENV_DEFAULTS.REDIS_KEY_PREFIX,
     anonymousRegistration,
     signingKeySecret,
     logLevel,
@@ -98,15 +93,6 @@ function parseTrustProxy(value: string | undefined): string | boolean {
   if (value === undefined || value === '' || /^(0|false|no|off)$/i.test(value)) return false
   if (/^(1|true|yes|on)$/i.test(value)) return true
   return value
-}
-
-const RATE_LIMIT_VARS: Record<string, keyof RateLimits> = {
-  RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: 'anonymousReadsPerMinute',
-  RATE_LIMIT_IDENTIFIED_READS_PER_MINUTE: 'identifiedReadsPerMinute',
-  RATE_LIMIT_KEYS_PER_HOUR: 'keysPerHour',
-  RATE_LIMIT_IDENTITIES_PER_HOUR: 'identitiesPerHour',
-  RATE_LIMIT_TOKENS_PER_MINUTE: 'tokensPerMinute',
-  RATE_LIMIT_WRITES_PER_MINUTE: 'writesPerMinute',
 }
 
 /** RATE_LIMITS=off disables limiting (benchmarks, trusted networks); each budget can be set alone. */

@@ -1,4 +1,13 @@
-/** Status of every error code the service answers with. Codes are OAuth-style strings, never renamed. */
+import { RETRY_AFTER_SECONDS } from './defaults.ts'
+
+/**
+ * The one error family of the service, after jose's JOSEError: every error thrown on purpose is
+ * a LatticeError whose subclass fixes what it means, with a `code` from a closed set. The family,
+ * not the route, chooses the wire shape of a refusal: RFC 6749 §5.2 `{error, error_description}`
+ * for ServiceError, RFC 8935 §2.4 `{err, description}` for SecurityEventError.
+ */
+
+/** Status of every error code clients can receive. Codes are OAuth-style strings, never renamed. */
 const STATUS = {
   invalid_request: 400,
   invalid_grant: 400,
@@ -28,20 +37,104 @@ export type ErrorCode = keyof typeof STATUS
 /** Every code the service can answer with: each must be documented for clients (a test checks). */
 export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[]
 
+/** RFC 8935 §2.4 error codes of the Security Event Token receiver; all are 400. */
+export const EVENT_ERROR_CODES = ['invalid_request', 'invalid_key', 'invalid_issuer', 'invalid_audience', 'authentication_failed', 'access_denied'] as const
+export type EventErrorCode = (typeof EVENT_ERROR_CODES)[number]
+
+/** Codes of the errors that never reach a client as such (start-up, credentials checked inside). */
+type InternalCode = 'invalid_configuration' | 'signing_key_unusable' | 'token_invalid' | 'store_unavailable'
+
+interface Options {
+  cause?: unknown
+  headers?: Record<string, string>
+}
+
+/** A response to send for an error of the family. */
+export interface ErrorResponse {
+  status: number
+  headers: Readonly<Record<string, string>>
+  body: object
+}
+
+/** The base of the family. `code` is from a closed set; `message` is for logs unless a subclass sends it. */
+export abstract class LatticeError extends Error {
+  abstract readonly code: ErrorCode | EventErrorCode | InternalCode
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = new.target.name
+  }
+  /** The answer to a request that failed with this error: a 500 `server_error` unless the subclass says otherwise. */
+  response(): ErrorResponse {
+    return new ServiceError('server_error', 'The server failed to answer; retry with backoff.').response()
+  }
+}
+
 /** An error a client can act on: `{"error": code, "error_description": description}` with the code's status. */
-export class ServiceError extends Error {
+export class ServiceError extends LatticeError {
   readonly code: ErrorCode
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  constructor(code: ErrorCode, description: string, options?: { cause?: unknown; headers?: Record<string, string> }) {
+  constructor(code: ErrorCode, description: string, options?: Options) {
     super(description, options)
-    this.name = 'ServiceError'
     this.code = code
     this.status = STATUS[code]
     this.headers = options?.headers ?? {}
   }
+  override response(): ErrorResponse {
+    return { status: this.status, headers: this.headers, body: errorBody(this.code, this.message) }
+  }
+}
+
+/** A refusal of the Security Event Token receiver (RFC 8935 §2.4): 400 `{"err": code, "description": text}`. */
+export class SecurityEventError extends LatticeError {
+  readonly code: EventErrorCode
+  constructor(code: EventErrorCode, description: string, options?: Options) {
+    super(description, options)
+    this.code = code
+  }
+  override response(): ErrorResponse {
+    return { status: 400, headers: {}, body: { err: this.code, description: this.message } }
+  }
+}
+
+/** The backing store cannot be reached: 503, never a 500, and never a false 401 that would send agents to register again. */
+export class StoreUnavailableError extends LatticeError {
+  readonly code = 'store_unavailable'
+  override response(): ErrorResponse {
+    return new ServiceError('temporarily_unavailable', 'Credentials cannot be checked or issued right now; retry shortly.', {
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.storeUnavailable) },
+    }).response()
+  }
+}
+
+/** A JWT that does not verify; callers say what it means for them (invalid_token, invalid_grant). */
+export class InvalidTokenError extends LatticeError {
+  readonly code = 'token_invalid'
+  override response(): ErrorResponse {
+    return new ServiceError('invalid_token', this.message).response()
+  }
+}
+
+/** The environment is not a valid configuration: start-up stops with every problem listed. */
+export class ConfigError extends LatticeError {
+  readonly code = 'invalid_configuration'
+  readonly problems: readonly string[]
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n- ${problems.join('\n- ')}`)
+    this.problems = problems
+  }
+}
+
+/** The signing key in the store cannot be used (sealed under another secret, or gone): start-up stops. */
+export class SigningKeyError extends LatticeError {
+  readonly code = 'signing_key_unusable'
 }
 
 export function errorBody(code: ErrorCode, description: string): { error: ErrorCode; error_description: string } {
   return { error: code, error_description: description }
+}
+
+/** Errors whose details belong in the log: everything but a client's own mistake. */
+export function isLoggable(err: unknown): boolean {
+  return !(err instanceof ServiceError || err instanceof SecurityEventError || err instanceof InvalidTokenError)
 }

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net'
 import type { RequestListener } from 'node:http'
 import type { Express } from 'express'
 import { createApp } from './app.ts'
-import { loadConfig, ConfigError, type Config } from './config.ts'
-import { loadIndexFile, watchIndexFile } from './articles/index-file.ts'
+import { loadConfig, type Config } from './config.ts'
+import { ConfigError } from './errors.ts'
+import { keepYoungGenerationSmall, loadIndexFile, watchIndexFile } from './articles/index-file.ts'
 import type { PostIndex } from './articles/post-index.ts'
 import { loadSealingSecret } from './auth/sealing-secret.ts'
 import { loadOrCreateSigningKey } from './auth/signing-key.ts'
@@ -12,11 +13,9 @@ import { createTokenService } from './auth/tokens.ts'
 import { createLogger, flushLogs } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { openStore } from './store/open-store.ts'
-import { endpoints } from './routes/well-known.ts'
+import { endpointUrls } from './routes/endpoints.ts'
 import { createLimitedServer } from './http/server-limits.ts'
-
-/** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
-const DRAIN_TIMEOUT_MS = 25_000
+import { SERVER_TIMEOUTS } from './defaults.ts'
 
 /** How the live preview (scripts/dev.ts) runs this same service. */
 export interface MainOptions {
@@ -51,23 +50,23 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   }
   const logger = createLogger(config.logLevel)
   const current = join(config.distDir, 'current')
-  const indexFile = join(current, 'post-index.json')
 
+  keepYoungGenerationSmall()
   let index: PostIndex | undefined
   try {
-    index = await loadIndexFile(indexFile, config.baseUrl)
+    index = await loadIndexFile(current, config.baseUrl)
   } catch (err) {
     if (!options.withoutBuild) {
-      logger.fatal({ err, indexFile }, 'cannot load the post index: run "npm run build" first')
+      logger.fatal({ err, buildDir: current }, 'cannot load the post index: run "npm run build" first')
       flushLogs(logger)
       process.exit(1)
     }
   }
   const reloadIndex = async () => {
-    index = await loadIndexFile(indexFile, config.baseUrl)
+    index = await loadIndexFile(current, config.baseUrl)
   }
   const stopWatching = options.watchIndex === false ? () => {} : watchIndexFile(
-    indexFile,
+    current,
     config.baseUrl,
     (next) => {
       index = next
@@ -78,7 +77,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
 
   const store = await openStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
   const signingKey = await loadOrCreateSigningKey(store, loadSealingSecret(config.signingKeySecret, config.dataDir))
-  const tokens = createTokenService({ issuer: config.baseUrl, resource: endpoints(config.baseUrl).resource, key: signingKey })
+  const tokens = createTokenService({ issuer: config.baseUrl, resource: endpointUrls(config.baseUrl)('getCatalog'), key: signingKey })
   let accepting = true
 
   const app = createApp({
@@ -102,8 +101,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
     server.once('listening', resolve)
     server.once('error', reject)
   })
-  // Keep-alive longer than the proxy's, so nginx never reuses a socket we are closing.
-  server.keepAliveTimeout = 65_000
+  server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs
   const { port } = server.address() as AddressInfo
   logger.info(
     { host: config.host, port, baseUrl: config.baseUrl, articles: index?.size, store: config.redisUrl ? 'redis' : 'sqlite', kid: signingKey.kid },
@@ -131,7 +129,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
       logger.warn('drain timeout: exiting with requests still open')
       flushLogs(logger)
       process.exit(1)
-    }, DRAIN_TIMEOUT_MS).unref()
+    }, SERVER_TIMEOUTS.drainTimeoutMs).unref()
   }
   process.once('SIGTERM', () => shutdown('SIGTERM'))
   process.once('SIGINT', () => shutdown('SIGINT'))

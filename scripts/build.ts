@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import * as pagefind from 'pagefind'
 import { ROOT, buildEnv, computeInputs, type BuildInfo } from './build-state.ts'
 import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
+import { writeIndexFile } from '../auth-service/articles/index-file.ts'
+import type { IndexEntry } from '../model/article.ts'
 
 const KEEP_PREVIOUS_BUILDS = 1
 
@@ -38,8 +40,12 @@ export async function build(env: NodeJS.ProcessEnv = process.env): Promise<Build
     if (astro.status !== 0) throw new Error('astro build failed (see the message above)')
 
     const astroDone = Date.now()
-    renameSync(join(siteDir, 'post-index.json'), join(buildDir, 'post-index.json'))
-    const articles = (JSON.parse(readFileSync(join(buildDir, 'post-index.json'), 'utf8')) as { posts: unknown[] }).posts.length
+    // The site emits the entries; the service's writer lays them out in its own format.
+    const emitted = join(siteDir, 'post-index.json')
+    const entries = (JSON.parse(readFileSync(emitted, 'utf8')) as { posts: IndexEntry[] }).posts
+    rmSync(emitted)
+    await writeIndexFile(buildDir, entries)
+    const articles = entries.length
     await indexWithPagefind(siteDir)
     timings.astroMs = astroDone - started
     timings.pagefindMs = Date.now() - astroDone

@@ -1,40 +1,244 @@
-import { readFile, stat } from 'node:fs/promises'
-import { watchFile, unwatchFile, type Stats } from 'node:fs'
-import { createPostIndex, type PostIndex } from './post-index.ts'
-import { validateIndex } from './validate-index.ts'
+import { closeSync, fstatSync, openSync, readFileSync, readSync, unwatchFile, watchFile, type Stats } from 'node:fs'
+import { open, rename } from 'node:fs/promises'
+import { join } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
+import { z } from 'zod'
+import { IndexEntry } from '../../model/article.ts'
+import { compareEntries, postIndexBuilder, postIndexFrom, type PostIndex, type PostIndexState } from './post-index.ts'
 
-/** Reads, validates and prepares the post index the build wrote. */
-export async function loadIndexFile(file: string, baseUrl: string): Promise<PostIndex> {
-  const text = await readFile(file, 'utf8')
-  return createPostIndex(validateIndex(JSON.parse(text)), baseUrl)
+/**
+ * The post index in a build folder is two files:
+ *
+ * - `post-index.bodies`: every article's markdown as a JSON string literal (UTF-8, quotes
+ *   included), one after the other, nothing between;
+ * - `post-index.ndjson`, written last: a header line, then one line per article (newest first)
+ *   with its index entry minus the markdown, plus `body: [offset, length]` in the bodies file.
+ *
+ * Loading parses only the small lines; the bodies are copied from the file straight into the
+ * detail responses (see assemblePostIndex), never parsed or held as strings.
+ */
+export const INDEX_FILES = { entries: 'post-index.ndjson', bodies: 'post-index.bodies' } as const
+/** Changes whenever the layout does; a build of another format is refused, asking for a rebuild. */
+export const INDEX_FORMAT_VERSION = 2
+const FORMAT = 'lattice-post-index'
+
+const Header = z.object({
+  format: z.literal(FORMAT),
+  version: z.literal(INDEX_FORMAT_VERSION),
+  entries: z.int().min(0),
+  bodiesBytes: z.int().min(0),
+})
+const EntryLine = IndexEntry.omit({ markdown: true }).extend({
+  body: z.tuple([z.int().min(0), z.int().min(2)]),
+})
+type EntryLine = z.infer<typeof EntryLine>
+
+/** How many body bytes go to the file per write. */
+const WRITE_BATCH_BYTES = 1 << 20
+
+/**
+ * Writes the post index into `buildDir` (entries newest first), checking each entry against the
+ * article schema first. Each file is written beside its final name and renamed into place, the
+ * entries file last, so a reader that sees it sees the bodies it points into.
+ */
+export async function writeIndexFile(buildDir: string, entries: readonly IndexEntry[]): Promise<void> {
+  const lines: string[] = []
+  const bodiesFile = join(buildDir, INDEX_FILES.bodies)
+  const bodies = await open(`${bodiesFile}.tmp`, 'w')
+  let offset = 0
+  try {
+    let batch: Buffer[] = []
+    let batchBytes = 0
+    const seen = new Set<string>()
+    for (const [i, entry] of [...entries].sort(compareEntries).entries()) {
+      const { markdown, ...meta } = validateEntry(entry, `post index entry ${i}`)
+      if (seen.has(meta.slug)) throw new Error(`post index entry ${i}: slug "${meta.slug}" appears twice`)
+      seen.add(meta.slug)
+      const literal = Buffer.from(JSON.stringify(markdown))
+      lines.push(JSON.stringify({ ...meta, body: [offset, literal.length] }))
+      offset += literal.length
+      batch.push(literal)
+      batchBytes += literal.length
+      if (batchBytes >= WRITE_BATCH_BYTES) {
+        await bodies.writev(batch)
+        batch = []
+        batchBytes = 0
+      }
+    }
+    await bodies.writev(batch)
+  } finally {
+    await bodies.close()
+  }
+  await rename(`${bodiesFile}.tmp`, bodiesFile)
+  const header = JSON.stringify({ format: FORMAT, version: INDEX_FORMAT_VERSION, entries: lines.length, bodiesBytes: offset })
+  const entriesFile = join(buildDir, INDEX_FILES.entries)
+  const handle = await open(`${entriesFile}.tmp`, 'w')
+  try {
+    await handle.writeFile(`${[header, ...lines].join('\n')}\n`)
+  } finally {
+    await handle.close()
+  }
+  await rename(`${entriesFile}.tmp`, entriesFile)
 }
 
 /**
- * Reloads the index when the build swaps in a new one (scripts/build.ts renames the `current`
- * link, so the path's inode changes). Polls with stat, which sees through the link and works on
- * every filesystem and inside containers. A bad new file keeps the old index serving.
+ * Keeps V8's young generation at its starting size for the life of the process. Loading an index
+ * allocates briskly; left to its default, V8 grows the young generation to 64 MB then and keeps
+ * it, which is most of what the service may hold beyond the corpus. Answers are prepared bodies,
+ * so requests allocate little and lose nothing by it. Call once, early, in the process's entry.
+ */
+export function keepYoungGenerationSmall(): void {
+  setFlagsFromString('--semi-space-growth-factor=1')
+}
+
+/** Reads, validates and prepares the post index the build wrote into `buildDir`. */
+export async function loadIndexFile(buildDir: string, baseUrl: string): Promise<PostIndex> {
+  return loadIndexFileSync(buildDir, baseUrl)
+}
+
+/** loadIndexFile in one step: for tests and tools that load before anything else runs. */
+export function loadIndexFileSync(buildDir: string, baseUrl: string): PostIndex {
+  return postIndexFrom(readIndexState(buildDir, baseUrl))
+}
+
+/** The post index in `buildDir` read into its finished state. */
+export function readIndexState(buildDir: string, baseUrl: string): PostIndexState {
+  const builder = postIndexBuilder(baseUrl)
+  const bodies: Array<readonly [number, number]> = []
+  return readIndexFiles(
+    buildDir,
+    ({ body, ...meta }) => {
+      builder.add(meta, body[1])
+      bodies.push(body)
+    },
+    (copyBody) => builder.finishState((i, target, at) => copyBody(bodies[i]!, target, at)),
+  )
+}
+
+/** The entries of the post index in `buildDir`, bodies included (for tests and tools: it decodes every body). */
+export function readIndexEntries(buildDir: string): IndexEntry[] {
+  const lines: EntryLine[] = []
+  return readIndexFiles(
+    buildDir,
+    (line) => lines.push(line),
+    (copyBody) =>
+      lines.map(({ body, ...meta }) => {
+        const literal = Buffer.allocUnsafe(body[1])
+        copyBody(body, literal, 0)
+        return { ...meta, markdown: JSON.parse(literal.toString('utf8')) as string }
+      }),
+  )
+}
+
+/**
+ * Reads the index in `buildDir`: checks each line and hands it to `onLine` as it goes (so that no
+ * line outlives its turn unless kept), then calls `finish` with a function that copies a body into
+ * a buffer. The site and the service are built separately, so a stale, truncated or hand-edited
+ * index must fail here with the file, the entry and the field, not as a 500 later.
+ */
+function readIndexFiles<T>(
+  buildDir: string,
+  onLine: (line: EntryLine) => void,
+  finish: (copyBody: (body: readonly [number, number], target: Buffer, at: number) => void) => T,
+): T {
+  const entriesFile = join(buildDir, INDEX_FILES.entries)
+  const bodiesFile = join(buildDir, INDEX_FILES.bodies)
+  const rebuild = 'rebuild with "npm run build"'
+  let text: string
+  try {
+    text = readFileSync(entriesFile, 'utf8')
+  } catch (e) {
+    throw new Error(`post index ${entriesFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? e}); ${rebuild}`, { cause: e })
+  }
+  const rows = text.split('\n')
+  if (rows[rows.length - 1] === '') rows.pop()
+  const header = Header.safeParse(parseJson(rows[0] ?? ''))
+  if (!header.success)
+    throw new Error(`post index ${entriesFile}: not a ${FORMAT} file of version ${INDEX_FORMAT_VERSION}; ${rebuild}`, { cause: header.error })
+  if (rows.length - 1 !== header.data.entries)
+    throw new Error(`post index ${entriesFile}: ${rows.length - 1} entries where the header says ${header.data.entries}; ${rebuild}`)
+  const { bodiesBytes } = header.data
+  const seen = new Set<string>()
+  for (let i = 1; i < rows.length; i++) {
+    const at = `post index ${entriesFile}: entry ${i - 1}`
+    const line = validate(EntryLine, parseJson(rows[i]!), at)
+    if (seen.has(line.slug)) throw new Error(`${at}: slug "${line.slug}" appears twice`)
+    seen.add(line.slug)
+    if (line.body[0] + line.body[1] > bodiesBytes) throw new Error(`${at} ("${line.slug}"): body: ends past the bodies file (${bodiesBytes} bytes); ${rebuild}`)
+    try {
+      onLine(line)
+    } catch (e) {
+      throw new Error(`${at} ("${line.slug}"): ${(e as Error).message}; ${rebuild}`, { cause: e })
+    }
+  }
+
+  let fd: number
+  try {
+    fd = openSync(bodiesFile, 'r')
+  } catch (e) {
+    throw new Error(`post index ${bodiesFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? e}); ${rebuild}`, { cause: e })
+  }
+  try {
+    const size = fstatSync(fd).size
+    if (size !== bodiesBytes) throw new Error(`post index ${bodiesFile}: ${size} bytes where ${entriesFile} says ${bodiesBytes}; ${rebuild}`)
+    return finish(([offset, length], target, at) => {
+      let done = 0
+      while (done < length) {
+        const n = readSync(fd, target, at + done, length - done, offset + done)
+        if (n === 0) break
+        done += n
+      }
+      // A body is a string literal: anything else means the two files do not belong together.
+      if (done !== length || target[at] !== 0x22 || target[at + length - 1] !== 0x22)
+        throw new Error(`post index ${bodiesFile}: the body at ${offset} is not a JSON string; ${rebuild}`)
+    })
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** One entry checked against the article schema; the error names the entry and every bad field. */
+function validateEntry(raw: unknown, at: string): IndexEntry {
+  return validate(IndexEntry, raw, at)
+}
+
+function validate<S extends z.ZodType>(schema: S, raw: unknown, at: string): z.output<S> {
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  const slug = typeof raw === 'object' && raw !== null && 'slug' in raw && typeof raw.slug === 'string' ? ` ("${raw.slug}")` : ''
+  const problems = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'entry'}: ${issue.message}`)
+  throw new Error(`${at}${slug}: ${problems.join('; ')}`, { cause: parsed.error })
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Reloads the index when a build swaps in a new one (scripts/build.ts renames the `current`
+ * link, so the entries file's inode changes; it is also the file a writer renames last). Polls
+ * with stat, which sees through the link and works on every filesystem and inside containers.
+ * A bad new index keeps the old one serving.
  */
 export function watchIndexFile(
-  file: string,
+  buildDir: string,
   baseUrl: string,
   onLoad: (index: PostIndex) => void,
   onError: (error: unknown) => void,
   intervalMs = 1000,
 ): () => void {
+  const file = join(buildDir, INDEX_FILES.entries)
   let loading: Promise<void> = Promise.resolve()
   const changed = (curr: Stats, prev: Stats) =>
     curr.ino !== prev.ino || curr.mtimeMs !== prev.mtimeMs || curr.size !== prev.size
   const listener = (curr: Stats, prev: Stats) => {
     if (curr.nlink === 0 || !changed(curr, prev)) return
-    loading = loading.then(() => loadIndexFile(file, baseUrl).then(onLoad, onError))
+    loading = loading.then(() => loadIndexFile(buildDir, baseUrl).then(onLoad, onError))
   }
   watchFile(file, { interval: intervalMs, persistent: false }, listener)
   return () => unwatchFile(file, listener)
-}
-
-export async function indexFileExists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  )
 }

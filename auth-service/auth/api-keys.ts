@@ -1,8 +1,11 @@
 import type { Store } from '../store/store.ts'
-import { API_KEY_PREFIX, LIFETIMES, SCOPES } from './policy.ts'
+import { LIFETIMES } from '../defaults.ts'
+import { API_KEY_PREFIX, SCOPES } from './policy.ts'
 import { digest, randomSecret, secretsEqual } from './secrets.ts'
 
 const LIVE = `${API_KEY_PREFIX}_live_`
+/** The shape of an issued key: the live prefix and 32 random bytes, base64url. */
+export const API_KEY_PATTERN = `^${LIVE}[A-Za-z0-9_-]{43}$`
 /** Characters of the secret kept in clear as the key's visible prefix, for recognising a key in lists. */
 const VISIBLE = 8
 
@@ -28,6 +31,8 @@ interface ApiKeyRecord {
 export interface ApiKeyIdentity {
   subject: string
   scopes: readonly string[]
+  /** The key's digest: what `isApiKeyLive` checks again on later calls. */
+  digest: string
 }
 
 const recordKey = (keyDigest: string) => `api-key:${keyDigest}`
@@ -59,7 +64,12 @@ export async function findApiKey(store: Store, key: string): Promise<ApiKeyIdent
   const keyDigest = digest(key)
   const record = await store.get<ApiKeyRecord>(recordKey(keyDigest))
   if (!record || !secretsEqual(record.digest, keyDigest)) return undefined
-  return { subject: `key:${record.prefix}`, scopes: record.scopes }
+  return { subject: `key:${record.prefix}`, scopes: record.scopes, digest: keyDigest }
+}
+
+/** True while the key of this digest is stored: not revoked, not expired. One store read. */
+export async function isApiKeyLive(store: Store, keyDigest: string): Promise<boolean> {
+  return (await store.get(recordKey(keyDigest))) !== undefined
 }
 
 export async function revokeApiKey(store: Store, key: string): Promise<void> {

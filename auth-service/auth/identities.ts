@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.ts'
-import { API_KEY_PREFIX, LIFETIMES } from './policy.ts'
+import { LIFETIMES } from '../defaults.ts'
+import { API_KEY_PREFIX } from './policy.ts'
 import { digest, randomSecret } from './secrets.ts'
 
 export interface IdentityRecord {

@@ -2,18 +2,6 @@
 export const SCOPES = ['research.read', 'research.search'] as const
 export type Scope = (typeof SCOPES)[number]
 
-/** Lifetimes in seconds (ARCHITECTURE.md: access token 1 h, identity_assertion days). */
-export const LIFETIMES = {
-  accessToken: 60 * 60,
-  identityAssertion: 30 * 24 * 60 * 60,
-  apiKey: 90 * 24 * 60 * 60,
-  /** Records that must outlive any token that refers to them. */
-  forever: 100 * 365 * 24 * 60 * 60,
-} as const
-
-/** Tolerated clock difference between replicas when checking exp/iat/nbf (RFC 8725 §3.10). */
-export const CLOCK_SKEW_SECONDS = 30
-
 /** `<prefix>_live_<secret>`: the prefix names the service, so a leaked key is recognisable. */
 export const API_KEY_PREFIX = 'lat'
 

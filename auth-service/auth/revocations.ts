@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.ts'
-import { CLOCK_SKEW_SECONDS } from './policy.ts'
+import { CLOCK_SKEW_SECONDS } from '../defaults.ts'
 
 const revokedKey = (jti: string) => `revoked:${jti}`
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 /** URL-safe random text with `bytes` bytes of entropy (32 bytes: 43 characters). */
 export function randomSecret(bytes = 32): string {
@@ -10,7 +10,8 @@ export function randomSecret(bytes = 32): string {
  * enough (no dictionary to guess from), and a lookup by digest compares no secret byte by byte.
  */
 export function digest(secret: string): string {
-  return createHash('sha256').update(secret).digest('base64url')
+  // The one-shot hash: about half the cost of a Hash object, and an API key is digested on every call.
+  return hash('sha256', secret, 'base64url')
 }
 
 /** Constant-time equality of two secrets' bytes; their lengths are not secret. */

@@ -1,9 +1,11 @@
 import {
-  createCipheriv, createDecipheriv, createHash, createPrivateKey, createPublicKey, generateKeyPairSync, hkdfSync, randomBytes,
+  createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, generateKeyPairSync, hkdfSync, randomBytes,
   type JsonWebKey, type KeyObject,
 } from 'node:crypto'
+import { calculateJwkThumbprint, exportJWK } from 'jose'
 import type { Store } from '../store/store.ts'
-import { LIFETIMES } from './policy.ts'
+import { LIFETIMES } from '../defaults.ts'
+import { SigningKeyError } from '../errors.ts'
 
 export interface SigningKey {
   readonly kid: string
@@ -32,12 +34,7 @@ interface SealedKey {
   sealed: string
 }
 
-export class SigningKeyError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.name = 'SigningKeyError'
-  }
-}
+export { SigningKeyError }
 
 const STORE_KEY = 'signing-key:current'
 
@@ -52,8 +49,9 @@ export async function loadOrCreateSigningKey(store: Store, secret: string): Prom
   if (existing) return unseal(existing, sealingKey)
 
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
-  const jwk = privateKey.export({ format: 'jwk' })
-  const kid = thumbprint(jwk)
+  const jwk = await exportJWK(privateKey)
+  // RFC 7638: a `kid` that any party can recompute from the public key.
+  const kid = await calculateJwkThumbprint(jwk)
   const record: SealedKey = { kid, alg: 'ES256', createdAt: new Date().toISOString(), sealed: seal(JSON.stringify(jwk), sealingKey) }
   if (await store.putIfAbsent(STORE_KEY, record, LIFETIMES.forever)) return fromPrivateKey(privateKey, kid)
   // Another replica won the race: use its key.
@@ -62,7 +60,7 @@ export async function loadOrCreateSigningKey(store: Store, secret: string): Prom
   return unseal(winner, sealingKey)
 }
 
-function unseal(record: SealedKey, sealingKey: Buffer): SigningKey {
+async function unseal(record: SealedKey, sealingKey: Buffer): Promise<SigningKey> {
   let jwk: JsonWebKey
   try {
     const raw = Buffer.from(record.sealed, 'base64url')
@@ -85,15 +83,9 @@ function seal(plaintext: string, sealingKey: Buffer): string {
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
 }
 
-function fromPrivateKey(privateKey: KeyObject, kid: string): SigningKey {
+async function fromPrivateKey(privateKey: KeyObject, kid: string): Promise<SigningKey> {
   const publicKey = createPublicKey(privateKey)
-  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y: string }
+  const { kty, crv, x, y } = (await exportJWK(publicKey)) as Required<Pick<JsonWebKey, 'kty' | 'crv' | 'x' | 'y'>>
   const publicJwk: PublicJwk = { kty, crv, x, y, kid, alg: 'ES256', use: 'sig' }
   return Object.freeze({ kid, alg: 'ES256' as const, privateKey, publicKey, publicJwk })
-}
-
-/** RFC 7638 JWK thumbprint: a `kid` that any party can recompute from the public key. */
-function thumbprint(jwk: JsonWebKey): string {
-  const canonical = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y })
-  return createHash('sha256').update(canonical).digest('base64url')
 }

@@ -1,7 +1,10 @@
 import { jwtVerify, errors, type JWTPayload } from 'jose'
 import { randomUUID, sign as signBytes } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import type { SigningKey } from './signing-key.ts'
-import { CLOCK_SKEW_SECONDS, LIFETIMES, TOKEN_TYPES } from './policy.ts'
+import { CLOCK_SKEW_SECONDS, LIFETIMES, VERIFIED_TOKEN_CACHE_SIZE } from '../defaults.ts'
+import { InvalidTokenError } from '../errors.ts'
+import { TOKEN_TYPES } from './policy.ts'
 
 /** Claims of an access token (RFC 9068 §2.2). */
 export interface AccessTokenClaims {
@@ -25,12 +28,7 @@ export interface IdentityAssertionClaims {
   jti: string
 }
 
-export class InvalidTokenError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.name = 'InvalidTokenError'
-  }
-}
+export { InvalidTokenError }
 
 export interface TokenService {
   signAccessToken(input: { sub: string; scope: string }): Promise<{ token: string; claims: AccessTokenClaims }>
@@ -74,8 +72,7 @@ export function createTokenService(options: {
   // Verified tokens, by their exact text (signature included), until they expire: an agent
   // presents the same token on every call, and checking an ES256 signature once is enough.
   // Expiry is re-checked on every hit; revocation is checked by the caller on every call.
-  const verified = new Map<string, { typ: string; audience: string; payload: JWTPayload }>()
-  const CACHE_LIMIT = 50_000
+  const verified = new LRUCache<string, { typ: string; audience: string; payload: JWTPayload }>({ max: VERIFIED_TOKEN_CACHE_SIZE })
 
   async function verify(token: string, typ: string, audience: string, ignoreExpiry = false): Promise<JWTPayload> {
     const hit = ignoreExpiry ? undefined : verified.get(token)
@@ -86,10 +83,7 @@ export function createTokenService(options: {
       throw new InvalidTokenError('The token has expired.')
     }
     const payload = await verifyUncached(token, typ, audience, ignoreExpiry)
-    if (!ignoreExpiry) {
-      if (verified.size >= CACHE_LIMIT) verified.delete(verified.keys().next().value!)
-      verified.set(token, { typ, audience, payload })
-    }
+    if (!ignoreExpiry) verified.set(token, { typ, audience, payload })
     return payload
   }
 

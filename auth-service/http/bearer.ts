@@ -1,9 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express'
-import { ServiceError } from '../errors.ts'
+import { KNOWN_CREDENTIALS_CACHE_SIZE } from '../defaults.ts'
 import type { Store } from '../store/store.ts'
-import { findApiKey, looksLikeApiKey } from '../auth/api-keys.ts'
+import { LRUCache } from 'lru-cache'
+import { findApiKey, isApiKeyLive, looksLikeApiKey } from '../auth/api-keys.ts'
 import { isTokenRevoked } from '../auth/revocations.ts'
-import { InvalidTokenError, type TokenService } from '../auth/tokens.ts'
+import type { Scope } from '../auth/policy.ts'
+import type { TokenService } from '../auth/tokens.ts'
+import { InvalidTokenError, ServiceError } from '../errors.ts'
 
 /** Who is calling: nobody (public reads), or the holder of a valid API key or access token. */
 export type Principal =
@@ -34,16 +37,21 @@ export function principalResolver(deps: { store: Store; tokens: TokenService; re
   const refuse = (description: string, cause?: unknown) =>
     new ServiceError('invalid_token', description, { cause, headers: { 'WWW-Authenticate': challenge } })
   const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' })
+  // Credentials already resolved, by their exact header: a caller presents the same one on every
+  // call, so parsing, digesting and verifying it once is enough. What can change (revocation,
+  // expiry) is checked again on every call, with one store read.
+  const known = new LRUCache<string, { principal: Principal; live: () => Promise<boolean> }>({ max: KNOWN_CREDENTIALS_CACHE_SIZE })
 
-  return async function resolvePrincipal(header) {
-    if (header === undefined) return ANONYMOUS
+  async function resolve(header: string): Promise<Principal> {
     const match = BEARER.exec(header)
     if (!match) throw refuse('Send credentials as "Authorization: Bearer <API key or access token>".')
     const value = match[1]!
     if (looksLikeApiKey(value)) {
       const key = await findApiKey(deps.store, value)
       if (!key) throw refuse('The API key is unknown, expired or revoked.')
-      return { kind: 'api_key', subject: key.subject, scopes: key.scopes }
+      const principal: Principal = Object.freeze({ kind: 'api_key', subject: key.subject, scopes: key.scopes })
+      known.set(header, { principal, live: () => isApiKeyLive(deps.store, key.digest) })
+      return principal
     }
     let claims
     try {
@@ -53,7 +61,23 @@ export function principalResolver(deps: { store: Store; tokens: TokenService; re
       throw e
     }
     if (await isTokenRevoked(deps.store, claims.jti)) throw refuse('The access token has been revoked.')
-    return { kind: 'access_token', subject: claims.sub, scopes: claims.scope.split(' ') }
+    const principal: Principal = Object.freeze({ kind: 'access_token', subject: claims.sub, scopes: Object.freeze(claims.scope.split(' ')) })
+    const { jti } = claims
+    known.set(header, {
+      principal,
+      // Expiry by the token service's own clock (a cache hit there), revocation from the store.
+      live: async () => (await deps.tokens.verifyAccessToken(value).then(() => true, () => false)) && !(await isTokenRevoked(deps.store, jti)),
+    })
+    return principal
+  }
+
+  return async function resolvePrincipal(header) {
+    if (header === undefined) return ANONYMOUS
+    const hit = known.get(header)
+    if (hit && (await hit.live())) return hit.principal
+    // Unknown, or no longer valid: the full check says why.
+    if (hit) known.delete(header)
+    return resolve(header)
   }
 }
 
@@ -66,13 +90,13 @@ export function authenticate(resolve: ResolvePrincipal): RequestHandler {
 }
 
 /** Identified callers must hold `scope`; anonymous reads are public (spec §5.2). */
-export function requireScope(scope: string, resourceMetadataUrl: string): RequestHandler {
-  return function scopeCheck(_req, res, next) {
-    const principal = principalOf(res)
-    if (principal.kind !== 'anonymous' && !principal.scopes.includes(scope))
-      throw new ServiceError('insufficient_scope', `This call needs the "${scope}" scope.`, {
-        headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl}"` },
-      })
-    next()
-  }
+export function hasScope(principal: Principal, scope: Scope): boolean {
+  return principal.kind === 'anonymous' || principal.scopes.includes(scope)
+}
+
+/** The 403 of a caller without the scope a call needs (RFC 6750 §3.1). */
+export function insufficientScope(scope: Scope, resourceMetadataUrl: string): ServiceError {
+  return new ServiceError('insufficient_scope', `This call needs the "${scope}" scope.`, {
+    headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl}"` },
+  })
 }

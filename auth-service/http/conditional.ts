@@ -1,43 +1,47 @@
-import type { Request, Response } from 'express'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestHandler } from 'express'
+import fresh from 'fresh'
 import type { PreparedBody } from '../articles/post-index.ts'
 
 /** Short shared caching for API reads; `Vary: Authorization` keeps a bad token's 401 from being masked by a cache. */
-export const API_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300'
+const API_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300'
 /**
  * An answer to a credential: `public` would let a shared cache keep it per Authorization value
  * (RFC 9111 §3.5) and serve it after the key is revoked; the holder's own cache revalidates.
  */
-export const CREDENTIAL_CACHE_CONTROL = 'private, no-cache'
+const CREDENTIAL_CACHE_CONTROL = 'private, no-cache'
 
 /**
- * Sends a prepared JSON body with ETag and Last-Modified, answering 304 when the client's copy
- * is current (RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since).
+ * The answer to every successful read, in one write: a prepared JSON body with its validators,
+ * or 304 when the client's copy is current (RFC 9110 §13.2.2, via `fresh`). `headers` are
+ * further name/value pairs to send (the read fast path passes its constant headers here).
+ * Returns the status sent.
  */
-export function sendPrepared(req: Request, res: Response, prepared: PreparedBody, cacheControl = API_CACHE_CONTROL): void {
-  res.setHeader('Cache-Control', req.headers.authorization === undefined ? cacheControl : CREDENTIAL_CACHE_CONTROL)
-  res.setHeader('Vary', 'Authorization')
-  res.setHeader('ETag', prepared.etag)
-  res.setHeader('Last-Modified', prepared.lastModified)
-  if (isNotModified(req, prepared)) {
-    res.status(304).end()
-    return
+export function sendPrepared(
+  req: IncomingMessage,
+  res: ServerResponse,
+  prepared: PreparedBody,
+  cacheControl = API_CACHE_CONTROL,
+  headers: string[] = [],
+): number {
+  const caching = req.headers.authorization === undefined ? cacheControl : CREDENTIAL_CACHE_CONTROL
+  headers.push('Cache-Control', caching, 'Vary', 'Authorization', 'ETag', prepared.etag, 'Last-Modified', prepared.lastModified)
+  // Only the preconditions are handed to `fresh`: its reading of a request's `Cache-Control:
+  // no-cache` is a cache's (RFC 9111 §5.2.1.4), while an origin evaluates preconditions as sent
+  // (RFC 9110 §13.2.1), and fetch() adds no-cache to every request with If-None-Match.
+  const conditions = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] }
+  if (fresh(conditions, { etag: prepared.etag, 'last-modified': prepared.lastModified })) {
+    res.writeHead(304, headers).end()
+    return 304
   }
-  res.setHeader('Content-Type', 'application/json; charset=utf-8')
-  res.setHeader('Content-Length', prepared.body.length)
-  res.end(req.method === 'HEAD' ? undefined : prepared.body)
+  headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(prepared.body.length))
+  res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : prepared.body)
+  return 200
 }
 
-export function isNotModified(req: Pick<Request, 'headers'>, prepared: PreparedBody): boolean {
-  const inm = req.headers['if-none-match']
-  if (inm !== undefined) {
-    if (inm.trim() === '*') return true
-    // Weak comparison: W/"x" matches "x".
-    return inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === prepared.etag)
-  }
-  const ims = req.headers['if-modified-since']
-  if (ims !== undefined) {
-    const since = Date.parse(ims)
-    return !Number.isNaN(since) && Date.parse(prepared.lastModified) <= since
-  }
-  return false
+/** RFC 6749 §5.1: token responses and their errors are never cached. */
+export const oauthNoStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store')
+  res.setHeader('Pragma', 'no-cache')
+  next()
 }

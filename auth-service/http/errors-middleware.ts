@@ -1,6 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express'
-import { ServiceError, errorBody } from '../errors.ts'
-import { StoreUnavailableError } from '../store/store.ts'
+import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 
 /** Answers any API path no route took (and anything the site does not serve): JSON, never HTML. */
 export const apiNotFound: RequestHandler = (req) => {
@@ -19,29 +18,27 @@ export function methodNotAllowed(allow: string): RequestHandler {
 export type LogError = (error: unknown, context: { method: string; path: string }) => void
 
 /**
- * The one place errors become responses: ServiceErrors with their code, body-parser refusals
- * as 4xx, anything else as a 500 `server_error` whose details go to the log only.
+ * The one place errors become responses: an error of the family answers in its own wire shape
+ * (its details go to the log unless it is the client's own mistake), body-parser refusals as
+ * 4xx, anything else as a 500 `server_error` whose details go to the log only.
  */
 export function errorHandler(logError: LogError): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err)
-    let e: ServiceError
-    if (err instanceof ServiceError) e = err
-    else if (err instanceof StoreUnavailableError) {
-      // Never a 500, and never a false 401 that would send agents to register again.
-      logError(err, { method: req.method, path: req.path })
-      e = new ServiceError('temporarily_unavailable', 'Credentials cannot be checked or issued right now; retry shortly.', {
-        headers: { 'Retry-After': '5' },
-      })
-    }
-    else if (isHttpError(err) && err.status < 500) e = fromHttpError(err)
+    const context = { method: req.method, path: req.path }
+    let e: LatticeError
+    if (err instanceof LatticeError) {
+      e = err
+      if (isLoggable(err)) logError(err, context)
+    } else if (isHttpError(err) && err.status < 500) e = fromHttpError(err)
     else {
-      logError(err, { method: req.method, path: req.path })
+      logError(err, context)
       e = new ServiceError('server_error', 'The server failed to answer; retry with backoff.')
     }
-    for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value)
+    const { status, headers, body } = e.response()
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
     res.setHeader('Cache-Control', 'no-store')
-    res.status(e.status).json(errorBody(e.code, e.message))
+    res.status(status).json(body)
   }
 }
 

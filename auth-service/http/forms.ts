@@ -1,9 +1,18 @@
-import express, { type RequestHandler } from 'express'
+import express, { type Request, type RequestHandler } from 'express'
+import { BODY_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 
+export const JSON_TYPES = ['application/json', 'application/*+json']
+export const FORM_TYPE = 'application/x-www-form-urlencoded'
+
 /** Bodies are small: a token request or a label. Bounded size and field count (413/400 beyond). */
-export const formBody: RequestHandler = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 32 })
-export const jsonBody: RequestHandler = express.json({ limit: '16kb', type: ['application/json', 'application/*+json'] })
+export const formBody: RequestHandler = express.urlencoded({ extended: false, limit: BODY_LIMITS.form, parameterLimit: BODY_LIMITS.fields })
+export const jsonBody: RequestHandler = express.json({ limit: BODY_LIMITS.form, type: JSON_TYPES })
+
+/** True when the request carries a body of at least one byte. */
+export function hasBody(req: Request): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
+}
 
 type Fields = Record<string, unknown>
 
@@ -47,7 +56,8 @@ export function requiredField(fields: Fields, name: string, maxLength = 8192): s
   return value
 }
 
-/** True for a form-encoded request, whatever its parameters (charset etc.). */
-export function isForm(contentType: string | undefined): boolean {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded'
+/** The fields of a form-encoded request (RFC 6749 §4.1.3 and alike); anything else is a 400. */
+export function formFields(req: Request): Fields {
+  if (!req.is(FORM_TYPE)) throw new ServiceError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded.')
+  return bodyFields(req.body)
 }

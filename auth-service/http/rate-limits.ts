@@ -1,27 +1,8 @@
 import type { Request, RequestHandler } from 'express'
 import { ipKeyGenerator, rateLimit, type Store as LimiterStore } from 'express-rate-limit'
 import { ServiceError } from '../errors.ts'
+import type { RateLimits } from '../defaults.ts'
 import type { Store } from '../store/store.ts'
-
-/** Requests allowed per window. Identity earns a larger read budget: that is what keys are for. */
-export interface RateLimits {
-  anonymousReadsPerMinute: number
-  identifiedReadsPerMinute: number
-  keysPerHour: number
-  identitiesPerHour: number
-  tokensPerMinute: number
-  /** Other writes (claim, revoke, events) per client address. */
-  writesPerMinute: number
-}
-
-export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({
-  anonymousReadsPerMinute: 600,
-  identifiedReadsPerMinute: 3000,
-  keysPerHour: 20,
-  identitiesPerHour: 20,
-  tokensPerMinute: 60,
-  writesPerMinute: 120,
-})
 
 /** express-rate-limit's store, on our Store's counters: one budget shared by every replica. */
 class SharedCounters implements LimiterStore {
@@ -38,8 +19,9 @@ class SharedCounters implements LimiterStore {
     const { count, resetSeconds } = await this.store.increment(this.prefix + key, this.windowSeconds)
     return { totalHits: count, resetTime: new Date(Date.now() + resetSeconds * 1000) }
   }
-  async decrement() {
-    // Never called: no request is skipped after counting.
+  async decrement(key: string) {
+    // A refused issuance gives its count back (skipFailedRequests).
+    await this.store.increment(this.prefix + key, this.windowSeconds, -1)
   }
   async resetKey(key: string) {
     await this.store.delete(this.prefix + key)
@@ -76,7 +58,10 @@ export class BatchedCounters implements LimiterStore {
     e.pending++
     return { totalHits: e.shared + e.pending, resetTime: new Date(e.resetAt) }
   }
-  decrement() {}
+  decrement(key: string) {
+    const e = this.entries.get(key)
+    if (e) e.pending--
+  }
   resetKey(key: string) {
     this.entries.delete(key)
   }
@@ -117,13 +102,15 @@ function limiter(
   store: Store,
   name: string,
   windowSeconds: number,
-  options: { limit: (req: Request) => number; key: (req: Request) => string; batched?: boolean },
+  options: { limit: number; batched?: boolean; issuance?: boolean },
 ): RequestHandler {
   return rateLimit({
     windowMs: windowSeconds * 1000,
     limit: options.limit,
-    keyGenerator: options.key,
+    keyGenerator: clientAddress,
     store: options.batched ? new BatchedCounters(store, name, windowSeconds) : new SharedCounters(store, name, windowSeconds),
+    // An issuance budget counts what was issued: a refused or malformed request gives its count back.
+    skipFailedRequests: options.issuance ?? false,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: name,
@@ -138,14 +125,17 @@ function limiter(
   })
 }
 
-/** The limiters of the write endpoints, counted in the shared Store (reads: read-budget.ts). */
+/**
+ * The write budgets, per client address, counted in the shared Store (reads: read-budget.ts):
+ * `writes` bounds every POST whatever its outcome; the issuance budgets count only successes.
+ */
 export function rateLimiters(store: Store, limits: RateLimits) {
   return {
-    keys: limiter(store, 'keys', 3600, { limit: () => limits.keysPerHour, key: clientAddress }),
-    identities: limiter(store, 'identities', 3600, { limit: () => limits.identitiesPerHour, key: clientAddress }),
     // Agents exchange and revoke often: these per-minute budgets count in memory and share their
     // counts every 200 ms (exact per replica, shared within one flush).
-    tokens: limiter(store, 'tokens', 60, { limit: () => limits.tokensPerMinute, key: clientAddress, batched: true }),
-    writes: limiter(store, 'writes', 60, { limit: () => limits.writesPerMinute, key: clientAddress, batched: true }),
+    writes: limiter(store, 'writes', 60, { limit: limits.writesPerMinute, batched: true }),
+    tokens: limiter(store, 'tokens', 60, { limit: limits.tokensPerMinute, batched: true, issuance: true }),
+    keys: limiter(store, 'keys', 3600, { limit: limits.keysPerHour, issuance: true }),
+    identities: limiter(store, 'identities', 3600, { limit: limits.identitiesPerHour, issuance: true }),
   }
 }

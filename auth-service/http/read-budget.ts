@@ -2,7 +2,8 @@ import type { Request, RequestHandler } from 'express'
 import { ServiceError } from '../errors.ts'
 import type { Store } from '../store/store.ts'
 import { principalOf, type Principal } from './bearer.ts'
-import { BatchedCounters, clientAddress, type RateLimits } from './rate-limits.ts'
+import type { RateLimits } from '../defaults.ts'
+import { BatchedCounters, clientAddress } from './rate-limits.ts'
 
 const WINDOW_SECONDS = 60
 
@@ -12,6 +13,11 @@ export interface ReadDecision {
   policy: string
   remaining: string
   resetSeconds: number
+}
+
+/** The RateLimit-Policy and RateLimit headers of a decision, as name/value pairs. */
+export function rateLimitHeaders(d: ReadDecision): string[] {
+  return ['RateLimit-Policy', d.policy, 'RateLimit', d.remaining]
 }
 
 export interface ReadBudget {
@@ -51,8 +57,8 @@ export function readBudget(store: Store, limits: RateLimits): ReadBudget {
     middleware(req, res, next) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return next()
       const d = take(req, principalOf(res))
-      res.setHeader('RateLimit-Policy', d.policy)
-      res.setHeader('RateLimit', d.remaining)
+      const headers = rateLimitHeaders(d)
+      for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
       if (!d.allowed)
         throw new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.', {
           headers: { 'Retry-After': String(Math.max(1, d.resetSeconds)) },

@@ -1,5 +1,7 @@
-import helmet from 'helmet'
+import { IncomingMessage, ServerResponse } from 'node:http'
+import { Socket } from 'node:net'
 import type { RequestHandler } from 'express'
+import helmet from 'helmet'
 
 /**
  * The content security policy of every page: scripts only from this origin (Pagefind needs
@@ -21,7 +23,7 @@ export const CONTENT_SECURITY_POLICY = {
   'frame-ancestors': ["'none'"],
 } as const
 
-export function securityHeaders(options: { https: boolean }): RequestHandler {
+function helmetFor(options: { https: boolean }): RequestHandler {
   return helmet({
     contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
     // The API and its documents are meant to be read from other origins.
@@ -34,14 +36,23 @@ export function securityHeaders(options: { https: boolean }): RequestHandler {
   })
 }
 
-/** The same headers as a list, computed once, for responses written without the middleware chain. */
-export function securityHeaderList(options: { https: boolean }): Array<[string, string]> {
-  const captured: Array<[string, string]> = []
-  const res = {
-    setHeader: (name: string, value: unknown) => captured.push([name, String(value)]),
-    removeHeader: () => {},
-    getHeader: () => undefined,
+/**
+ * helmet's headers for this origin as name/value pairs. They depend on the configuration only,
+ * so helmet runs once, on a real response, and every response (chain and fast path) sends them.
+ */
+export function securityHeaderList(options: { https: boolean }): string[] {
+  const req = new IncomingMessage(new Socket())
+  const res = new ServerResponse(req)
+  helmetFor(options)(req as never, res as never, () => {})
+  return Object.entries(res.getHeaders()).flatMap(([name, value]) => [name, String(value)])
+}
+
+/** Sets constant name/value pairs on every response. */
+export function constantHeaders(pairs: readonly string[]): RequestHandler {
+  const headers = new Map<string, string>()
+  for (let i = 0; i < pairs.length; i += 2) headers.set(pairs[i]!, pairs[i + 1]!)
+  return function constantHeaders(_req, res, next) {
+    res.setHeaders(headers)
+    next()
   }
-  securityHeaders(options)({} as never, res as never, () => {})
-  return captured
 }

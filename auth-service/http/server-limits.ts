@@ -1,22 +1,15 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { SERVER_TIMEOUTS } from '../defaults.ts'
 import { errorBody, type ErrorCode } from '../errors.ts'
 
-export interface ServerLimits {
-  /** Time a client has to send all request headers. */
-  headersTimeoutMs: number
-  /** Time a client has to send the whole request, body included. */
-  requestTimeoutMs: number
-  maxHeaderBytes: number
-}
-
-export const DEFAULT_SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxHeaderBytes: 16 * 1024 }
+export type ServerLimits = { [K in 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxHeaderBytes']: number }
 
 /**
  * An HTTP server that times out slow clients and caps header sizes, answering those refusals
  * (which Node raises before any route runs) with the same JSON error body as everything else.
  */
-export function createLimitedServer(app: RequestListener, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server {
+export function createLimitedServer(app: RequestListener, limits: ServerLimits = SERVER_TIMEOUTS): Server {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,

@@ -1,39 +1,26 @@
-import { ERROR_CODES } from '../errors.ts'
+import { z } from 'zod'
+import { Post, PostDetail } from '../../model/article.ts'
+import { API_KEY_PATTERN } from '../auth/api-keys.ts'
 import { GRANTS, ID_JAG, SCOPES } from '../auth/policy.ts'
-import { LABEL_MAX } from '../routes/keys.ts'
+import { LABEL_MAX } from '../defaults.ts'
+import { ERROR_CODES, EVENT_ERROR_CODES } from '../errors.ts'
 
 const uri = { type: 'string', format: 'uri' } as const
 const str = { type: 'string' } as const
+/** `type` stands beside every `const` and `enum`, so that client generators type them as strings. */
+const constant = (value: string) => ({ type: 'string', const: value }) as const
+const oneOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] }) as const
 
-/** Post fields: the spec declares none required, and the service always sends them all. */
-const POST_PROPERTIES = {
-  slug: { ...str, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Unique identifier, the file name of the article.', examples: ['tail-latency-in-fan-out-services'] },
-  title: str,
-  description: str,
-  date: { ...str, format: 'date', description: 'Publication date, YYYY-MM-DD.', examples: ['2025-07-09'] },
-  lastModified: { ...str, format: 'date-time', description: 'Last modification, ISO 8601 UTC.', examples: ['2025-08-01T14:20:00.000Z'] },
-  author: str,
-  tags: { type: 'array', items: str },
-  url: { ...uri, description: 'The article page.' },
-  markdown_url: { ...uri, description: 'The markdown twin of the article (text/markdown).' },
-  image: { ...uri, description: 'Cover image; a default image when the article names none.' },
-} as const
+/** The wire Post and PostDetail, from the one article schema (model/article.ts). */
+function fromZod(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' })
+  return json
+}
 
 /** JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of every body the service sends. */
 export const SCHEMAS = {
-  Post: {
-    type: 'object',
-    description: 'A published article. Every field is always present.',
-    properties: POST_PROPERTIES,
-    additionalProperties: false,
-  },
-  PostDetail: {
-    type: 'object',
-    description: 'A Post with its markdown body.',
-    properties: { ...POST_PROPERTIES, markdown: { ...str, description: 'The article body in markdown, without frontmatter.' } },
-    required: ['markdown'],
-    additionalProperties: false,
-  },
+  Post: fromZod(Post),
+  PostDetail: fromZod(PostDetail),
   PostList: {
     type: 'object',
     properties: { posts: { type: 'array', items: { $ref: '#/components/schemas/Post' } } },
@@ -59,7 +46,7 @@ export const SCHEMAS = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { method: { enum: ['GET', 'POST'] }, path: str, url: { type: 'string', format: 'uri-template' }, description: str },
+          properties: { method: oneOf(['GET', 'POST']), path: str, url: { type: 'string', format: 'uri-template' }, description: str },
           required: ['method', 'path', 'url', 'description'],
         },
       },
@@ -70,10 +57,10 @@ export const SCHEMAS = {
   ApiKey: {
     type: 'object',
     properties: {
-      key: { ...str, pattern: '^lat_live_[A-Za-z0-9_-]{43}$', description: 'The secret key, shown only in this response. Send it as a bearer value.' },
+      key: { ...str, pattern: API_KEY_PATTERN, description: 'The secret key, shown only in this response. Send it as a bearer value.' },
       prefix: { ...str, description: 'The leading, non-secret part of the key, to recognise it later.' },
-      token_type: { const: 'Bearer' },
-      scopes: { type: 'array', items: { enum: [...SCOPES] } },
+      token_type: constant('Bearer'),
+      scopes: { type: 'array', items: oneOf(SCOPES) },
       expires_in: { type: 'integer', description: 'Seconds until the key expires.' },
       label: { type: ['string', 'null'], maxLength: LABEL_MAX, description: 'The label sent at issuance, or null.' },
     },
@@ -84,7 +71,7 @@ export const SCHEMAS = {
     type: 'object',
     description: 'Every error of the API, agent and OAuth endpoints (RFC 6749 §5.2 shape).',
     properties: {
-      error: { enum: ERROR_CODES, description: 'A stable code to act on.' },
+      error: { ...oneOf(ERROR_CODES), description: 'A stable code to act on.' },
       error_description: { ...str, description: 'One sentence saying what to fix.' },
     },
     required: ['error', 'error_description'],
@@ -94,7 +81,7 @@ export const SCHEMAS = {
     type: 'object',
     description: 'RFC 8935 §2.4 error of the Security Event Token receiver.',
     properties: {
-      err: { enum: ['invalid_request', 'invalid_key', 'invalid_issuer', 'invalid_audience', 'authentication_failed', 'access_denied'] },
+      err: oneOf(EVENT_ERROR_CODES),
       description: str,
     },
     required: ['err', 'description'],
@@ -102,24 +89,24 @@ export const SCHEMAS = {
   },
   IdentityRequest: {
     oneOf: [
-      { type: 'object', properties: { type: { const: 'anonymous' } }, required: ['type'] },
+      { type: 'object', properties: { type: constant('anonymous') }, required: ['type'] },
       {
         type: 'object',
-        properties: { type: { const: 'identity_assertion' }, assertion_type: { const: ID_JAG }, assertion: str },
+        properties: { type: constant('identity_assertion'), assertion_type: constant(ID_JAG), assertion: str },
         required: ['type', 'assertion_type', 'assertion'],
       },
-      { type: 'object', properties: { type: { const: 'service_auth' }, login_hint: str }, required: ['type', 'login_hint'] },
+      { type: 'object', properties: { type: constant('service_auth'), login_hint: str }, required: ['type', 'login_hint'] },
     ],
   },
   IdentityRegistration: {
     type: 'object',
     properties: {
       registration_id: str,
-      registration_type: { const: 'anonymous' },
+      registration_type: constant('anonymous'),
       identity_assertion: { ...str, description: 'A JWT signed by this service; post it to the token endpoint as `assertion`.' },
       assertion_expires: { ...str, format: 'date-time' },
       expires_in: { type: 'integer', description: 'Seconds until the identity_assertion expires.' },
-      scopes: { type: 'array', items: { enum: [...SCOPES] } },
+      scopes: { type: 'array', items: oneOf(SCOPES) },
       claim_token: { ...str, description: 'Returned once; only for the optional claim ceremony.' },
       claim_token_expires: { ...str, format: 'date-time' },
       claim_url: uri,
@@ -132,7 +119,7 @@ export const SCHEMAS = {
   TokenRequest: {
     type: 'object',
     properties: {
-      grant_type: { enum: [GRANTS.jwtBearer, GRANTS.claim] },
+      grant_type: oneOf([GRANTS.jwtBearer, GRANTS.claim]),
       assertion: { ...str, description: 'The identity_assertion (jwt-bearer grant).' },
       resource: { ...uri, description: 'The protected resource; defaults to it.' },
       scope: { ...str, description: 'Optional, space-separated subset of the scopes.' },
@@ -145,7 +132,7 @@ export const SCHEMAS = {
     type: 'object',
     properties: {
       access_token: { ...str, description: 'An RFC 9068 JWT (typ at+jwt).' },
-      token_type: { const: 'Bearer' },
+      token_type: constant('Bearer'),
       expires_in: { type: 'integer' },
       scope: str,
     },
@@ -167,7 +154,7 @@ export const SCHEMAS = {
       resource: uri,
       authorization_servers: { type: 'array', items: uri },
       scopes_supported: { type: 'array', items: str },
-      bearer_methods_supported: { type: 'array', items: { const: 'header' } },
+      bearer_methods_supported: { type: 'array', items: constant('header') },
       resource_name: str,
       resource_logo_uri: uri,
       resource_documentation: uri,
@@ -203,7 +190,7 @@ export const SCHEMAS = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { kty: { const: 'EC' }, crv: { const: 'P-256' }, x: str, y: str, kid: str, alg: { const: 'ES256' }, use: { const: 'sig' } },
+          properties: { kty: constant('EC'), crv: constant('P-256'), x: str, y: str, kid: str, alg: constant('ES256'), use: constant('sig') },
           required: ['kty', 'crv', 'x', 'y', 'kid'],
           not: { required: ['d'] },
         },

@@ -36,7 +36,7 @@ export function flushLogs(logger: Logger): void {
 }
 
 /** Hides the values of credential-like query parameters in a logged URL. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const q = url.indexOf('?')
   if (q < 0) return url
   const params = new URLSearchParams(url.slice(q + 1))
@@ -44,30 +44,50 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params}`
 }
 
+/** The request id: X-Request-Id when the proxy sent a sane one, else a fresh one. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id']
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+}
+
+/** The message of every request's log line. */
+export const REQUEST_COMPLETED = 'request completed'
+
+interface LoggedRequest {
+  id: string
+  method?: string
+  url?: string
+  headers: IncomingMessage['headers']
+  remoteAddress?: string
+}
+
+/** The `req` and `res` of a request's log line: no credential, no query secret. */
+export const REQUEST_SERIALIZERS = {
+  req: (req: LoggedRequest) => ({
+    id: req.id,
+    method: req.method,
+    url: redactUrl(req.url ?? ''),
+    remoteAddress: req.remoteAddress,
+    userAgent: req.headers['user-agent'],
+    authorization: req.headers.authorization ? '[redacted]' : undefined,
+  }),
+  res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+}
+
 /**
- * One JSON line per request with a request id: taken from X-Request-Id when the proxy sent a
- * sane one, else generated, and echoed back so a client can quote it.
+ * One JSON line per request with a request id, echoed back so a client can quote it. The read
+ * fast path writes the same line with the same serializers.
  */
 export function requestLogger(logger: Logger) {
   return pinoHttp({
     logger,
     genReqId(req: IncomingMessage, res: ServerResponse) {
-      const given = req.headers['x-request-id']
-      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+      const id = requestIdOf(req)
       res.setHeader('X-Request-Id', id)
       return id
     },
-    serializers: {
-      req: (req: { id: string; method: string; url: string; headers: Record<string, string>; remoteAddress?: string }) => ({
-        id: req.id,
-        method: req.method,
-        url: redactUrl(req.url),
-        remoteAddress: req.remoteAddress,
-        userAgent: req.headers['user-agent'],
-        authorization: req.headers.authorization ? '[redacted]' : undefined,
-      }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
+    serializers: REQUEST_SERIALIZERS as unknown as Record<string, pino.SerializerFn>,
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: () => REQUEST_COMPLETED,
   })
 }

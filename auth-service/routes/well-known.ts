@@ -1,85 +1,75 @@
-import { Router } from 'express'
 import { prepareBody, type PreparedBody } from '../articles/post-index.ts'
-import { sendPrepared } from '../http/conditional.ts'
 import { GRANTS, ID_JAG, SCOPES } from '../auth/policy.ts'
-import type { SigningKey } from '../auth/signing-key.ts'
+import { documentResponses } from './openapi-parts.ts'
+import { SITE_PAGES, type ActionContext, type ReadAction } from './action.ts'
 
-/** Every URL the discovery documents name, derived from BASE_URL alone. */
-export function endpoints(baseUrl: string) {
-  return {
-    issuer: baseUrl,
-    resource: `${baseUrl}/api/v1`,
-    resourceMetadata: `${baseUrl}/.well-known/oauth-protected-resource`,
-    authorizationServerMetadata: `${baseUrl}/.well-known/oauth-authorization-server`,
-    jwks: `${baseUrl}/.well-known/jwks.json`,
-    token: `${baseUrl}/oauth2/token`,
-    revocation: `${baseUrl}/oauth2/revoke`,
-    identity: `${baseUrl}/agent/identity`,
-    claim: `${baseUrl}/agent/identity/claim`,
-    events: `${baseUrl}/agent/event/notify`,
-    skill: `${baseUrl}/auth.md`,
-    claimPage: `${baseUrl}/claim`,
-    docs: `${baseUrl}/developers`,
-  }
-}
+/** Discovery documents change only with the deployment: cached for five minutes. */
+const DOCUMENT_CACHE = 'public, max-age=300'
 
-export function protectedResourceMetadata(baseUrl: string) {
-  const e = endpoints(baseUrl)
+const IDENTITY_TYPES = ['anonymous', 'identity_assertion', 'service_auth'] as const
+
+/** RFC 9728 protected resource metadata. */
+function protectedResourceMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) {
   return {
-    resource: e.resource,
-    authorization_servers: [e.issuer],
+    resource: ctx.url('getCatalog'),
+    authorization_servers: [ctx.baseUrl],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: 'Lattice Research API',
-    resource_logo_uri: `${baseUrl}/favicon.svg`,
-    resource_documentation: e.skill,
+    resource_logo_uri: `${ctx.baseUrl}${SITE_PAGES.logo}`,
+    resource_documentation: `${ctx.baseUrl}${SITE_PAGES.guide}`,
   }
 }
 
-export function authorizationServerMetadata(baseUrl: string) {
-  const e = endpoints(baseUrl)
-  const identityTypes = ['anonymous', 'identity_assertion', 'service_auth']
+/** RFC 8414 authorization server metadata, with the agent_auth profile's fields. */
+function authorizationServerMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) {
+  const guide = `${ctx.baseUrl}${SITE_PAGES.guide}`
   return {
-    issuer: e.issuer,
-    token_endpoint: e.token,
-    revocation_endpoint: e.revocation,
-    jwks_uri: e.jwks,
+    issuer: ctx.baseUrl,
+    token_endpoint: ctx.url('exchangeToken'),
+    revocation_endpoint: ctx.url('revokeToken'),
+    jwks_uri: ctx.url('getJwks'),
     scopes_supported: [...SCOPES],
     response_types_supported: [],
     grant_types_supported: [GRANTS.jwtBearer, GRANTS.claim],
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
-    service_documentation: e.skill,
-    identity_types_supported: [
-      { type: 'anonymous' },
-      { type: 'identity_assertion', assertion_types_supported: [ID_JAG] },
-      { type: 'service_auth' },
-    ],
+    service_documentation: guide,
+    identity_types_supported: [{ type: 'anonymous' }, { type: 'identity_assertion', assertion_types_supported: [ID_JAG] }, { type: 'service_auth' }],
     agent_auth: {
-      skill: e.skill,
-      identity_endpoint: e.identity,
-      claim_endpoint: e.claim,
-      events_endpoint: e.events,
-      identity_types_supported: identityTypes,
+      skill: guide,
+      identity_endpoint: ctx.url('registerIdentity'),
+      claim_endpoint: ctx.url('claimIdentity'),
+      events_endpoint: ctx.url('receiveSecurityEvent'),
+      identity_types_supported: [...IDENTITY_TYPES],
       identity_assertion: { assertion_types_supported: [ID_JAG] },
       events_supported: [],
     },
   }
 }
 
-/** RFC 9728 protected resource metadata, RFC 8414 authorization server metadata and the JWKS. */
-export function wellKnownRouter(baseUrl: string, key: SigningKey): Router {
-  const router = Router()
-  const doc = (value: object): PreparedBody => prepareBody(JSON.stringify(value), Date.now())
-  const prm = doc(protectedResourceMetadata(baseUrl))
-  const asm = doc(authorizationServerMetadata(baseUrl))
-  const jwks = doc({ keys: [key.publicJwk] })
-  const cache = 'public, max-age=300'
-  // RFC 9728 §3.1: the metadata of resource <origin>/api/v1 also lives at the path-suffixed URL.
-  router.get(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/v1'], (req, res) =>
-    sendPrepared(req, res, prm, cache),
-  )
-  router.get('/.well-known/oauth-authorization-server', (req, res) => sendPrepared(req, res, asm, cache))
-  router.get('/.well-known/jwks.json', (req, res) => sendPrepared(req, res, jwks, cache))
-  return router
+/** A read of a document prepared once per app. */
+function document(summary: string, schema: string, build: (ctx: ActionContext) => object): ReadAction {
+  return {
+    kind: 'read',
+    cacheControl: DOCUMENT_CACHE,
+    operation: () => ({ tags: ['Discovery'], summary, responses: documentResponses(schema) }),
+    read(ctx) {
+      const prepared: PreparedBody = prepareBody(JSON.stringify(build(ctx)), Date.now())
+      return () => prepared
+    },
+  }
 }
+
+export const getProtectedResourceMetadata = document('Protected resource metadata (RFC 9728)', 'ProtectedResourceMetadata', protectedResourceMetadata)
+
+/** RFC 9728 §3.1: the metadata of resource <origin>/api/v1 also lives at the path-suffixed URL. */
+export const getProtectedResourceMetadataForPath = document(
+  'The same metadata at the RFC 9728 path-suffixed address',
+  'ProtectedResourceMetadata',
+  protectedResourceMetadata,
+)
+
+export const getAuthorizationServerMetadata = document('Authorization server metadata (RFC 8414)', 'AuthorizationServerMetadata', authorizationServerMetadata)
+
+export const getJwks = document('The public keys that verify the service’s tokens', 'JWKS', (ctx) => ({ keys: [ctx.signingKey.publicJwk] }))

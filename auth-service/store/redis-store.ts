@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis'
+import { ENV_DEFAULTS, REDIS_TIMEOUTS } from '../defaults.ts'
 import { StoreUnavailableError, type Store, type StoredValue } from './store.ts'
 
 /** First increment sets the window; later ones keep it. Returns the count and the ms left. */
@@ -24,9 +25,9 @@ export interface RedisStoreOptions {
  */
 export function createRedisStore(url: string, options: RedisStoreOptions = {}): Store {
   const redis = new Redis(url, {
-    keyPrefix: options.keyPrefix ?? 'lattice:',
-    commandTimeout: options.commandTimeoutMs ?? 1500,
-    connectTimeout: 2000,
+    keyPrefix: options.keyPrefix ?? ENV_DEFAULTS.REDIS_KEY_PREFIX,
+    commandTimeout: options.commandTimeoutMs ?? REDIS_TIMEOUTS.commandMs,
+    connectTimeout: REDIS_TIMEOUTS.connectMs,
     maxRetriesPerRequest: 1,
     // Reconnect forever with capped backoff: recovery must need no restart.
     retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2000),

@@ -26,10 +26,5 @@ export interface Store {
   close(): Promise<void>
 }
 
-/** Thrown when the backing store cannot be reached; the HTTP layer maps it to 503. */
-export class StoreUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.name = 'StoreUnavailableError'
-  }
-}
+/** Thrown when the backing store cannot be reached; the family maps it to 503. */
+export { StoreUnavailableError } from '../errors.ts'

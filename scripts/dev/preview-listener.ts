@@ -34,8 +34,9 @@ export function previewListener(
 
 const wantsPage = (req: IncomingMessage) => req.method === 'GET' && String(req.headers.accept ?? '').includes('text/html')
 
-function placeholder(res: ServerResponse, headers: Array<[string, string]>, clientTag: string): void {
-  for (const [name, value] of headers) res.setHeader(name, value)
+function placeholder(res: ServerResponse, headers: readonly string[], clientTag: string): void {
+  // name, value, name, value…
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
   res.writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '1' })
   res.end(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

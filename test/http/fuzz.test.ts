@@ -3,7 +3,7 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { ERROR_CODES } from '../../auth-service/errors.ts'
-import { DEFAULT_RATE_LIMITS } from '../../auth-service/http/rate-limits.ts'
+import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
 import { testDeps } from '../support/index.ts'
 
 const deps = await testDeps()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import request from 'supertest'
 import { createApp } from '../../auth-service/app.ts'
-import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../auth-service/http/rate-limits.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../auth-service/defaults.ts'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
 import { testDeps } from '../support/index.ts'
 
@@ -47,6 +47,41 @@ describe('rate limits', () => {
         .send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: first.body.identity_assertion })
     for (let i = 0; i < 4; i++) expect((await exchange()).status).toBe(200)
     expect((await exchange()).status).toBe(429)
+  })
+
+  it('counts issued credentials only: malformed and refused requests leave the issuance budgets alone', async () => {
+    const { app } = await proxiedApp({ writesPerMinute: 100 })
+    const from = '203.0.113.10'
+    for (let i = 0; i < 10; i++) {
+      expect((await request(app).post('/agent/identity').set('X-Forwarded-For', from).send({ type: 'nonsense' })).status).toBe(400)
+      expect((await request(app).post('/api/v1/keys').set('X-Forwarded-For', from).send({ label: 42 })).status).toBe(400)
+      expect((await request(app).post('/oauth2/token').set('X-Forwarded-For', from).type('form').send({ grant_type: 'password' })).status).toBe(400)
+    }
+    // The whole budgets are still there: 2 registrations, 3 keys, 4 tokens, then 429.
+    const register = () => request(app).post('/agent/identity').set('X-Forwarded-For', from).send({ type: 'anonymous' })
+    const first = await register()
+    expect(first.status).toBe(200)
+    expect((await register()).status).toBe(200)
+    expect((await register()).status).toBe(429)
+    for (let i = 0; i < 3; i++) expect((await request(app).post('/api/v1/keys').set('X-Forwarded-For', from)).status).toBe(201)
+    expect((await request(app).post('/api/v1/keys').set('X-Forwarded-For', from)).status).toBe(429)
+    const exchange = () =>
+      request(app).post('/oauth2/token').set('X-Forwarded-For', from).type('form')
+        .send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: first.body.identity_assertion })
+    for (let i = 0; i < 4; i++) expect((await exchange()).status).toBe(200)
+    expect((await exchange()).status).toBe(429)
+  })
+
+  it('ends a flood of malformed writes with the general per-address budget', async () => {
+    const { app } = await proxiedApp({ writesPerMinute: 6 })
+    const bad = () => request(app).post('/agent/identity').set('X-Forwarded-For', '203.0.113.11').send({ type: 'nonsense' })
+    for (let i = 0; i < 6; i++) expect((await bad()).status).toBe(400)
+    const refused = await bad()
+    expect(refused.status).toBe(429)
+    expect(refused.body).toEqual(errorBody('rate_limited'))
+    expect(refused.headers['ratelimit-policy']).toMatch(/"writes"; q=6; w=60/)
+    // The flood is one address's: another client still registers.
+    expect((await request(app).post('/agent/identity').set('X-Forwarded-For', '198.51.100.21').send({ type: 'anonymous' })).status).toBe(200)
   })
 
   it('gives identified readers their own, larger budget, per credential', async () => {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inject } from 'vitest'
 import { mkdtempSync } from 'node:fs'
@@ -6,23 +5,24 @@ import { tmpdir } from 'node:os'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
 import { loadOrCreateSigningKey } from '../../auth-service/auth/signing-key.ts'
 import { createTokenService } from '../../auth-service/auth/tokens.ts'
-import { endpoints } from '../../auth-service/routes/well-known.ts'
+import { endpointUrls } from '../../auth-service/routes/endpoints.ts'
 import { openStore } from '../../auth-service/store/open-store.ts'
 import type { Store } from '../../auth-service/store/store.ts'
-import { createPostIndex, type PostIndex } from '../../auth-service/articles/post-index.ts'
-import { validateIndex } from '../../auth-service/articles/validate-index.ts'
-import type { IndexedPost } from '../../auth-service/articles/post.ts'
+import type { PostIndex } from '../../auth-service/articles/post-index.ts'
+import { loadIndexFileSync, readIndexEntries } from '../../auth-service/articles/index-file.ts'
+import type { IndexEntry } from '../../model/article.ts'
 
 export const BASE_URL = 'https://research.example.org'
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
-export function readIndexedPosts(distDir: string): IndexedPost[] {
-  return validateIndex(JSON.parse(readFileSync(join(distDir, 'current', 'post-index.json'), 'utf8')))
+/** The entries of the post index in a DIST_DIR's current build. */
+export function readIndexedPosts(distDir: string): IndexEntry[] {
+  return readIndexEntries(join(distDir, 'current'))
 }
 
 /** The post index of a real build: 'fixture' (test/fixtures/corpus) or 'shipped' (content/). */
 export function builtIndex(which: 'fixture' | 'shipped' = 'fixture'): PostIndex {
-  return createPostIndex(readIndexedPosts(distOf(which)), BASE_URL)
+  return loadIndexFileSync(join(distOf(which), 'current'), BASE_URL)
 }
 
 export function distOf(which: 'fixture' | 'shipped'): string {
@@ -43,13 +43,13 @@ export async function testDeps(
   const baseUrl = options.baseUrl ?? BASE_URL
   const store = options.store ?? (await tempStore())
   const signingKey = await loadOrCreateSigningKey(store, SEALING_SECRET)
-  const index = createPostIndex(readIndexedPosts(distOf(options.corpus ?? 'fixture')), baseUrl)
+  const index = loadIndexFileSync(join(distOf(options.corpus ?? 'fixture'), 'current'), baseUrl)
   return {
     baseUrl,
     posts: () => index,
     store,
     signingKey,
-    tokens: createTokenService({ issuer: baseUrl, resource: endpoints(baseUrl).resource, key: signingKey, now: options.now }),
+    tokens: createTokenService({ issuer: baseUrl, resource: endpointUrls(baseUrl)('getCatalog'), key: signingKey, now: options.now }),
     logError: () => {},
   }
 }

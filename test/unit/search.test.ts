@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { buildKeywordSearch, normalizeTerm } from '../../auth-service/articles/search.ts'
-import type { IndexedPost } from '../../auth-service/articles/post.ts'
+import type { IndexEntry } from '../../model/article.ts'
 import { builtIndex, readIndexedPosts, distOf } from '../support/index.ts'
 
-const post = (slug: string, fields: Partial<IndexedPost>): IndexedPost => ({
+const post = (slug: string, fields: Partial<IndexEntry>): IndexEntry => ({
   slug, title: slug, description: '', date: '2025-01-01', lastModified: '2025-01-01T00:00:00.000Z',
   author: 'A', tags: [], readingMinutes: 1, markdown: '', ...fields,
 })
@@ -48,6 +48,26 @@ describe('keyword ranking', () => {
     const twins = buildKeywordSearch([post('newer', { title: 'Same words' }), post('older', { title: 'Same words', date: '2020-01-01' })])
     expect(twins.search('same words', 10)).toEqual(['newer', 'older'])
     expect(twins.search('same words', 1)).toEqual(['newer'])
+  })
+
+  it('counts words matched past the 32nd distinct query word', () => {
+    const words = Array.from({ length: 33 }, (_, i) => `word${i}`)
+    const ranked = buildKeywordSearch([
+      post('thirty-two', { title: words.slice(0, 32).join(' ') }),
+      post('thirty-three', { title: words.join(' '), date: '2020-01-01' }),
+    ]).search(words.join(' '), 10)
+    expect(ranked).toEqual(['thirty-three', 'thirty-two'])
+  })
+
+  it('keeps the newest of equal answers when the limit cuts among them', () => {
+    const same = Array.from({ length: 30 }, (_, i) => post(`same-${String(i).padStart(2, '0')}`, { title: 'Identical words' }))
+    const ranked = buildKeywordSearch(same).search('identical words', 10)
+    expect(ranked).toEqual(same.slice(0, 10).map((p) => p.slug))
+  })
+
+  it('adds a repeated query word twice to the score but once to the words matched', () => {
+    const twice = buildKeywordSearch([post('delta-only', { title: 'Delta delta delta' }), post('both', { title: 'Delta gamma' })])
+    expect(twice.search('delta delta gamma', 10)[0]).toBe('both')
   })
 
   it('finds nothing for a query of stop words or punctuation, without failing', () => {

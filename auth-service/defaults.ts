@@ -1,0 +1,112 @@
+/**
+ * Every default of the service, in one place: the environment's defaults (the README's
+ * configuration table is checked against ENV_DEFAULTS by test/unit/defaults.test.ts), the
+ * budgets, the bounds of requests, the lifetimes of credentials and the server's timeouts.
+ * Nothing else writes one of these numbers.
+ */
+
+/** Requests allowed per window. Identity earns a larger read budget: that is what keys are for. */
+export interface RateLimits {
+  anonymousReadsPerMinute: number
+  identifiedReadsPerMinute: number
+  /** Keys issued per client address per hour (refused requests do not count). */
+  keysPerHour: number
+  /** Agent identities registered per client address per hour (refused requests do not count). */
+  identitiesPerHour: number
+  /** Access tokens issued per client address per minute (refused requests do not count). */
+  tokensPerMinute: number
+  /** Every write (POST), whatever its outcome, per client address: bounds floods of bad requests. */
+  writesPerMinute: number
+}
+
+export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
+  anonymousReadsPerMinute: 600,
+  identifiedReadsPerMinute: 3000,
+  keysPerHour: 20,
+  identitiesPerHour: 20,
+  tokensPerMinute: 60,
+  writesPerMinute: 120,
+})
+
+/** The environment variable that sets each budget. */
+export const RATE_LIMIT_VARS = {
+  RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: 'anonymousReadsPerMinute',
+  RATE_LIMIT_IDENTIFIED_READS_PER_MINUTE: 'identifiedReadsPerMinute',
+  RATE_LIMIT_KEYS_PER_HOUR: 'keysPerHour',
+  RATE_LIMIT_IDENTITIES_PER_HOUR: 'identitiesPerHour',
+  RATE_LIMIT_TOKENS_PER_MINUTE: 'tokensPerMinute',
+  RATE_LIMIT_WRITES_PER_MINUTE: 'writesPerMinute',
+} as const satisfies Record<string, keyof RateLimits>
+
+/**
+ * Defaults of the environment variables that have one written in code (`$PORT` stands for the
+ * port in use). Those without one (REDIS_URL, SIGNING_KEY_SECRET, TRUST_PROXY) are unset by default.
+ */
+export const ENV_DEFAULTS = {
+  PORT: '4321',
+  HOST: '127.0.0.1',
+  BASE_URL: 'http://localhost:$PORT',
+  CONTENT_DIR: './content',
+  DIST_DIR: './dist',
+  DATA_DIR: './data',
+  REDIS_KEY_PREFIX: 'lattice:',
+  ANONYMOUS_REGISTRATION: 'true',
+  LOG_LEVEL: 'info',
+  ...(Object.fromEntries(Object.entries(RATE_LIMIT_VARS).map(([name, field]) => [name, String(DEFAULT_RATE_LIMITS[field])])) as Record<
+    keyof typeof RATE_LIMIT_VARS,
+    string
+  >),
+} as const
+
+/** Bounds of the article reads' query parameters (spec §4.1). */
+export const READ_LIMITS = {
+  posts: { min: 1, max: 100, fallback: 50 },
+  search: { min: 1, max: 50, fallback: 20 },
+  queryLength: 200,
+} as const
+
+/** Longest label of an API key. */
+export const LABEL_MAX = 100
+
+/** Largest request bodies: a token request or a label; a Security Event Token. */
+export const BODY_LIMITS = { form: '16kb', event: '64kb', fields: 32 } as const
+
+/** Lifetimes in seconds (ARCHITECTURE.md: access token 1 h, identity_assertion days). */
+export const LIFETIMES = {
+  accessToken: 60 * 60,
+  identityAssertion: 30 * 24 * 60 * 60,
+  apiKey: 90 * 24 * 60 * 60,
+  /** Records that must outlive any token that refers to them. */
+  forever: 100 * 365 * 24 * 60 * 60,
+} as const
+
+/** Tolerated clock difference between replicas when checking exp/iat/nbf (RFC 8725 §3.10). */
+export const CLOCK_SKEW_SECONDS = 30
+
+/** Seconds an agent should wait between claim-grant polls (RFC 8628 §3.5 `interval`). */
+export const CLAIM_POLL_INTERVAL_SECONDS = 5
+
+/** Verified tokens remembered, so a presented token's signature is checked once. */
+export const VERIFIED_TOKEN_CACHE_SIZE = 50_000
+
+/** Credentials resolved on reads remembered by their header (revocation is still read on every call). */
+export const KNOWN_CREDENTIALS_CACHE_SIZE = 10_000
+
+/** Timeouts and size caps of the HTTP server. */
+export const SERVER_TIMEOUTS = {
+  /** Time a client has to send all request headers. */
+  headersTimeoutMs: 10_000,
+  /** Time a client has to send the whole request, body included. */
+  requestTimeoutMs: 30_000,
+  maxHeaderBytes: 16 * 1024,
+  /** Longer than the proxy's, so nginx never reuses a socket we are closing. */
+  keepAliveTimeoutMs: 65_000,
+  /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
+  drainTimeoutMs: 25_000,
+} as const
+
+/** How long a Redis command may wait, and how long connecting may take, before failing as unavailable. */
+export const REDIS_TIMEOUTS = { commandMs: 1500, connectMs: 2000 } as const
+
+/** Seconds a client is told to wait when the store or the article index is not there yet. */
+export const RETRY_AFTER_SECONDS = { storeUnavailable: 5, indexLoading: 2 } as const

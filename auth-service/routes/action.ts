@@ -1,0 +1,55 @@
+import type { RequestHandler } from 'express'
+import type { PostIndex, PreparedBody } from '../articles/post-index.ts'
+import type { SigningKey } from '../auth/signing-key.ts'
+import type { TokenService } from '../auth/tokens.ts'
+import type { ReadInput } from '../http/read-path.ts'
+import type { Store } from '../store/store.ts'
+import type { Json, OperationContext } from './openapi-parts.ts'
+
+/** What every action may use: state through interfaces only, never a driver or process.env. */
+export interface ActionContext {
+  baseUrl: string
+  /** The absolute URL of an endpoint of the table, by its operationId. */
+  url(operationId: string): string
+  /** The live post index; a 503 `temporarily_unavailable` while the first one loads. */
+  posts(): PostIndex
+  store: Store
+  tokens: TokenService
+  signingKey: SigningKey
+  anonymousRegistration: boolean
+  onIssued(kind: 'api_key' | 'identity' | 'access_token'): void
+  /** The OpenAPI document, for the endpoint that serves it. */
+  openapi: object
+}
+
+/**
+ * A GET answered from a prepared body: parse the input, find or build the body, or throw a
+ * ServiceError. The middleware chain and the read fast path both answer with it.
+ */
+export interface ReadAction {
+  kind: 'read'
+  /** Cache-Control of a success; the API's short shared caching when omitted. */
+  cacheControl?: string
+  /** The OpenAPI operation; none for a document that is not part of the API it describes. */
+  operation?(ctx: OperationContext): Json
+  read(ctx: ActionContext): (input: ReadInput) => PreparedBody
+}
+
+/** Any other action: Express handlers, thin and without try/catch (Express 5 forwards throws). */
+export interface WriteAction {
+  kind: 'write'
+  operation(ctx: OperationContext): Json
+  handle(ctx: ActionContext): RequestHandler[]
+}
+
+export type Action = ReadAction | WriteAction
+
+/** Pages of the static site that the API's documents link to. */
+export const SITE_PAGES = {
+  /** The step-by-step guide for agents. */
+  guide: '/auth.md',
+  claim: '/claim',
+  developers: '/developers',
+  llms: '/llms.txt',
+  logo: '/favicon.svg',
+} as const

@@ -1,0 +1,34 @@
+import { ServiceError } from '../errors.ts'
+import { bodyFields, formBody, jsonBody, optionalField } from '../http/forms.ts'
+import { error } from './openapi-parts.ts'
+import type { WriteAction } from './action.ts'
+
+const CLAIM_REQUEST = { type: 'object', properties: { claim_token: { type: 'string' } } }
+
+/** POST /agent/identity/claim (spec §4.2): the claim ceremony, never completed on this host. */
+export const claimIdentity: WriteAction = {
+  kind: 'write',
+  operation: () => ({
+    tags: ['Agents'],
+    summary: 'Claim ceremony (never completed on this host)',
+    requestBody: {
+      required: false,
+      content: { 'application/json': { schema: CLAIM_REQUEST }, 'application/x-www-form-urlencoded': { schema: CLAIM_REQUEST } },
+    },
+    responses: { '400': error('Always claimed_or_in_flight: exchange the identity_assertion instead.', ['claimed_or_in_flight', 'invalid_request']) },
+  }),
+  handle: () => [
+    jsonBody,
+    formBody,
+    function claimIdentity(req, res) {
+      res.setHeader('Cache-Control', 'no-store')
+      optionalField(bodyFields(req.body), 'claim_token', 512)
+      // Claims are never completed here, whatever the token: the agent keeps exchanging its
+      // identity_assertion. The same answer for every token also reveals nothing about them.
+      throw new ServiceError(
+        'claimed_or_in_flight',
+        'This host does not complete claims; the agent keeps its identity and should exchange its identity_assertion at the token endpoint.',
+      )
+    },
+  ],
+}

@@ -1,0 +1,93 @@
+import type { Scope } from '../auth/policy.ts'
+import type { Action } from './action.ts'
+import { claimIdentity } from './claim-identity.ts'
+import { createApiKey } from './create-api-key.ts'
+import { exchangeToken } from './exchange-token.ts'
+import { getCatalog } from './get-catalog.ts'
+import { getOpenApi } from './get-openapi.ts'
+import { getPost } from './get-post.ts'
+import { listPosts } from './list-posts.ts'
+import { receiveSecurityEvent } from './receive-security-event.ts'
+import { registerIdentity } from './register-identity.ts'
+import { revokeToken } from './revoke-token.ts'
+import { searchPosts } from './search-posts.ts'
+import { getAuthorizationServerMetadata, getJwks, getProtectedResourceMetadata, getProtectedResourceMetadataForPath } from './well-known.ts'
+
+/**
+ * Budgets an endpoint draws on (limits in defaults.ts). `reads` counts every read; the issuance
+ * budgets count only what was issued. Every POST also draws on the general `writes` budget.
+ */
+export type Budget = 'reads' | 'keys' | 'identities' | 'tokens'
+
+export interface Endpoint {
+  /** The OpenAPI operationId, and the name other documents refer to the endpoint by. */
+  operationId: string
+  method: 'GET' | 'POST'
+  /** An Express path (`:name` parameters). */
+  path: string
+  budget?: Budget
+  /** The scope an identified caller needs; rows with a scope are the protected resource's (bearer-checked). */
+  scope?: Scope
+  action: Action
+}
+
+/** The protected resource (RFC 9728): every path under it is bearer-checked. */
+export const RESOURCE_PATH = '/api/v1'
+
+/**
+ * The one endpoint table. The router, the 405s and their `Allow`, the limiters, the `/api/v1`
+ * catalog, the discovery documents and `/openapi.json` all derive from it; adding an endpoint
+ * is one row here and one action module (test/http/endpoints.test.ts holds them together).
+ */
+export const ENDPOINTS = [
+  { operationId: 'getCatalog', method: 'GET', path: RESOURCE_PATH, budget: 'reads', scope: 'research.read', action: getCatalog },
+  { operationId: 'listPosts', method: 'GET', path: '/api/v1/posts', budget: 'reads', scope: 'research.read', action: listPosts },
+  { operationId: 'getPost', method: 'GET', path: '/api/v1/posts/:slug', budget: 'reads', scope: 'research.read', action: getPost },
+  { operationId: 'searchPosts', method: 'GET', path: '/api/v1/search', budget: 'reads', scope: 'research.search', action: searchPosts },
+  { operationId: 'createApiKey', method: 'POST', path: '/api/v1/keys', budget: 'keys', action: createApiKey },
+  { operationId: 'registerIdentity', method: 'POST', path: '/agent/identity', budget: 'identities', action: registerIdentity },
+  { operationId: 'claimIdentity', method: 'POST', path: '/agent/identity/claim', action: claimIdentity },
+  { operationId: 'exchangeToken', method: 'POST', path: '/oauth2/token', budget: 'tokens', action: exchangeToken },
+  { operationId: 'revokeToken', method: 'POST', path: '/oauth2/revoke', action: revokeToken },
+  { operationId: 'receiveSecurityEvent', method: 'POST', path: '/agent/event/notify', action: receiveSecurityEvent },
+  { operationId: 'getProtectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource', action: getProtectedResourceMetadata },
+  { operationId: 'getProtectedResourceMetadataForPath', method: 'GET', path: '/.well-known/oauth-protected-resource/api/v1', action: getProtectedResourceMetadataForPath },
+  { operationId: 'getAuthorizationServerMetadata', method: 'GET', path: '/.well-known/oauth-authorization-server', action: getAuthorizationServerMetadata },
+  { operationId: 'getJwks', method: 'GET', path: '/.well-known/jwks.json', action: getJwks },
+  { operationId: 'getOpenApi', method: 'GET', path: '/openapi.json', action: getOpenApi },
+] as const satisfies readonly Endpoint[]
+
+/** `/api/v1/posts/:slug` as OpenAPI writes it: `/api/v1/posts/{slug}`. */
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}')
+
+/** The absolute URL of every endpoint, by operationId (templates keep their `{name}`). */
+export function endpointUrls(baseUrl: string): (operationId: string) => string {
+  const urls = new Map<string, string>(ENDPOINTS.map((e) => [e.operationId, `${baseUrl}${openApiPath(e.path)}`]))
+  return (operationId) => {
+    const url = urls.get(operationId)
+    if (url === undefined) throw new Error(`No endpoint has the operationId "${operationId}".`)
+    return url
+  }
+}
+
+/** Each path with the methods it answers; `Allow` lists HEAD beside GET, as Express answers both. */
+export function allowedMethods(): Map<string, string> {
+  const methods = new Map<string, string[]>()
+  for (const e of ENDPOINTS) methods.set(e.path, [...(methods.get(e.path) ?? []), ...(e.method === 'GET' ? ['GET', 'HEAD'] : [e.method])])
+  return new Map([...methods].map(([path, list]) => [path, list.join(', ')]))
+}
+
+/**
+ * The first segment of every path: requests under one of these are the API's (CORS, JSON
+ * errors); a segment that is a folder (`/api/…`) answers its unknown paths with a JSON 404.
+ */
+export function namespaces(): { folders: string[]; files: string[] } {
+  const first = new Set<string>()
+  const folders = new Set<string>()
+  for (const e of ENDPOINTS) {
+    const [, head, ...rest] = e.path.split('/')
+    first.add(`/${head}`)
+    if (rest.length > 0) folders.add(`/${head}`)
+  }
+  return { folders: [...folders], files: [...first].filter((p) => !folders.has(p)) }
+}

@@ -1,0 +1,53 @@
+import { prepareBody } from '../articles/post-index.ts'
+import { READ_ERRORS, cachedRead, json, ref } from './openapi-parts.ts'
+import { SITE_PAGES, type ReadAction } from './action.ts'
+
+interface Operation {
+  summary?: string
+  description?: string
+}
+
+/**
+ * GET /api/v1: the public API endpoints, read from the OpenAPI document (itself built from the
+ * endpoint table), so that the catalog, the description and the routes cannot disagree.
+ */
+export const getCatalog: ReadAction = {
+  kind: 'read',
+  operation: () => ({
+    tags: ['Articles'],
+    summary: 'Catalog of the public endpoints',
+    responses: { '200': { description: 'The catalog.', headers: cachedRead, content: json(ref('Catalog')) }, ...READ_ERRORS },
+  }),
+  read(ctx) {
+    const { baseUrl } = ctx
+    const paths = (ctx.openapi as { paths: Record<string, Record<string, Operation>> }).paths
+    const endpoints = Object.entries(paths)
+      .filter(([path]) => path.startsWith('/api/'))
+      .flatMap(([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => ({
+          method: method.toUpperCase(),
+          path,
+          url: `${baseUrl}${path}`,
+          description: op.summary ?? op.description ?? '',
+        })),
+      )
+    const prepared = prepareBody(
+      JSON.stringify({
+        name: 'Lattice Research API',
+        version: '1.0.0',
+        base_url: ctx.url('getCatalog'),
+        endpoints,
+        links: {
+          openapi: ctx.url('getOpenApi'),
+          auth_guide: `${baseUrl}${SITE_PAGES.guide}`,
+          developers: `${baseUrl}${SITE_PAGES.developers}`,
+          protected_resource_metadata: ctx.url('getProtectedResourceMetadata'),
+          site: `${baseUrl}/`,
+          llms_txt: `${baseUrl}${SITE_PAGES.llms}`,
+        },
+      }),
+      Date.now(),
+    )
+    return () => prepared
+  },
+}

@@ -1,0 +1,25 @@
+import { ServiceError } from '../errors.ts'
+import { READ_ERRORS, SAMPLE_POST, cachedRead, error, json, ref } from './openapi-parts.ts'
+import type { ReadAction } from './action.ts'
+
+/** GET /api/v1/posts/:slug (spec §4.1): one article with its markdown. */
+export const getPost: ReadAction = {
+  kind: 'read',
+  operation: () => ({
+    tags: ['Articles'],
+    summary: 'Fetch one article with its markdown',
+    parameters: [{ name: 'slug', in: 'path', required: true, schema: { type: 'string' }, example: SAMPLE_POST.slug }],
+    responses: {
+      '200': { description: 'The article.', headers: cachedRead, content: json(ref('PostDetail'), { ...SAMPLE_POST, markdown: '## Question\n\n…' }) },
+      '404': error('No article has this slug.', ['not_found']),
+      ...READ_ERRORS,
+    },
+  }),
+  read: (ctx) =>
+    function getPost({ params }) {
+      const slug = params.slug ?? ''
+      const prepared = ctx.posts().detail(slug)
+      if (!prepared) throw new ServiceError('not_found', `No article has the slug "${slug.slice(0, 100)}".`)
+      return prepared
+    },
+}

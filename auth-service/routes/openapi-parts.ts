@@ -1,0 +1,82 @@
+/** Building blocks of the OpenAPI operations that the actions describe themselves with. */
+
+export type Json = Record<string, unknown>
+
+/** What an operation's description may depend on. */
+export interface OperationContext {
+  baseUrl: string
+  /** The absolute URL of an endpoint, by its operationId. */
+  url(operationId: string): string
+}
+
+/** A schema of openapi/schemas.ts (the OpenAPI validity test resolves every reference). */
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+
+export const json = (schema: Json, example?: unknown) => ({
+  'application/json': { schema, ...(example === undefined ? {} : { example }) },
+})
+
+/** A documented error answer; the first code is the example's. */
+export const error = (description: string, codes: string[]) => ({
+  description,
+  content: json(ref('Error'), { error: codes[0], error_description: 'What to fix, in one sentence.' }),
+})
+
+export const cachedRead = {
+  ETag: { description: 'Validator for conditional requests (If-None-Match).', schema: { type: 'string' } },
+  'Last-Modified': { description: 'Validator for If-Modified-Since.', schema: { type: 'string' } },
+  'Cache-Control': { schema: { type: 'string' } },
+}
+
+export const noStore = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } }
+
+export const READ_ERRORS = {
+  '304': { description: 'Not modified: the copy named by If-None-Match or If-Modified-Since is current.' },
+  '401': {
+    ...error('The bearer credential is invalid, expired or revoked.', ['invalid_token']),
+    headers: { 'WWW-Authenticate': { description: 'Bearer error="invalid_token", resource_metadata="…"', schema: { type: 'string' } } },
+  },
+  '403': error('The token lacks the scope this call needs.', ['insufficient_scope']),
+  '503': error('Temporarily unavailable; retry after Retry-After seconds.', ['temporarily_unavailable']),
+}
+
+export const limitParam = (bounds: { min: number; max: number; fallback: number }) => ({
+  name: 'limit',
+  in: 'query',
+  required: false,
+  description: `How many posts, ${bounds.min} to ${bounds.max}. Anything else is a 400 invalid_request.`,
+  schema: { type: 'integer', minimum: bounds.min, maximum: bounds.max, default: bounds.fallback },
+})
+
+/** Answers any operation may give: a body too large, too many requests, or an unexpected failure. */
+export const COMMON = {
+  '413': error('The body is too large.', ['payload_too_large']),
+  '429': {
+    ...error('Too many requests from this client; the RateLimit headers give the budget.', ['rate_limited']),
+    headers: {
+      'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+      RateLimit: { description: 'Remaining quota (IETF RateLimit header fields, draft 8).', schema: { type: 'string' } },
+      'RateLimit-Policy': { schema: { type: 'string' } },
+    },
+  },
+  default: error('Any other error, in the same shape (500 server_error: retry with backoff).', ['server_error']),
+}
+
+/** The discovery documents' answers. */
+export const documentResponses = (schema: string) => ({
+  '200': { description: 'The metadata.', content: json(ref(schema)) },
+  '304': READ_ERRORS['304'],
+})
+
+export const SAMPLE_POST = {
+  slug: 'tail-latency-in-fan-out-services',
+  title: 'Tail Latency in Fan-Out Services: Why p99 Becomes the Median',
+  description: 'Fan-out multiplies tail latency.',
+  date: '2025-07-09',
+  lastModified: '2025-08-01T14:20:00.000Z',
+  author: 'Jonas Lindqvist',
+  tags: ['distributed-systems', 'performance'],
+  url: 'https://research.example.org/posts/tail-latency-in-fan-out-services',
+  markdown_url: 'https://research.example.org/posts/tail-latency-in-fan-out-services.md',
+  image: 'https://research.example.org/images/default-cover.svg',
+}

@@ -1,0 +1,67 @@
+import { registerAnonymousIdentity } from '../auth/identities.ts'
+import { ID_JAG, SCOPES } from '../auth/policy.ts'
+import { ServiceError } from '../errors.ts'
+import { JSON_TYPES, bodyFields, jsonBody, requiredField } from '../http/forms.ts'
+import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
+import { SITE_PAGES, type WriteAction } from './action.ts'
+
+/** POST /agent/identity (spec §4.2): anonymous registration; the other methods are off on this host. */
+export const registerIdentity: WriteAction = {
+  kind: 'write',
+  operation: () => ({
+    tags: ['Agents'],
+    summary: 'Register an agent identity',
+    requestBody: { required: true, content: json(ref('IdentityRequest'), { type: 'anonymous' }) },
+    responses: {
+      '200': { description: 'An anonymous identity.', headers: noStore, content: json(ref('IdentityRegistration')) },
+      '400': error('invalid_request for a malformed body; anonymous_not_enabled, issuer_not_enabled or service_auth_not_enabled for a method that is off.', [
+        'invalid_request', 'anonymous_not_enabled', 'issuer_not_enabled', 'service_auth_not_enabled',
+      ]),
+      '503': READ_ERRORS['503'],
+    },
+  }),
+  handle: (ctx) => [
+    jsonBody,
+    async function registerIdentity(req, res) {
+      res.setHeader('Cache-Control', 'no-store')
+      if (!req.is(JSON_TYPES))
+        throw new ServiceError('invalid_request', 'Send a JSON body such as {"type": "anonymous"} with Content-Type: application/json.')
+      const fields = bodyFields(req.body)
+      const type = requiredField(fields, 'type', 64)
+      switch (type) {
+        case 'anonymous': {
+          if (!ctx.anonymousRegistration)
+            throw new ServiceError('anonymous_not_enabled', 'Anonymous registration is switched off on this host; pick another method.')
+          const identity = await registerAnonymousIdentity(ctx.store)
+          const { token, claims } = await ctx.tokens.signIdentityAssertion({ sub: identity.id })
+          ctx.onIssued('identity')
+          res.status(200).json({
+            registration_id: identity.id,
+            registration_type: 'anonymous',
+            identity_assertion: token,
+            assertion_expires: new Date(claims.exp * 1000).toISOString(),
+            expires_in: claims.exp - claims.iat,
+            scopes: [...SCOPES],
+            claim_token: identity.claimToken,
+            claim_token_expires: identity.expiresAt.toISOString(),
+            claim_url: `${ctx.baseUrl}${SITE_PAGES.claim}?claim_token=${encodeURIComponent(identity.claimToken)}`,
+            token_endpoint: ctx.url('exchangeToken'),
+            resource: ctx.url('getCatalog'),
+          })
+          return
+        }
+        case 'identity_assertion': {
+          const assertionType = requiredField(fields, 'assertion_type', 200)
+          requiredField(fields, 'assertion', 16_384)
+          if (assertionType !== ID_JAG) throw new ServiceError('invalid_request', `"assertion_type" must be "${ID_JAG}".`)
+          throw new ServiceError('issuer_not_enabled', 'This host keeps no list of trusted ID-JAG issuers; register with {"type": "anonymous"} instead.')
+        }
+        case 'service_auth':
+          requiredField(fields, 'login_hint', 320)
+          throw new ServiceError('service_auth_not_enabled', 'This host has no end-user accounts; register with {"type": "anonymous"} instead.')
+        default:
+          throw new ServiceError('invalid_request', '"type" must be "anonymous", "identity_assertion" or "service_auth".')
+      }
+    },
+  ],
+}

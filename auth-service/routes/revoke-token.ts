@@ -1,0 +1,53 @@
+import { looksLikeApiKey, revokeApiKey } from '../auth/api-keys.ts'
+import { removeIdentity } from '../auth/identities.ts'
+import { revokeTokenId } from '../auth/revocations.ts'
+import { InvalidTokenError } from '../errors.ts'
+import { oauthNoStore } from '../http/conditional.ts'
+import { formBody, formFields, optionalField, requiredField } from '../http/forms.ts'
+import { READ_ERRORS, error, ref } from './openapi-parts.ts'
+import type { ActionContext, WriteAction } from './action.ts'
+
+/** POST /oauth2/revoke (RFC 7009): revokes an API key, an access token or an identity_assertion. */
+export const revokeToken: WriteAction = {
+  kind: 'write',
+  operation: () => ({
+    tags: ['Agents'],
+    summary: 'Revoke an access token, API key or identity_assertion (RFC 7009)',
+    requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('RevocationRequest') } } },
+    responses: {
+      '200': { description: 'Revoked, or nothing to revoke: the answer is the same.' },
+      '400': error('The token parameter is missing.', ['invalid_request']),
+      '503': READ_ERRORS['503'],
+    },
+  }),
+  handle: (ctx) => [
+    oauthNoStore,
+    formBody,
+    async function revokeToken(req, res) {
+      const fields = formFields(req)
+      const token = requiredField(fields, 'token', 16_384)
+      optionalField(fields, 'token_type_hint', 64)
+      optionalField(fields, 'client_id', 256)
+      await revoke(ctx, token)
+      // RFC 7009 §2.2: 200 whether or not the token was valid, so nothing about it leaks.
+      res.status(200).end()
+    },
+  ],
+}
+
+/** Revokes whatever the token is: an API key, an access token, or an identity_assertion (its identity). */
+async function revoke(ctx: ActionContext, token: string): Promise<void> {
+  if (looksLikeApiKey(token)) return revokeApiKey(ctx.store, token)
+  try {
+    const claims = await ctx.tokens.verifyAccessToken(token, { ignoreExpiry: true })
+    return revokeTokenId(ctx.store, claims.jti, claims.exp)
+  } catch (e) {
+    if (!(e instanceof InvalidTokenError)) throw e
+  }
+  try {
+    const claims = await ctx.tokens.verifyIdentityAssertion(token)
+    return removeIdentity(ctx.store, claims.sub)
+  } catch (e) {
+    if (!(e instanceof InvalidTokenError)) throw e
+  }
+}

@@ -1,0 +1,138 @@
+import { Writable } from 'node:stream'
+import type { RequestHandler } from 'express'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import { createApp } from '../../auth-service/app.ts'
+import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
+import { createLogger } from '../../auth-service/ops/logger.ts'
+import { createMetrics } from '../../auth-service/ops/metrics.ts'
+import { testDeps } from '../support/index.ts'
+
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
+
+/**
+ * Two apps on one store, one answering reads on the fast path and one through the whole chain.
+ * `chain` counts the requests that reached the middleware chain of the fast app (its metrics
+ * middleware runs only there), so a fast path that stopped answering is caught.
+ */
+async function pair() {
+  const deps = await testDeps()
+  const logs: Record<'fast' | 'chain', string[]> = { fast: [], chain: [] }
+  const reachedChain: string[] = []
+  const make = (fast: boolean) => {
+    const lines = logs[fast ? 'fast' : 'chain']
+    const stream = new Writable({
+      write(chunk, _e, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean))
+        done()
+      },
+    })
+    const metrics = createMetrics()
+    if (fast) {
+      const middleware = metrics.middleware
+      metrics.middleware = ((req, res, next) => {
+        reachedChain.push(req.originalUrl)
+        middleware(req, res, next)
+      }) as RequestHandler
+    }
+    return createApp({ ...deps, readFastPath: fast, rateLimits: DEFAULT_RATE_LIMITS, logger: createLogger('info', stream), metrics })
+  }
+  return { deps, fast: make(true), chain: make(false), logs, reachedChain }
+}
+
+const VOLATILE = new Set(['date', 'x-request-id', 'connection', 'keep-alive'])
+/** Headers to compare; the budget's counts are shared through the store, so only their form is. */
+const headersOf = (res: request.Response) =>
+  Object.fromEntries(
+    Object.entries(res.headers)
+      .filter(([k]) => !VOLATILE.has(k))
+      .map(([k, v]) => [k, k === 'ratelimit' ? String(v).replace(/r=\d+; t=\d+/, 'r=N; t=N') : v]),
+  )
+
+describe('the read fast path', () => {
+  it('answers exactly as the middleware chain, and answers every success itself', async () => {
+    const { fast, chain, reachedChain } = await pair()
+    const key = (await request(chain).post('/api/v1/keys')).body.key as string
+    const reg = (await request(chain).post('/agent/identity').send({ type: 'anonymous' })).body
+    const exchange = (scope?: string) =>
+      request(chain).post('/oauth2/token').type('form').send({ grant_type: JWT_BEARER, assertion: reg.identity_assertion, ...(scope ? { scope } : {}) })
+    const token = (await exchange()).body.access_token as string
+    const narrow = (await exchange('research.read')).body.access_token as string
+    const etag = (await request(chain).get('/api/v1/posts/hashing-rings')).headers.etag!
+    await request(fast).get('/api/v1/posts/hashing-rings') // the same read on both budgets
+
+    // [path, headers, who answers on the fast app]
+    const cases: Array<[string, Record<string, string>, 'fast' | 'chain']> = [
+      ['/api/v1', {}, 'fast'],
+      ['/api/v1/posts', {}, 'fast'],
+      ['/api/v1/posts/', {}, 'fast'],
+      ['/api/v1/posts?limit=2', {}, 'fast'],
+      ['/api/v1/posts?limit=2&other=1', {}, 'fast'],
+      ['/api/v1/posts?limit=0', {}, 'chain'],
+      ['/api/v1/posts?limit=1&limit=2', {}, 'chain'],
+      ['/api/v1/posts/hashing-rings', {}, 'fast'],
+      ['/api/v1/posts/hashing-rings', { Authorization: `Bearer ${key}` }, 'fast'],
+      ['/api/v1/posts/hashing-rings', { Authorization: `Bearer ${token}` }, 'fast'],
+      ['/api/v1/posts/hashing-rings', { Authorization: 'Bearer forged' }, 'chain'],
+      ['/api/v1/posts/hashing-rings', { Authorization: 'Basic eDp5' }, 'chain'],
+      ['/api/v1/posts/hashing-rings', { 'If-None-Match': etag }, 'fast'],
+      ['/api/v1/posts/hashing-rings', { 'If-None-Match': `W/${etag}, "other"` }, 'fast'],
+      // fetch() sends Cache-Control: no-cache with every If-None-Match; the origin still answers 304.
+      ['/api/v1/posts/hashing-rings', { 'If-None-Match': etag, 'Cache-Control': 'no-cache', Pragma: 'no-cache' }, 'fast'],
+      ['/api/v1/posts/hashing-rings', { 'If-Modified-Since': new Date(Date.now() + 86_400_000).toUTCString() }, 'fast'],
+      ['/api/v1/posts/no-such-post', {}, 'chain'],
+      ['/api/v1/posts/caf%C3%A9', {}, 'chain'],
+      ['/api/v1/posts/%E0%A4%A', {}, 'chain'],
+      ['/api/v1/search?q=hashing', {}, 'fast'],
+      ['/api/v1/search?q=hashing&limit=1', { Authorization: `Bearer ${token}` }, 'fast'],
+      ['/api/v1/search?q=hashing', { Authorization: `Bearer ${narrow}` }, 'chain'],
+      ['/api/v1/search?q=', {}, 'chain'],
+      ['/api/v1/search?q=a&q=b', {}, 'chain'],
+      ['/api/v1/nothing-here', {}, 'chain'],
+    ]
+    for (const [path, headers, answerer] of cases) {
+      const before = reachedChain.length
+      const [a, b] = [await request(fast).get(path).set(headers), await request(chain).get(path).set(headers)]
+      const label = `${path} ${JSON.stringify(headers)}`
+      expect(a.status, label).toBe(b.status)
+      expect(a.text, label).toBe(b.text)
+      expect(headersOf(a), label).toEqual(headersOf(b))
+      expect(reachedChain.length > before ? 'chain' : 'fast', label).toBe(answerer)
+    }
+    const revalidated = await request(fast).get('/api/v1/posts/hashing-rings').set({ 'If-None-Match': etag, 'Cache-Control': 'no-cache' })
+    expect(revalidated.status).toBe(304)
+    const [headA, headB] = [await request(fast).head('/api/v1/posts/cafe-latency-notes'), await request(chain).head('/api/v1/posts/cafe-latency-notes')]
+    expect(headersOf(headA)).toEqual(headersOf(headB))
+  })
+
+  it('logs and counts its answers like the chain', async () => {
+    const { fast, chain, logs, reachedChain } = await pair()
+    await request(fast).get('/api/v1/posts/hashing-rings?').set('X-Request-Id', 'same-id')
+    await request(fast).get('/api/v1/posts/hashing-rings').set('X-Request-Id', 'same-id')
+    await request(chain).get('/api/v1/posts/hashing-rings').set('X-Request-Id', 'same-id')
+    expect(reachedChain).toEqual([])
+    const shape = (line: string) => {
+      const { level, msg, req, res } = JSON.parse(line)
+      return { level, msg, req: { ...req, remoteAddress: undefined }, res }
+    }
+    expect(shape(logs.fast.at(-1)!)).toEqual(shape(logs.chain.at(-1)!))
+    const metrics = (await request(fast).get('/metrics')).text
+    expect(metrics).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/posts\/:slug",status_code="200"\} 2/)
+  })
+
+  it('still honours a revocation at once', async () => {
+    const { fast } = await pair()
+    const reg = (await request(fast).post('/agent/identity').send({ type: 'anonymous' })).body
+    const token = (await request(fast).post('/oauth2/token').type('form').send({ grant_type: JWT_BEARER, assertion: reg.identity_assertion })).body.access_token
+    const key = (await request(fast).post('/api/v1/keys')).body.key
+    expect((await request(fast).get('/api/v1/posts/hashing-rings')).headers['cache-control']).toMatch(/^public/)
+    for (const credential of [token, key]) {
+      const read = await request(fast).get('/api/v1/posts/hashing-rings').set('Authorization', `Bearer ${credential}`)
+      expect(read.status).toBe(200)
+      // No shared cache may keep an answer to a credential and serve it after the revocation.
+      expect(read.headers['cache-control']).toBe('private, no-cache')
+      await request(fast).post('/oauth2/revoke').type('form').send({ token: credential })
+      expect((await request(fast).get('/api/v1/posts/hashing-rings').set('Authorization', `Bearer ${credential}`)).status).toBe(401)
+    }
+  })
+})

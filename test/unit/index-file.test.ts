@@ -1,0 +1,110 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { INDEX_FILES, loadIndexFile, readIndexEntries, writeIndexFile } from '../../auth-service/articles/index-file.ts'
+import type { IndexEntry } from '../../model/article.ts'
+
+const BASE = 'https://research.example.org'
+const entry = (slug: string, fields: Partial<IndexEntry> = {}): IndexEntry => ({
+  slug, title: `Title ${slug}`, description: 'D', date: '2025-01-01', lastModified: '2025-01-01T00:00:00.000Z',
+  author: 'A', tags: ['x'], readingMinutes: 3, markdown: `# ${slug}\n\nBody "quoted" \\ and é, math $\\frac{1}{2}$ and \u2028.\n`, ...fields,
+})
+
+const dirs: string[] = []
+function buildDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lattice-index-'))
+  dirs.push(dir)
+  return dir
+}
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
+
+/** A good index in a fresh folder, with one line of its entries file replaced by `edit`. */
+async function editedIndex(edit: (line: Record<string, unknown>) => Record<string, unknown>, lineNo = 1): Promise<string> {
+  const dir = buildDir()
+  await writeIndexFile(dir, [entry('a-post'), entry('b-post')])
+  const file = join(dir, INDEX_FILES.entries)
+  const lines = readFileSync(file, 'utf8').split('\n')
+  lines[lineNo] = JSON.stringify(edit(JSON.parse(lines[lineNo]!)))
+  writeFileSync(file, lines.join('\n'))
+  return dir
+}
+
+describe('the post index file', () => {
+  it('gives back what was written, and loads into an index', async () => {
+    const dir = buildDir()
+    const entries = [entry('b-post', { date: '2025-02-01', image: '/images/b.png' }), entry('a-post', { markdown: '' })]
+    await writeIndexFile(dir, entries)
+    expect(readIndexEntries(dir)).toEqual(entries)
+    const index = await loadIndexFile(dir, BASE)
+    expect(index.size).toBe(2)
+    const detail = JSON.parse(index.detail('b-post')!.body.toString())
+    expect(detail).toMatchObject({ slug: 'b-post', url: `${BASE}/posts/b-post`, image: `${BASE}/images/b.png`, markdown: entries[0]!.markdown })
+    expect(JSON.parse(index.detail('a-post')!.body.toString()).markdown).toBe('')
+    expect(index.detail('missing')).toBeUndefined()
+  })
+
+  it('writes an empty index that loads', async () => {
+    const dir = buildDir()
+    await writeIndexFile(dir, [])
+    const index = await loadIndexFile(dir, BASE)
+    expect(index.size).toBe(0)
+    expect(JSON.parse(index.latest(10).body.toString())).toEqual({ posts: [] })
+  })
+
+  it('leaves no temporary file behind', async () => {
+    const dir = buildDir()
+    await writeIndexFile(dir, [entry('a-post')])
+    expect(readdirSync(dir).sort()).toEqual(Object.values(INDEX_FILES).sort())
+  })
+
+  it.each([
+    ['a bad slug', { slug: 'Bad Slug' }, /entry 0 \("Bad Slug"\): slug:/],
+    ['a bad date', { date: '1 May' }, /entry 0 \("a-post"\): date: must be YYYY-MM-DD/],
+    ['a bad lastModified', { lastModified: 'soon' }, /lastModified: must be an ISO 8601 date-time/],
+    ['a tag that is not a string', { tags: [1] }, /tags\.0:/],
+    ['a missing title', { title: undefined }, /title:/],
+  ])('refuses to write %s, naming the entry and the field', async (_name, fields, message) => {
+    await expect(writeIndexFile(buildDir(), [{ ...entry('a-post'), ...fields } as IndexEntry])).rejects.toThrow(message)
+  })
+
+  it('refuses to write a slug twice', async () => {
+    await expect(writeIndexFile(buildDir(), [entry('a-post'), entry('a-post')])).rejects.toThrow(/entry 1: slug "a-post" appears twice/)
+  })
+
+  it.each([
+    ['a bad slug', (l: Record<string, unknown>) => ({ ...l, slug: 'Bad Slug' }), /entry 0 \("Bad Slug"\): slug:/],
+    ['a bad date', (l: Record<string, unknown>) => ({ ...l, date: '1 May' }), /entry 0 \("a-post"\): date: must be YYYY-MM-DD/],
+    ['a tag that is not a string', (l: Record<string, unknown>) => ({ ...l, tags: [1] }), /entry 0 \("a-post"\): tags\.0:/],
+    ['a missing title', ({ title: _t, ...l }: Record<string, unknown>) => l, /entry 0 \("a-post"\): title:/],
+    ['a body past the end', (l: Record<string, unknown>) => ({ ...l, body: [10_000, 5] }), /entry 0 \("a-post"\): body: ends past/],
+  ])('refuses to load %s, naming the file, the entry and the field', async (_name, edit, message) => {
+    const dir = await editedIndex(edit)
+    const load = loadIndexFile(dir, BASE)
+    await expect(load).rejects.toThrow(message)
+    await expect(load).rejects.toThrow(join(dir, INDEX_FILES.entries))
+  })
+
+  it('refuses to load a slug twice', async () => {
+    const dir = await editedIndex((l) => ({ ...l, slug: 'a-post' }), 2)
+    await expect(loadIndexFile(dir, BASE)).rejects.toThrow(/entry 1: slug "a-post" appears twice/)
+  })
+
+  it('refuses bodies that do not belong to the entries', async () => {
+    const dir = buildDir()
+    await writeIndexFile(dir, [entry('a-post'), entry('b-post')])
+    const bodies = join(dir, INDEX_FILES.bodies)
+    writeFileSync(bodies, readFileSync(bodies).subarray(1))
+    await expect(loadIndexFile(dir, BASE)).rejects.toThrow(/bytes where/)
+    const shifted = await editedIndex((l) => ({ ...l, body: [(l.body as number[])[0]! + 1, (l.body as number[])[1]] }))
+    await expect(loadIndexFile(shifted, BASE)).rejects.toThrow(/the body at 1 is not a JSON string/)
+  })
+
+  it('refuses a missing index, or one of another format, asking for a rebuild', async () => {
+    const empty = buildDir()
+    await expect(loadIndexFile(empty, BASE)).rejects.toThrow(join(empty, INDEX_FILES.entries))
+    await expect(loadIndexFile(empty, BASE)).rejects.toThrow(/npm run build/)
+    const other = await editedIndex((l) => ({ ...l, version: 1 }), 0)
+    await expect(loadIndexFile(other, BASE)).rejects.toThrow(/not a lattice-post-index file of version 2; rebuild/)
+  })
+})
