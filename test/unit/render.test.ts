@@ -167,7 +167,8 @@ describe('any markdown', () => {
       }),
       { numRuns: 300 },
     )
-  })
+    // 300 renders, with grammars compiled on first use: minutes' worth of CPU on a busy machine.
+  }, 120_000)
 })
 
 describe('RENDERER_VERSION', () => {
