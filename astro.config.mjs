@@ -1,15 +1,20 @@
 // @ts-check
+import { readFileSync } from 'node:fs'
 import { defineConfig } from 'astro/config'
 import sitemap from '@astrojs/sitemap'
-import { unified } from '@astrojs/markdown-remark'
-import remarkMath from 'remark-math'
-import rehypeKatex from 'rehype-katex'
-import rehypeSanitize from 'rehype-sanitize'
-import { articleSanitizeSchema } from './site/lib/sanitize-schema.ts'
 
 // The build is fully static: every page is prerendered and the service (or nginx) serves
-// dist/. BASE_URL only feeds the absolute links baked into the feed and the sitemap.
+// dist/. BASE_URL only feeds the absolute links baked into the pages, the feed and the sitemap.
 const site = process.env.BASE_URL ?? `http://localhost:${process.env.PORT ?? 4321}`
+
+// Article pages are assembled by scripts/build.ts from one template page, not by Astro: the
+// sitemap lists them from the same manifest the list pages read.
+const TEMPLATE_PAGE = '/article-template'
+const manifest = process.env.ARTICLES_MANIFEST
+/** @type {string[]} */
+const articlePages = manifest
+  ? JSON.parse(readFileSync(manifest, 'utf8')).map((/** @type {{ slug: string }} */ a) => new URL(`/posts/${a.slug}`, site).href)
+  : []
 
 export default defineConfig({
   site,
@@ -17,16 +22,14 @@ export default defineConfig({
   publicDir: './site/public',
   // scripts/build.ts builds into a fresh folder and swaps it in atomically.
   outDir: process.env.ASTRO_OUT_DIR ?? './dist/site',
+  // One cache per configuration, so that builds of two configurations can run at once.
+  ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   trailingSlash: 'never',
   build: { format: 'file' },
-  markdown: {
-    // remark/rehype, for KaTeX math: rendered to HTML at build time, so pages ship no math script.
-    // Sanitising runs last, over the highlighted and typeset output.
-    processor: unified({
-      remarkPlugins: [remarkMath],
-      rehypePlugins: [rehypeKatex, [rehypeSanitize, articleSanitizeSchema]],
+  integrations: [
+    sitemap({
+      customPages: articlePages,
+      filter: (page) => new URL(page).pathname !== TEMPLATE_PAGE,
     }),
-    shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' } },
-  },
-  integrations: [sitemap()],
+  ],
 })

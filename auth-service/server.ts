@@ -16,6 +16,7 @@ import { openStore } from './store/open-store.ts'
 import { endpointUrls } from './routes/endpoints.ts'
 import { createLimitedServer } from './http/server-limits.ts'
 import { SERVER_TIMEOUTS } from './defaults.ts'
+import { configBuildLink, findBuildFor } from '../model/build-dir.ts'
 
 /** How the live preview (scripts/dev.ts) runs this same service. */
 export interface MainOptions {
@@ -49,7 +50,16 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
     throw e
   }
   const logger = createLogger(config.logLevel)
-  const current = join(config.distDir, 'current')
+  // Only a build made for this BASE_URL: another's pages carry its absolute URLs.
+  // The preview may start before its first build: it serves the link that build will make.
+  const current =
+    findBuildFor(config.distDir, config.baseUrl, config.contentDir) ??
+    (options.withoutBuild ? configBuildLink(config.distDir, config.baseUrl, config.contentDir) : undefined)
+  if (!current) {
+    logger.fatal({ distDir: config.distDir, baseUrl: config.baseUrl }, `no build for BASE_URL ${config.baseUrl} in ${config.distDir}: run "npm run build" with the same BASE_URL`)
+    flushLogs(logger)
+    process.exit(1)
+  }
 
   keepYoungGenerationSmall()
   let index: PostIndex | undefined

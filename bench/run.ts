@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createPrivateKey, generateKeyPairSync, randomUUID, sign as cryptoSign } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -15,6 +15,7 @@ import { runWrk, type LoadResult } from './load.ts'
 import { measurePreview } from './dev-rows.ts'
 import { edgeRows } from './edge-rows.ts'
 import { benchRender } from './render.ts'
+import { buildRowsFor, twentyThousandRow, type BuildRow } from './build-rows.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
 import { readIndexEntries } from '../auth-service/articles/index-file.ts'
 import { benchServiceIndex } from './service-index.ts'
@@ -127,38 +128,18 @@ async function benchBuilds() {
   console.log('\nBuilds')
   const renderCorpus = generateCorpus(join(WORK, `corpus-${SIZES[0]}`), SIZES[0]!)
   for (const r of await benchRender(renderCorpus)) record(r.figure, r.unit, [r.value], { target: r.target, met: r.met, note: r.note })
-  const hugoOk = need('hugo')
-  for (const size of SIZES) {
-    const corpus = generateCorpus(join(WORK, `corpus-${size}`), size)
-    const dist = join(WORK, `dist-${size}`)
-    rmSync(dist, { recursive: true, force: true })
-    // A cold build: Astro's content cache from an earlier run would skip the rendering.
-    rmSync(join(ROOT, 'node_modules', '.astro'), { recursive: true, force: true })
-    let ours
-    try {
-      ours = timed(NODE, [join(ROOT, 'scripts', 'build.ts')], { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL: 'http://localhost:4321' })
-    } catch (e) {
-      rows.push({ figure: `build ${size} articles`, unit: 's', median: NaN, min: NaN, max: NaN, note: `failed: ${(e as Error).message.split('\n').slice(-3).join(' ').slice(0, 200)}` })
-      console.log(`  build ${size} failed`)
-      continue
+  need('hugo')
+  // The build's own rows (bench/build-rows.ts): recorded here, with their ratios and targets.
+  const add = (built: BuildRow[]) => {
+    const byFigure = new Map(built.map((r) => [r.figure, record(r.figure, r.unit, r.values, r.note ? { note: r.note } : {})]))
+    for (const r of built) {
+      const row = byFigure.get(r.figure)!
+      if (r.reference) ratio(row, byFigure.get(r.reference), r.target)
+      if (r.limit) Object.assign(row, { target: r.limit.text, met: row.median <= r.limit.max })
     }
-    const phases = /\(site ([\d.]+) s, search index ([\d.]+) s\)/.exec(ours.output)
-    const total = record(`build ${size} articles (pages, twins, index, search)`, 's', [ours.seconds], { note: `peak ${ours.peakMb.toFixed(0)} MB` })
-    const site = record(`build ${size}: site, twins and post index`, 's', [Number(phases?.[1] ?? NaN)])
-    const pagefindOurs = record(`build ${size}: Pagefind on our pages`, 's', [Number(phases?.[2] ?? NaN)])
-    if (!hugoOk) continue
-    const hugoSite = join(WORK, `hugo-${size}`)
-    rmSync(hugoSite, { recursive: true, force: true })
-    cpSync(join(import.meta.dirname, 'hugo'), hugoSite, { recursive: true })
-    cpSync(corpus, join(hugoSite, 'content', 'posts'), { recursive: true })
-    const hugo = timed('hugo', ['--source', hugoSite, '--destination', join(hugoSite, 'public'), '--quiet'], process.env)
-    const hugoRow = record(`build ${size}: Hugo, same corpus`, 's', [hugo.seconds], { note: `peak ${hugo.peakMb.toFixed(0)} MB` })
-    ratio(site, hugoRow, { max: 1.5, text: '≤ 1.5 × Hugo' })
-    ratio(total, hugoRow)
-    const pf = timed(NODE, [join(import.meta.dirname, 'pagefind-plain.ts'), join(hugoSite, 'public')], process.env)
-    const plain = record(`build ${size}: Pagefind on Hugo's plain pages`, 's', [pf.seconds], { note: `peak ${pf.peakMb.toFixed(0)} MB` })
-    ratio(pagefindOurs, plain, { max: 1.0, text: '≤ 1.0 × plain pages' })
   }
+  for (const size of SIZES) add(await buildRowsFor(size, WORK))
+  if (!QUICK) add([await twentyThousandRow(WORK)])
 }
 
 async function benchPreview() {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadConfig } from '../auth-service/config.ts'
+import { configKey } from '../model/build-dir.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 
@@ -13,6 +14,8 @@ export interface BuildInputs {
 }
 
 export interface BuildInfo extends BuildInputs {
+  /** The configuration (BASE_URL and CONTENT_DIR) the build was made for: `<DIST_DIR>/sites/<configKey>`. */
+  configKey: string
   id: string
   builtAt: string
   articles: number
@@ -25,16 +28,59 @@ export function buildEnv(env: NodeJS.ProcessEnv): { contentDir: string; baseUrl:
 }
 
 /**
- * Hashes names, sizes and mtimes of the articles and of the site's sources: cheap to compute
- * for ten thousand files, and it changes when a file is added, edited or removed.
+ * Hashes names, sizes and mtimes of the articles and of the build's sources (the site, the
+ * build scripts and the renderer, the lockfile): cheap to compute for ten thousand files, and
+ * it changes when a file is added, edited or removed.
  */
 export function computeInputs(contentDir: string, baseUrl: string): BuildInputs {
   const hash = createHash('sha256').update(baseUrl).update('\0')
-  const add = (file: string) => {
-    const s = statSync(file)
-    hash.update(`${file}\0${s.size}\0${s.mtimeMs}\0`)
+  const files = new FileHasher(hash)
+  files.walk(contentDir, (n) => n.endsWith('.md'))
+  addSiteSources(files)
+  addBuildSources(files)
+  return { contentDir, baseUrl, fingerprint: hash.digest('hex') }
+}
+
+/** What Astro builds the site's pages from (not the articles): the site, its config, the lockfile. */
+export function siteSourcesFingerprint(): string {
+  const hash = createHash('sha256')
+  addSiteSources(new FileHasher(hash))
+  return hash.digest('hex')
+}
+
+/** The build's own code (scripts/ and model/), which assembles the article pages. */
+export function buildSourcesFingerprint(): string {
+  const hash = createHash('sha256')
+  addBuildSources(new FileHasher(hash))
+  return hash.digest('hex')
+}
+
+function addSiteSources(files: FileHasher): void {
+  files.walk(join(ROOT, 'site'), () => true)
+  for (const f of ['astro.config.mjs', 'package-lock.json']) files.add(join(ROOT, f))
+}
+
+function addBuildSources(files: FileHasher): void {
+  files.walk(join(ROOT, 'scripts'), (n) => n.endsWith('.ts'))
+  files.walk(join(ROOT, 'model'), (n) => n.endsWith('.ts'))
+}
+
+class FileHasher {
+  private readonly hash: ReturnType<typeof createHash>
+  constructor(hash: ReturnType<typeof createHash>) {
+    this.hash = hash
   }
-  const walk = (dir: string, filter: (name: string) => boolean) => {
+
+  add(file: string): void {
+    try {
+      const s = statSync(file)
+      this.hash.update(`${file}\0${s.size}\0${s.mtimeMs}\0`)
+    } catch {
+      // an optional input that is absent
+    }
+  }
+
+  walk(dir: string, filter: (name: string) => boolean): void {
     let entries
     try {
       entries = readdirSync(dir, { withFileTypes: true })
@@ -43,32 +89,23 @@ export function computeInputs(contentDir: string, baseUrl: string): BuildInputs 
     }
     for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, e.name)
-      if (e.isDirectory()) walk(path, filter)
-      else if (filter(e.name)) add(path)
+      if (e.isDirectory()) this.walk(path, filter)
+      else if (filter(e.name)) this.add(path)
     }
   }
-  walk(contentDir, (n) => n.endsWith('.md'))
-  walk(join(ROOT, 'site'), () => true)
-  for (const f of ['astro.config.mjs', 'package-lock.json']) {
-    try {
-      add(join(ROOT, f))
-    } catch {
-      // optional input
-    }
-  }
-  return { contentDir, baseUrl, fingerprint: hash.digest('hex') }
 }
 
-export function readBuildInfo(distDir: string): BuildInfo | undefined {
+/** The live build of this configuration (BASE_URL and CONTENT_DIR), if any. */
+export function readBuildInfo(distDir: string, baseUrl: string, contentDir: string): BuildInfo | undefined {
   try {
-    return JSON.parse(readFileSync(join(distDir, 'current', 'build.json'), 'utf8')) as BuildInfo
+    return JSON.parse(readFileSync(join(distDir, 'sites', configKey(baseUrl, contentDir), 'build.json'), 'utf8')) as BuildInfo
   } catch {
     return undefined
   }
 }
 
-/** True when there is no build, or it was made from other content, sources or BASE_URL. */
+/** True when there is no build for this configuration, or it was made from other content or sources. */
 export function isStale(distDir: string, inputs: BuildInputs): boolean {
-  const info = readBuildInfo(distDir)
+  const info = readBuildInfo(distDir, inputs.baseUrl, inputs.contentDir)
   return !info || info.fingerprint !== inputs.fingerprint || info.contentDir !== inputs.contentDir || info.baseUrl !== inputs.baseUrl
 }

@@ -1,100 +1,429 @@
 /**
- * `npm run build`: builds the site into a fresh folder, indexes it with Pagefind, moves the post
- * index beside it, then swaps the `current` link in one rename so that a running server never
- * sees half a build. CONTENT_DIR, BASE_URL and DIST_DIR choose what is built and where.
+ * `npm run build`: validates and renders the articles (reusing the build cache), builds the
+ * site's other pages with Astro, assembles the article pages from one template, writes the
+ * markdown twins and the post index, and lands the result by swapping a link, so that a running
+ * server never sees half a build. Then the site search index follows in a second swap.
+ *
+ * When only article bodies changed, the new article pages land first, with the list pages of the
+ * live build; Astro then rebuilds the list pages (only if what they show changed).
+ * CONTENT_DIR, BASE_URL and DIST_DIR choose what is built and where (scripts/build/dist.ts).
  */
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import * as pagefind from 'pagefind'
-import { ROOT, buildEnv, computeInputs, type BuildInfo } from './build-state.ts'
-import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
-import { writeIndexFile } from '../auth-service/articles/index-file.ts'
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
+import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
+import { ROOT, buildEnv, buildSourcesFingerprint, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
+import { articlePage, markdownTwin, parseTemplate } from './build/article-page.ts'
+import { openCache, type BuildCache, type CacheEntry } from './build/cache.ts'
+import { articleBody, parseArticle, readSources, type ArticleMeta, type SourceFile } from './build/content.ts'
+import { acquireLock, configKey, linkTree, liveBuildDir, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
+import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
+import { writeIndexFile } from '../auth-service/articles/index-file.ts'
+import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './build/renderer.ts'
+import { writeSearchIndex, type SearchRecord } from './build/search-index.ts'
 
-const KEEP_PREVIOUS_BUILDS = 1
+export { BuildError } from './build/errors.ts'
 
-/** Phase durations of the last build, for the benchmark. */
-export const timings = { astroMs: 0, pagefindMs: 0 }
+export interface Renderer {
+  /** Changes whenever the output could; part of the cache key. */
+  version: string
+  createPool(): { render(markdown: string): Promise<RenderedArticle>; close(): Promise<void> }
+  /** Renders in this thread: for a handful of articles, cheaper than starting the pool's workers. */
+  renderInThread?(markdown: string): Promise<RenderedArticle>
+}
 
-export async function build(env: NodeJS.ProcessEnv = process.env): Promise<BuildInfo> {
+export interface BuildOptions {
+  /** false: skip the site search index (the live preview); the previous one, if any, stays. */
+  search?: boolean
+  /** Progress lines, e.g. console.log. */
+  log?: (line: string) => void
+  /** The markdown renderer; scripts/build/renderer.ts unless a test swaps in another configuration. */
+  renderer?: Renderer
+}
+
+const DEFAULT_RENDERER: Renderer = { version: RENDERER_VERSION, createPool: () => createRenderPool(), renderInThread: renderMarkdown }
+/** Up to this many articles to render, the build renders them in its own thread. */
+const IN_THREAD_RENDERS = 16
+const PAGEFIND_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }).version
+/** Bump when the layout of a build folder or of state.json changes: the next build starts cold. */
+const STATE_VERSION = 1
+/** Files written at once. */
+const WRITE_CONCURRENCY = 32
+/** Articles in the renderer's queue at once: enough to keep every thread busy. */
+const RENDER_AHEAD = 64
+
+/** What a build folder was made from, so that the next build can reuse its files. */
+interface BuildState {
+  version: number
+  /** Site sources and BASE_URL: the article template's inputs. */
+  templateKey: string
+  /** The renderer and the build code that made the article pages: pages are reused only under the same. */
+  assemblyKey: string
+  /** Everything Astro read: its output is reused when this is unchanged. */
+  astroKey: string
+  /** The records of the search index in site/pagefind, or null when there is none. */
+  pagefindKey: string | null
+  /** Every valid article, drafts included. */
+  articles: ArticleMeta[]
+}
+
+interface Previous {
+  dir: string
+  state: BuildState
+  template: string
+  bySlug: Map<string, ArticleMeta>
+}
+
+const sha = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex')
+
+export async function build(env: NodeJS.ProcessEnv = process.env, options: BuildOptions = {}): Promise<BuildInfo> {
   const { contentDir, baseUrl, distDir } = buildEnv(env)
-  if (!existsSync(contentDir)) throw new Error(`CONTENT_DIR ${contentDir} does not exist`)
-  const inputs = computeInputs(contentDir, baseUrl)
-  const id = `${new Date().toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 15)}-${process.pid}`
-  const buildsDir = join(distDir, 'builds')
-  const buildDir = join(buildsDir, id)
-  const siteDir = join(buildDir, 'site')
-  mkdirSync(buildDir, { recursive: true })
+  const log = options.log ?? (() => {})
+  const renderer = options.renderer ?? DEFAULT_RENDERER
+  if (!existsSync(contentDir))
+    throw new BuildError([{ file: contentDir, message: 'CONTENT_DIR does not exist', fix: 'create the folder, or set CONTENT_DIR to the folder of your articles' }])
+  const key = configKey(baseUrl, contentDir)
+  const release = await acquireLock(distDir, key)
+  const pool = new LazyPool(renderer)
   const started = Date.now()
-
+  // Folders this build started and has not landed: removed if it fails.
+  const unlanded = new Set<string>()
+  const startBuildDir = () => {
+    const made = newBuildDir(distDir)
+    unlanded.add(made.dir)
+    return made
+  }
+  const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
-    // The portal renders its endpoint reference from the same OpenAPI document the service serves.
-    const openapiFile = join(buildDir, 'openapi.json')
-    writeFileSync(openapiFile, JSON.stringify(buildOpenApiDocument(baseUrl)))
-    const astro = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...env, CONTENT_DIR: contentDir, BASE_URL: baseUrl, ASTRO_OUT_DIR: siteDir, OPENAPI_FILE: openapiFile, ASTRO_TELEMETRY_DISABLED: '1' },
+    const inputs = computeInputs(contentDir, baseUrl)
+    const problems: BuildProblem[] = []
+    const sources = await readSources(contentDir, problems)
+    log(`read ${sources.length} files after ${since()}`)
+    const bySlug = new Map(sources.map((s) => [s.slug, s]))
+    let prev = readPrevious(distDir, key)
+    const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
+    const entries = new EntrySource(cache, pool, bySlug, contentDir)
+
+    // Metadata: from the live build when the file is unchanged, else from the cache, else parsed.
+    const metas: ArticleMeta[] = []
+    const fresh: ArticleMeta[] = []
+    await forEachLimited(sources, WRITE_CONCURRENCY, async (f) => {
+      const known = prev?.bySlug.get(f.slug)
+      if (known && known.hash === f.hash) return void metas.push(known)
+      const cached = await cache.get(f.hash)
+      if (cached) return void metas.push({ slug: f.slug, hash: f.hash, ...cached.meta })
+      const meta = parseArticle(f, problems)
+      if (meta) {
+        metas.push(meta)
+        fresh.push(meta)
+      }
     })
-    if (astro.status !== 0) throw new Error('astro build failed (see the message above)')
+    if (problems.length) throw new BuildError(sortProblems(problems))
+    log(`validated, ${fresh.length} to render, after ${since()}`)
+    metas.sort((a, b) => (a.slug < b.slug ? -1 : 1))
+    // New and edited articles render while Astro builds the other pages.
+    if (fresh.length > IN_THREAD_RENDERS) pool.preferWorkers()
+    const rendering = entries.renderAll(fresh, problems)
 
-    const astroDone = Date.now()
-    // The site emits the entries; the service's writer lays them out in its own format.
-    const emitted = join(siteDir, 'post-index.json')
-    const entries = (JSON.parse(readFileSync(emitted, 'utf8')) as { posts: IndexEntry[] }).posts
-    rmSync(emitted)
-    await writeIndexFile(buildDir, entries)
-    const articles = entries.length
-    await indexWithPagefind(siteDir)
-    timings.astroMs = astroDone - started
-    timings.pagefindMs = Date.now() - astroDone
+    const published = metas.filter((m) => !m.draft).sort(newestFirst)
+    const manifest = JSON.stringify(published.map(manifestRecord))
+    const openapi = JSON.stringify(buildOpenApiDocument(baseUrl))
+    const templateKey = sha(`${STATE_VERSION}`, siteSourcesFingerprint(), baseUrl)
+    const astroKey = sha(templateKey, manifest, openapi)
+    const assemblyKey = sha(renderer.version, buildSourcesFingerprint())
+    const pagefindKey = sha(PAGEFIND_VERSION, renderer.version, ...published.map((m) => `${m.slug}:${m.hash}`))
+    // The post index is written once per build; later swaps of the same build link it, so the
+    // service (which reloads when the file changes) loads it once.
+    let indexWrittenIn: string | undefined
+    const land = async (dir: string, id: string, state: BuildState) => {
+      log(`pages written after ${since()}`)
+      if (indexWrittenIn) linkTopFiles(indexWrittenIn, dir)
+      else await writeIndexFile(dir, published.map((m) => indexEntry(m, bySlug.get(m.slug)!)))
+      indexWrittenIn = dir
+      writeFileSync(join(dir, 'state.json'), JSON.stringify(state))
+      const info: BuildInfo = { ...inputs, configKey: key, id, builtAt: new Date().toISOString(), articles: published.length }
+      writeFileSync(join(dir, 'build.json'), JSON.stringify(info, null, 2))
+      swapLive(distDir, key, id)
+      unlanded.delete(dir)
+      prev = { dir, state, template: readFileSync(join(dir, 'template.html'), 'utf8'), bySlug: new Map(state.articles.map((a) => [a.slug, a])) }
+      return info
+    }
+    const assemble = async (dir: string, template: string) => {
+      await rendering
+      if (problems.length) throw new BuildError(sortProblems(problems))
+      const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
+      await writeArticles(join(dir, 'site'), template, published, reusable, entries, bySlug, baseUrl)
+    }
 
-    const info: BuildInfo = { ...inputs, id, builtAt: new Date().toISOString(), articles }
-    writeFileSync(join(buildDir, 'build.json'), JSON.stringify(info, null, 2))
-    swapCurrent(distDir, id)
-    pruneBuilds(buildsDir, id)
-    return info
+    let info: BuildInfo | undefined
+    // 1. Only the articles changed what Astro shows, with the same template: land them first.
+    if (prev && prev.state.templateKey === templateKey && prev.state.astroKey !== astroKey) {
+      const { id, dir } = startBuildDir()
+      linkTree(join(prev.dir, 'site'), join(dir, 'site'), new Set(['posts']))
+      linkSync(join(prev.dir, 'template.html'), join(dir, 'template.html'))
+      await assemble(dir, prev.template)
+      info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas })
+      log(`article pages live after ${since()}`)
+    }
+
+    // 2. The site: Astro's pages (reused when nothing Astro reads changed) and the article pages.
+    {
+      const { id, dir } = startBuildDir()
+      const siteDir = join(dir, 'site')
+      let pagefind = prev?.state.pagefindKey ?? null
+      if (prev && prev.state.astroKey === astroKey) {
+        linkTree(join(prev.dir, 'site'), siteDir, new Set(['posts']))
+        linkSync(join(prev.dir, 'template.html'), join(dir, 'template.html'))
+      } else {
+        writeFileSync(join(dir, 'manifest.json'), manifest)
+        writeFileSync(join(dir, 'openapi.json'), openapi)
+        await runAstro(env, { baseUrl, contentDir, siteDir, manifest: join(dir, 'manifest.json'), openapi: join(dir, 'openapi.json'), cacheDir: join(distDir, 'cache', 'astro', key) })
+        renameSync(join(siteDir, 'article-template.html'), join(dir, 'template.html'))
+        if (prev && existsSync(join(prev.dir, 'site', 'pagefind'))) linkTree(join(prev.dir, 'site', 'pagefind'), join(siteDir, 'pagefind'))
+        else pagefind = null
+        log(`site pages built after ${since()}`)
+      }
+      await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
+      info = await land(dir, id, { version: STATE_VERSION, templateKey, assemblyKey, astroKey, pagefindKey: pagefind, articles: metas })
+      log(`site live after ${since()}`)
+    }
+
+    // 3. The search index, in its own swap: Pagefind rewrites it whole. It reads the cache only:
+    // the render workers and the articles' text are let go first, to bound the peak memory.
+    await pool.close()
+    bySlug.clear()
+    sources.length = 0
+    if (options.search !== false && prev!.state.pagefindKey !== pagefindKey) {
+      const { id, dir } = startBuildDir()
+      linkTree(join(prev!.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
+      linkSync(join(prev!.dir, 'template.html'), join(dir, 'template.html'))
+      await writeSearchIndex(join(dir, 'site'), searchRecords(published, entries))
+      info = await land(dir, id, { ...prev!.state, pagefindKey })
+      log(`search index live after ${since()}`)
+    }
+    pruneBuilds(distDir)
+    cache.pruneOthers()
+    return info!
   } catch (e) {
-    rmSync(buildDir, { recursive: true, force: true })
-    throw e
-  }
-}
-
-async function indexWithPagefind(siteDir: string): Promise<void> {
-  const { index, errors } = await pagefind.createIndex({})
-  if (!index) throw new Error(`pagefind: ${errors.join('; ')}`)
-  try {
-    const added = await index.addDirectory({ path: siteDir })
-    if (added.errors.length) throw new Error(`pagefind: ${added.errors.join('; ')}`)
-    const written = await index.writeFiles({ outputPath: join(siteDir, 'pagefind') })
-    if (written.errors.length) throw new Error(`pagefind: ${written.errors.join('; ')}`)
+    for (const dir of unlanded) rmSync(dir, { recursive: true, force: true })
+    throw explainLimit(e)
   } finally {
-    await pagefind.close()
+    await pool.close()
+    release()
   }
 }
 
-/** Points `<dist>/current` at the new build with one rename: atomic for every reader. */
-function swapCurrent(distDir: string, id: string): void {
-  const tmp = join(distDir, `current.${id}.tmp`)
-  symlinkSync(join('builds', id), tmp)
-  renameSync(tmp, join(distDir, 'current'))
+/** Files of a build folder that the build writes itself; every other top-level file is the post index's. */
+const OWN_FILES = new Set(['build.json', 'state.json', 'template.html', 'manifest.json', 'openapi.json'])
+
+/** Links the post index's files (whatever their names) from one build folder into another. */
+function linkTopFiles(from: string, to: string): void {
+  for (const e of readdirSync(from, { withFileTypes: true }))
+    if (e.isFile() && !OWN_FILES.has(e.name) && !existsSync(join(to, e.name))) linkSync(join(from, e.name), join(to, e.name))
 }
 
-/** Keeps the live build and the one before it, which in-flight requests may still be reading. */
-function pruneBuilds(buildsDir: string, liveId: string): void {
-  const older = readdirSync(buildsDir)
-    .filter((d) => d !== liveId)
-    .sort()
-    .reverse()
-  for (const d of older.slice(KEEP_PREVIOUS_BUILDS)) rmSync(join(buildsDir, d), { recursive: true, force: true })
+/** The live build of this configuration and what it was made from, when it can be reused. */
+function readPrevious(distDir: string, key: string): Previous | undefined {
+  const dir = liveBuildDir(distDir, key)
+  if (!dir) return undefined
+  try {
+    const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as BuildState
+    if (state.version !== STATE_VERSION) return undefined
+    return { dir, state, template: readFileSync(join(dir, 'template.html'), 'utf8'), bySlug: new Map(state.articles.map((a) => [a.slug, a])) }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The renderer's worker pool, started only when many articles need rendering (a cold build):
+ * an edit of a few articles renders them in this thread rather than wait for workers to boot.
+ */
+class LazyPool {
+  private readonly renderer: Renderer
+  private pool: ReturnType<Renderer['createPool']> | undefined
+  private inThread = 0
+  constructor(renderer: Renderer) {
+    this.renderer = renderer
+  }
+
+  preferWorkers(): void {
+    this.inThread = IN_THREAD_RENDERS
+  }
+
+  render(markdown: string): Promise<RenderedArticle> {
+    if (this.renderer.renderInThread && this.inThread < IN_THREAD_RENDERS) {
+      this.inThread++
+      return this.renderer.renderInThread(markdown)
+    }
+    return (this.pool ??= this.renderer.createPool()).render(markdown)
+  }
+
+  /** Ends the workers; a later render starts them again. */
+  async close(): Promise<void> {
+    const pool = this.pool
+    this.pool = undefined
+    await pool?.close()
+  }
+}
+
+/** Cache entries, rendering (and caching) an article whose entry is missing. */
+class EntrySource {
+  private readonly cache: BuildCache
+  private readonly pool: { render(markdown: string): Promise<RenderedArticle> }
+  private readonly sources: Map<string, SourceFile>
+  private readonly contentDir: string
+
+  /** An article's text read again, when it was let go: only if it is still what was hashed. */
+  private async reread(meta: ArticleMeta): Promise<string> {
+    const bytes = await readFile(join(this.contentDir, `${meta.slug}.md`))
+    if (createHash('sha256').update(bytes).digest('hex') !== meta.hash)
+      throw new BuildError([{ file: `${meta.slug}.md`, message: 'the file changed during the build', fix: 'run the build again' }])
+    return bytes.toString('utf8')
+  }
+
+  constructor(cache: BuildCache, pool: { render(markdown: string): Promise<RenderedArticle> }, sources: Map<string, SourceFile>, contentDir: string) {
+    this.cache = cache
+    this.pool = pool
+    this.sources = sources
+    this.contentDir = contentDir
+  }
+
+  async get(meta: ArticleMeta): Promise<CacheEntry> {
+    return (await this.cache.get(meta.hash)) ?? this.render(meta)
+  }
+
+  async render(meta: ArticleMeta): Promise<CacheEntry> {
+    const { slug: _slug, hash, ...rest } = meta
+    const source = this.sources.get(meta.slug)?.source ?? (await this.reread(meta))
+    const rendered = await this.pool.render(articleBody(source))
+    const entry: CacheEntry = { meta: rest, ...rendered, excerpt: excerptOf(rendered.text) }
+    await this.cache.put(hash, entry)
+    return entry
+  }
+
+  /** Renders the articles into the cache; an article the renderer refuses is a problem. */
+  renderAll(metas: ArticleMeta[], problems: BuildProblem[]): Promise<void> {
+    return forEachLimited(metas, RENDER_AHEAD, async (m) => {
+      try {
+        await this.render(m)
+      } catch (e) {
+        problems.push({ file: `${m.slug}.md`, message: `could not render the markdown: ${e instanceof Error ? e.message : String(e)}` })
+      }
+    })
+  }
+}
+
+async function writeArticles(
+  siteDir: string,
+  templateHtml: string,
+  published: ArticleMeta[],
+  prev: Previous | undefined,
+  entries: EntrySource,
+  sources: Map<string, SourceFile>,
+  baseUrl: string,
+): Promise<void> {
+  const postsDir = join(siteDir, 'posts')
+  mkdirSync(postsDir, { recursive: true })
+  const template = parseTemplate(templateHtml)
+  const samePages = prev !== undefined && prev.template === templateHtml
+  await forEachLimited(published, WRITE_CONCURRENCY, async (m) => {
+    const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
+    const page = join(postsDir, `${m.slug}.html`)
+    const twin = join(postsDir, `${m.slug}.md`)
+    if (unchanged) linkSync(join(prev!.dir, 'site', 'posts', `${m.slug}.md`), twin)
+    else await writeFile(twin, markdownTwin(m, articleBody(sources.get(m.slug)!.source), baseUrl))
+    if (unchanged && samePages) linkSync(join(prev!.dir, 'site', 'posts', `${m.slug}.html`), page)
+    else await writeFile(page, articlePage(template, m, (await entries.get(m)).html, baseUrl))
+  })
+}
+
+async function* searchRecords(published: ArticleMeta[], entries: EntrySource): AsyncIterable<SearchRecord> {
+  for (const m of published) {
+    const { text } = await entries.get(m)
+    yield { url: `/posts/${m.slug}`, title: m.title, author: m.author, content: `${m.title}\n${m.description}\n${text}` }
+  }
+}
+
+function runAstro(
+  env: NodeJS.ProcessEnv,
+  o: { baseUrl: string; contentDir: string; siteDir: string; manifest: string; openapi: string; cacheDir: string },
+): Promise<void> {
+  // A separate process: Astro's memory is freed when it exits, and the build waits without blocking.
+  // Astro keeps its intermediate files in <working directory>/.astro when the output is outside
+  // the working directory: each build runs it from a folder of its own (inside the project, so
+  // that those files resolve the project's packages), since builds of two configurations run at once.
+  const work = join(ROOT, 'node_modules', '.cache', 'lattice-astro', basename(dirname(o.siteDir)))
+  mkdirSync(work, { recursive: true })
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent', '--root', ROOT], {
+    cwd: work,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...env,
+      BASE_URL: o.baseUrl,
+      CONTENT_DIR: o.contentDir,
+      ASTRO_OUT_DIR: o.siteDir,
+      ASTRO_CACHE_DIR: o.cacheDir,
+      ARTICLES_MANIFEST: o.manifest,
+      OPENAPI_FILE: o.openapi,
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
+  })
+  return new Promise<void>((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`astro build failed (${signal ?? `exit ${code}`}); its message is above`)),
+    )
+  }).finally(() => rmSync(work, { recursive: true, force: true }))
+}
+
+function indexEntry(m: ArticleMeta, f: SourceFile): IndexEntry {
+  return {
+    slug: m.slug,
+    title: m.title,
+    description: m.description,
+    date: m.date.slice(0, 10),
+    lastModified: m.lastModified ?? m.date,
+    author: m.author,
+    tags: m.tags,
+    ...(m.image !== undefined ? { image: m.image } : {}),
+    readingMinutes: m.readingMinutes,
+    markdown: articleBody(f.source).trim() + '\n',
+  }
+}
+
+/** What the list pages show of an article: the manifest Astro reads (site/lib/articles.ts). */
+function manifestRecord(m: ArticleMeta) {
+  const { hash: _hash, draft: _draft, ...record } = m
+  return record
+}
+
+const newestFirst = (a: ArticleMeta, b: ArticleMeta) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.slug < b.slug ? -1 : 1)
+
+function excerptOf(text: string): string {
+  return text.length <= 300 ? text : text.slice(0, text.lastIndexOf(' ', 300)) + '…'
+}
+
+function sortProblems(problems: BuildProblem[]): BuildProblem[] {
+  return problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }
 
 if (import.meta.main) {
   const started = Date.now()
   try {
-    const info = await build()
-    console.log(`Built ${info.articles} articles in ${((Date.now() - started) / 1000).toFixed(1)} s (site ${(timings.astroMs / 1000).toFixed(1)} s, search index ${(timings.pagefindMs / 1000).toFixed(1)} s) -> dist/builds/${info.id}`)
+    const info = await build(process.env, { log: (line) => console.log(line), search: !process.argv.includes('--no-search') })
+    console.log(`Built ${info.articles} articles in ${((Date.now() - started) / 1000).toFixed(1)} s -> dist/builds/${info.id}`)
   } catch (e) {
     console.error(e instanceof Error ? e.message : e)
     process.exit(1)

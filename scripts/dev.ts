@@ -10,6 +10,7 @@ import { basename, dirname, isAbsolute, join } from 'node:path'
 import { ConfigError, loadConfig, type Config } from '../auth-service/config.ts'
 import { main } from '../auth-service/server.ts'
 import { ROOT } from './build-state.ts'
+import { configBuildLink } from '../model/build-dir.ts'
 import { createBuilder, type BuildOutcome } from './dev/builder.ts'
 import { createLiveReload } from './dev/live-reload.ts'
 import { previewListener } from './dev/preview-listener.ts'
@@ -37,10 +38,11 @@ const say = (line: string) => console.log(`[preview] ${line}`)
 /** How long reloading pages get before the API's index loads (see freshIndex). */
 const PAGES_FIRST_MS = 1000
 
-/** The build `current` points at: open pages made from another one reload. */
+/** The link to the preview's live build (the build swaps it); open pages made from another one reload. */
+const liveLink = configBuildLink(distDir, config.baseUrl, config.contentDir)
 const liveBuild = () => {
   try {
-    return basename(readlinkSync(join(distDir, 'current')))
+    return basename(readlinkSync(liveLink))
   } catch {
     return 'none'
   }
@@ -89,7 +91,7 @@ try {
   service = await main(env, {
     withoutBuild: true,
     watchIndex: false,
-    wrap: (app) => previewListener(app, live, join(distDir, 'current', 'site'), { https: config.baseUrl.startsWith('https:'), beforeApi: freshIndex }),
+    wrap: (app) => previewListener(app, live, join(liveLink, 'site'), { https: config.baseUrl.startsWith('https:'), beforeApi: freshIndex }),
   })
 } catch (e) {
   if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e

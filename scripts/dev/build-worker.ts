@@ -17,10 +17,6 @@ export type BuildReply =
   | { ok: true }
   | { ok: false; problems: ReturnType<typeof toProblems>; detail: string | undefined; expected: boolean }
 
-// The preview skips the search index, which nothing in a writer's loop reads and which costs
-// as much as the rest of an incremental build.
-const buildForPreview = build as (env: NodeJS.ProcessEnv, options: { search: boolean; log: (line: string) => void }) => Promise<unknown>
-
 /**
  * A rebuild of a few articles renders them in this thread. Rendering a sample once, while the
  * writer reads the first build, loads the highlighter and KaTeX before the first save needs them.
@@ -31,7 +27,9 @@ let warmed = false
 parentPort!.on('message', async ({ env }: BuildRequest) => {
   let reply: BuildReply
   try {
-    await buildForPreview(env, { search: false, log: (line) => parentPort!.postMessage({ progress: line } satisfies BuildReply) })
+    // The preview skips the search index, which nothing in a writer's loop reads and which
+    // costs as much as the rest of an incremental build.
+    await build(env, { search: false, log: (line) => parentPort!.postMessage({ progress: line } satisfies BuildReply) })
     reply = { ok: true }
   } catch (e) {
     const expected = Array.isArray((e as { problems?: unknown } | null)?.problems)

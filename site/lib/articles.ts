@@ -1,64 +1,71 @@
-import { getCollection, type CollectionEntry } from 'astro:content'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { CONTENT_DIR } from './content-dir'
-
-export type Article = CollectionEntry<'articles'>
-
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
-const WORDS_PER_MINUTE = 230
-
-/** Published articles, newest first (then by slug, so the order is stable). */
-export async function getArticles(): Promise<Article[]> {
-  const all = await getCollection('articles', (a) => !a.data.draft)
-  for (const a of all) {
-    if (!SLUG.test(a.id))
-      throw new Error(
-        `${a.filePath ?? a.id}: the file name is the slug and must be lowercase words joined by hyphens, like "my-article.md"`,
-      )
-  }
-  return all.sort((a, b) => b.data.date.getTime() - a.data.date.getTime() || a.id.localeCompare(b.id))
-}
-
-const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/
-const minutes = new Map<string, number>()
+import { DEFAULT_IMAGE_PATH } from '../../model/article.ts'
 
 /**
- * The article's markdown after its frontmatter, read from its file: the content store does not
- * keep bodies (see content.config.ts), and holding them all would cost the corpus in memory.
+ * An article as the list pages see it. The build (scripts/build.ts) validates and renders the
+ * articles itself and hands the site a manifest of their metadata, no bodies: Astro builds the
+ * list pages and one article template, never ten thousand article pages.
  */
-export function articleBody(a: Article): string {
-  // The slug is the file name. (Not entry.filePath: Astro's cache keeps the path an unchanged
-  // file had in an earlier build, which may be another CONTENT_DIR.)
-  return readFileSync(join(CONTENT_DIR, `${a.id}.md`), 'utf8').replace(FRONTMATTER, '').replace(/^\s*\n/, '')
-}
-
-/** Reading time, computed once per article: every list page shows it. */
-export function articleMinutes(a: Article): number {
-  let m = minutes.get(a.id)
-  if (m === undefined) {
-    m = readingMinutes(articleBody(a))
-    minutes.set(a.id, m)
+export interface Article {
+  id: string
+  data: {
+    title: string
+    description: string
+    date: Date
+    lastModified?: Date
+    author: string
+    tags: string[]
+    image?: string
   }
-  return m
+  readingMinutes: number
 }
 
-export function wordCount(markdown: string): number {
-  return markdown.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length
+/** One manifest record, as scripts/build/content.ts writes it (dates as ISO strings). */
+interface ManifestRecord {
+  slug: string
+  title: string
+  description: string
+  date: string
+  lastModified?: string
+  author: string
+  tags: string[]
+  image?: string
+  readingMinutes: number
 }
 
-export function readingMinutes(markdown: string): number {
-  return Math.max(1, Math.round(wordCount(markdown) / WORDS_PER_MINUTE))
+let articles: Article[] | undefined
+
+/** Published articles, newest first (then by slug), as listed in ARTICLES_MANIFEST. */
+export async function getArticles(): Promise<Article[]> {
+  return (articles ??= loadManifest())
+}
+
+function loadManifest(): Article[] {
+  const file = process.env.ARTICLES_MANIFEST
+  if (!file) throw new Error('ARTICLES_MANIFEST is not set: build the site with "npm run build".')
+  const records = JSON.parse(readFileSync(file, 'utf8')) as ManifestRecord[]
+  return records.map((r) => ({
+    id: r.slug,
+    data: {
+      title: r.title,
+      description: r.description,
+      date: new Date(r.date),
+      ...(r.lastModified ? { lastModified: new Date(r.lastModified) } : {}),
+      author: r.author,
+      tags: r.tags,
+      ...(r.image !== undefined ? { image: r.image } : {}),
+    },
+    readingMinutes: r.readingMinutes,
+  }))
+}
+
+export function articleMinutes(a: Article): number {
+  return a.readingMinutes
 }
 
 /** `YYYY-MM-DD`, the wire form of `date`. */
 export function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10)
-}
-
-/** Full UTC date-time, the wire form of `lastModified`; falls back to the publication date. */
-export function lastModified(a: Article): string {
-  return (a.data.lastModified ?? a.data.date).toISOString()
 }
 
 export function displayDate(d: Date): string {
@@ -68,7 +75,7 @@ export function displayDate(d: Date): string {
 export const articlePath = (slug: string) => `/posts/${slug}`
 export const markdownPath = (slug: string) => `/posts/${slug}.md`
 export const tagPath = (tag: string) => `/tags/${tag}`
-export const DEFAULT_IMAGE = '/images/default-cover.svg'
+export const DEFAULT_IMAGE = DEFAULT_IMAGE_PATH
 
 /** All tags with their article counts, most used first. */
 export function tagCounts(articles: Article[]): Array<{ tag: string; count: number }> {

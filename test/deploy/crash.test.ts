@@ -17,7 +17,7 @@ describe('the embedded store under kill -9', () => {
 
   it('loses no API key that was answered with 201', async () => {
     const port = await freePort()
-    const env = { ...process.env, PORT: String(port), DATA_DIR: join(dir, 'data'), DIST_DIR: distOf('fixture'), RATE_LIMITS: 'off', LOG_LEVEL: 'warn' }
+    const env = { ...process.env, PORT: String(port), BASE_URL: 'http://localhost:4321', DATA_DIR: join(dir, 'data'), DIST_DIR: distOf('fixture'), RATE_LIMITS: 'off', LOG_LEVEL: 'warn' }
     const start = () =>
       startProcess(process.execPath, [join(ROOT, 'auth-service', 'server.ts')], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'info' }, ready: /listening on/ })
     const first = await start()

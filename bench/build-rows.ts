@@ -1,0 +1,209 @@
+/**
+ * The build's rows of `npm run bench`: a cold build (no caches of any kind) against Hugo on the
+ * same corpus, Pagefind on our records against Pagefind on Hugo's plain pages, the peak memory
+ * of the whole build (every process it runs, summed), the time from `npm run build` to a running
+ * server serving a one-article edit, and a 20,000-article build.
+ *
+ * Standalone: `node bench/build-rows.ts [--sizes 1000,10000] [--twenty]` prints the rows.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { generateCorpus } from './corpus.ts'
+
+const ROOT = join(import.meta.dirname, '..')
+const NODE = process.execPath
+const BASE_URL = 'http://localhost:4321'
+
+export interface BuildRow {
+  figure: string
+  unit: string
+  values: number[]
+  note?: string
+  /** Figure of the reference row, the ratio's denominator. */
+  reference?: string
+  target?: { max: number; text: string }
+  /** An absolute target, in the row's unit. */
+  limit?: { max: number; text: string }
+}
+
+interface Measured {
+  seconds: number
+  peakMb: number
+  /** Peak until the site was live, before the search index. */
+  sitePeakMb: number
+  output: string
+  code: number | null
+}
+
+/** Runs a command in its own process group; samples the summed RSS of the group. */
+async function measure(command: string, args: string[], env: NodeJS.ProcessEnv, onLine?: (line: string, child: ChildProcess) => void): Promise<Measured> {
+  const started = performance.now()
+  const child = spawn(command, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  const take = (c: Buffer) => {
+    const text = c.toString()
+    output += text
+    for (const line of text.split('\n')) if (line) onLine?.(line, child)
+  }
+  child.stdout!.on('data', take)
+  child.stderr!.on('data', take)
+  let peak = 0
+  let sitePeak = NaN
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, groupRssMb(child.pid!))
+    if (Number.isNaN(sitePeak) && /^site live/m.test(output)) sitePeak = peak
+  }, 200)
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  clearInterval(sampler)
+  return { seconds: (performance.now() - started) / 1000, peakMb: peak, sitePeakMb: Number.isNaN(sitePeak) ? peak : sitePeak, output, code }
+}
+
+/** Resident memory of every process in a process group, in MB. */
+function groupRssMb(pgid: number): number {
+  let kb = 0
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(fields[2]) !== pgid) continue
+      const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+      if (rss) kb += Number(rss[1])
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return kb / 1024
+}
+
+const phase = (output: string, name: string) => Number(new RegExp(`${name} after ([\\d.]+) s`).exec(output)?.[1] ?? NaN)
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+/** Cold build, Hugo, Pagefind and the edit-to-served time for one corpus size. */
+export async function buildRowsFor(size: number, work: string): Promise<BuildRow[]> {
+  const rows: BuildRow[] = []
+  const corpus = generateCorpus(join(work, `corpus-${size}`), size)
+  const dist = join(work, `dist-${size}`)
+  rmSync(dist, { recursive: true, force: true })
+  const env = { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL }
+  // No caches of any kind: a fresh DIST_DIR holds the build cache and Astro's.
+  const cold = await measure(NODE, [join(ROOT, 'scripts', 'build.ts')], env)
+  if (cold.code !== 0) {
+    rows.push({ figure: `build ${size}: cold, no caches`, unit: 's', values: [NaN], note: `failed: ${cold.output.trim().split('\n').slice(-3).join(' ').slice(0, 300)}` })
+    return rows
+  }
+  const searchLag = phase(cold.output, 'search index live') - phase(cold.output, 'site live')
+  const site = cold.seconds - searchLag
+  rows.push({ figure: `build ${size}: site, twins and post index (cold, no caches)`, unit: 's', values: [site], reference: `build ${size}: Hugo, same corpus`, target: { max: 4, text: '≤ 4 × Hugo' } })
+  rows.push({ figure: `build ${size}: Pagefind on our records`, unit: 's', values: [searchLag], reference: `build ${size}: Pagefind on Hugo's plain pages`, target: { max: 1, text: '≤ 1.0 × plain pages' } })
+  rows.push({
+    figure: `build ${size}: peak memory, every process summed`,
+    unit: 'MB',
+    values: [cold.peakMb],
+    ...(size >= 10_000 ? { limit: { max: 2048, text: '≤ 2 GB' } } : {}),
+  })
+  rows.push({ figure: `build ${size}: peak memory until the site is live (before Pagefind)`, unit: 'MB', values: [cold.sitePeakMb] })
+  rows.push({ figure: `build ${size}: whole cold build, search index included`, unit: 's', values: [cold.seconds] })
+
+  const hugoSite = join(work, `hugo-${size}`)
+  rmSync(hugoSite, { recursive: true, force: true })
+  cpSync(join(import.meta.dirname, 'hugo'), hugoSite, { recursive: true })
+  cpSync(corpus, join(hugoSite, 'content', 'posts'), { recursive: true })
+  if (spawnSync('sh', ['-c', 'command -v hugo']).status === 0) {
+    const hugo = await measure('hugo', ['--source', hugoSite, '--destination', join(hugoSite, 'public'), '--quiet'], process.env)
+    rows.push({ figure: `build ${size}: Hugo, same corpus`, unit: 's', values: [hugo.seconds], note: `peak ${hugo.peakMb.toFixed(0)} MB` })
+    const pf = await measure(NODE, [join(import.meta.dirname, 'pagefind-plain.ts'), join(hugoSite, 'public')], process.env)
+    rows.push({ figure: `build ${size}: Pagefind on Hugo's plain pages`, unit: 's', values: [pf.seconds], note: `peak ${pf.peakMb.toFixed(0)} MB` })
+  }
+  rmSync(hugoSite, { recursive: true, force: true })
+
+  rows.push(...(await editToServed(size, corpus, env)))
+  return rows
+}
+
+/** Edits one article while a server runs, then times `npm run build` until the server serves the edit. */
+async function editToServed(size: number, corpus: string, env: NodeJS.ProcessEnv): Promise<BuildRow[]> {
+  const port = await freePort()
+  const data = join(tmpdir(), `lattice-bench-data-${process.pid}`)
+  const server = spawn(NODE, [join(ROOT, 'auth-service', 'server.ts')], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: data, LOG_LEVEL: 'warn', RATE_LIMITS: 'off' },
+    stdio: 'ignore',
+  })
+  const origin = `http://127.0.0.1:${port}`
+  try {
+    await until(async () => (await fetch(`${origin}/readyz`)).ok, 60_000)
+    const slug = readdirSync(corpus).sort()[Math.floor(size / 2)]!.replace(/\.md$/, '')
+    const file = join(corpus, `${slug}.md`)
+    const marker = `edited${Date.now()}`
+    // A body edit: a new word in a paragraph (the reading time stays).
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/\n\n([A-Za-z])/, `\n\n${marker} $1`))
+    const started = performance.now()
+    let servedAt = NaN
+    let searchAt = NaN
+    const build = measure(NODE, [join(ROOT, 'scripts', 'build.ts')], env, (line) => {
+      if (line.startsWith('search index live')) searchAt = (performance.now() - started) / 1000
+    })
+    await until(async () => (await (await fetch(`${origin}/posts/${slug}`)).text()).includes(marker), 600_000, 50)
+    servedAt = (performance.now() - started) / 1000
+    const done = await build
+    if (done.code !== 0) throw new Error(`the rebuild failed: ${done.output.slice(-500)}`)
+    return [
+      {
+        figure: `build ${size}: one article edited → served by a running server`,
+        unit: 's',
+        values: [servedAt],
+        note: `search index follows at ${searchAt.toFixed(1)} s`,
+        limit: { max: size >= 10_000 ? 10 : 3, text: size >= 10_000 ? '≤ 10 s' : '≤ 3 s' },
+      },
+    ]
+  } finally {
+    server.kill('SIGTERM')
+    await new Promise((r) => server.once('exit', r))
+    rmSync(data, { recursive: true, force: true })
+  }
+}
+
+/** A 20,000-article build succeeds (cold, search index included). */
+export async function twentyThousandRow(work: string): Promise<BuildRow> {
+  const corpus = generateCorpus(join(work, 'corpus-20000'), 20_000)
+  const dist = join(work, 'dist-20000')
+  rmSync(dist, { recursive: true, force: true })
+  const run = await measure(NODE, [join(ROOT, 'scripts', 'build.ts')], { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL })
+  const built = existsSync(join(dist, 'current', 'build.json')) ? JSON.parse(readFileSync(join(dist, 'current', 'build.json'), 'utf8')).articles : 0
+  rmSync(dist, { recursive: true, force: true })
+  return {
+    figure: 'build 20000 articles succeeds',
+    unit: 's',
+    values: [run.code === 0 ? run.seconds : NaN],
+    note: run.code === 0 ? `${built} articles, peak ${run.peakMb.toFixed(0)} MB` : `failed: ${run.output.trim().split('\n').slice(-3).join(' ').slice(0, 300)}`,
+  }
+}
+
+async function until(probe: () => Promise<boolean>, ms: number, every = 100): Promise<void> {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await probe().catch(() => false)) return
+    await new Promise((r) => setTimeout(r, every))
+  }
+  throw new Error('timed out')
+}
+
+if (import.meta.main) {
+  const arg = process.argv.indexOf('--sizes')
+  const sizes = arg > 0 ? process.argv[arg + 1]!.split(',').map(Number) : [1000]
+  const work = join(tmpdir(), 'lattice-bench-build')
+  for (const size of sizes) for (const row of await buildRowsFor(size, work)) console.log(JSON.stringify(row))
+  if (process.argv.includes('--twenty')) console.log(JSON.stringify(await twentyThousandRow(work)))
+}

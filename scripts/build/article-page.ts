@@ -1,0 +1,68 @@
+/**
+ * Article pages and markdown twins, assembled with string work: the template page Astro built
+ * (site/pages/article-template.astro) with each `@@name@@` marker replaced by the article's
+ * escaped metadata or its cached HTML.
+ */
+import { DEFAULT_IMAGE_PATH } from '../../model/article.ts'
+import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
+import type { ArticleMeta } from './content.ts'
+
+/** The template cut at its markers: even items are literal HTML, odd items marker names. */
+export type ArticleTemplate = string[]
+
+const MARKERS = ['slug', 'title', 'description', 'imageUrl', 'author', 'isoDate', 'displayDate', 'updated', 'minutes', 'tags', 'content']
+
+export function parseTemplate(html: string): ArticleTemplate {
+  const parts = html.split(/@@(\w+)@@/)
+  const found = new Set(parts.filter((_, i) => i % 2 === 1))
+  const missing = MARKERS.filter((m) => !found.has(m))
+  if (missing.length) throw new Error(`the article template lacks the markers ${missing.join(', ')}`)
+  return parts
+}
+
+const ESCAPABLE = /[&<>'"]/g
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#39;', '"': '&quot;' }
+/** The same escaping as Astro's expressions and attributes. */
+export const escapeHtml = (s: string) => s.replace(ESCAPABLE, (c) => ENTITY[c]!)
+
+export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: string, baseUrl: string): string {
+  const date = new Date(a.date)
+  const updated = a.lastModified && isoDate(new Date(a.lastModified)) !== isoDate(date) ? new Date(a.lastModified) : undefined
+  const values: Record<string, string> = {
+    slug: a.slug,
+    title: escapeHtml(a.title),
+    description: escapeHtml(a.description),
+    imageUrl: escapeHtml(new URL(a.image ?? DEFAULT_IMAGE_PATH, baseUrl).href),
+    author: escapeHtml(a.author),
+    isoDate: isoDate(date),
+    displayDate: displayDate(date),
+    updated: updated
+      ? `<span aria-hidden="true">·</span><span>updated <time datetime="${updated.toISOString()}">${displayDate(updated)}</time></span>`
+      : '',
+    minutes: String(a.readingMinutes),
+    tags: a.tags.length
+      ? `<ul class="tags" aria-label="Tags">${a.tags.map((t) => `<li><a class="tag" href="${tagPath(t)}">${t}</a></li>`).join('')}</ul>`
+      : '',
+    content: html,
+  }
+  let out = ''
+  for (let i = 0; i < template.length; i++) out += i % 2 === 0 ? template[i] : values[template[i]!]
+  return out
+}
+
+/** The markdown twin: the article's own markdown under a short header, for readers that are programs. */
+export function markdownTwin(a: ArticleMeta, body: string, baseUrl: string): string {
+  const header = [
+    `# ${a.title}`,
+    '',
+    `> ${a.description}`,
+    '',
+    `- Author: ${a.author}`,
+    `- Published: ${a.date.slice(0, 10)}`,
+    ...(a.lastModified ? [`- Updated: ${a.lastModified}`] : []),
+    ...(a.tags.length ? [`- Tags: ${a.tags.join(', ')}`] : []),
+    `- Canonical: ${new URL(`/posts/${a.slug}`, baseUrl)}`,
+  ].join('\n')
+  return `${header}\n\n${body.trim()}\n`
+}
+

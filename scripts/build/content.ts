@@ -1,0 +1,129 @@
+/**
+ * Reads CONTENT_DIR: one `<slug>.md` per article, flat. Each file is hashed (the cache key of
+ * everything derived from it) and its frontmatter validated against the one article schema.
+ */
+import { createHash } from 'node:crypto'
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
+import { Frontmatter, SLUG_PATTERN, readingMinutes } from '../../model/article.ts'
+import type { BuildProblem } from './errors.ts'
+
+/** An article's metadata as the pages, the feed and the index use it: dates as ISO strings. */
+export interface ArticleMeta {
+  slug: string
+  /** SHA-256 of the file's bytes. */
+  hash: string
+  title: string
+  description: string
+  /** ISO 8601 date-time of the publication date. */
+  date: string
+  lastModified?: string
+  author: string
+  tags: string[]
+  image?: string
+  draft: boolean
+  readingMinutes: number
+}
+
+export interface SourceFile {
+  slug: string
+  /** File name inside CONTENT_DIR. */
+  file: string
+  hash: string
+  /** The file's text. */
+  source: string
+}
+
+const SLUG_RE = new RegExp(SLUG_PATTERN)
+const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/
+const FIELDS = Object.keys(Frontmatter.shape).join(', ')
+
+/** Files read at once: enough to keep the disk busy, few enough to bound open descriptors. */
+const READ_CONCURRENCY = 64
+
+/** Lists and reads every article file, sorted by name. Names that are not slugs are problems. */
+export async function readSources(contentDir: string, problems: BuildProblem[]): Promise<SourceFile[]> {
+  const entries = await readdir(contentDir, { withFileTypes: true })
+  const names = entries
+    .filter((e) => e.name.endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
+    .map((e) => e.name)
+    .sort()
+  const valid = names.filter((file) => {
+    if (SLUG_RE.test(file.slice(0, -3))) return true
+    problems.push({
+      file,
+      message: 'the file name is the slug and must be lowercase words joined by hyphens',
+      fix: `rename it, like "${slugLike(file)}.md"`,
+    })
+    return false
+  })
+  const out: SourceFile[] = new Array(valid.length)
+  let next = 0
+  const worker = async () => {
+    while (next < valid.length) {
+      const i = next++
+      const file = valid[i]!
+      const bytes = await readFile(join(contentDir, file))
+      out[i] = { slug: file.slice(0, -3), file, hash: createHash('sha256').update(bytes).digest('hex'), source: bytes.toString('utf8') }
+    }
+  }
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker))
+  return out
+}
+
+/** The markdown after the frontmatter, leading blank lines removed: what is rendered and published. */
+export function articleBody(source: string): string {
+  return source.replace(FRONTMATTER, '').replace(/^\s*\n/, '')
+}
+
+/** Validates the frontmatter; returns the metadata, or pushes the problems and returns undefined. */
+export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMeta | undefined {
+  let data: Record<string, unknown>
+  try {
+    data = parseFrontmatter(f.source).frontmatter
+  } catch (e) {
+    const reason = e instanceof Error ? e.message.split('\n')[0] : String(e)
+    problems.push({ file: f.file, message: `the frontmatter is not valid YAML: ${reason}`, fix: 'check quotes and indentation between the --- lines' })
+    return undefined
+  }
+  const parsed = Frontmatter.safeParse(data)
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys)
+          problems.push({ file: f.file, field: key, message: `unknown field "${key}"`, fix: `remove it, or use one of: ${FIELDS}` })
+      } else if (issue.path.length === 1 && data[String(issue.path[0])] === undefined) {
+        problems.push({ file: f.file, field: String(issue.path[0]), message: `${String(issue.path[0])} is required`, fix: 'add it to the frontmatter' })
+      } else {
+        problems.push({ file: f.file, field: issue.path.join('.') || undefined, message: issue.message })
+      }
+    }
+    return undefined
+  }
+  const fm = parsed.data
+  return {
+    slug: f.slug,
+    hash: f.hash,
+    title: fm.title,
+    description: fm.description,
+    date: fm.date.toISOString(),
+    ...(fm.lastModified ? { lastModified: fm.lastModified.toISOString() } : {}),
+    author: fm.author,
+    tags: fm.tags,
+    ...(fm.image !== undefined ? { image: fm.image } : {}),
+    draft: fm.draft,
+    readingMinutes: readingMinutes(articleBody(f.source)),
+  }
+}
+
+function slugLike(file: string): string {
+  return (
+    file
+      .slice(0, -3)
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'my-article'
+  )
+}

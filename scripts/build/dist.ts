@@ -1,0 +1,170 @@
+/**
+ * The layout of DIST_DIR and the moves that keep it consistent for readers and for other builds:
+ *
+ *   builds/<id>/      one build: site/, the post index, build.json, state.json
+ *   sites/<key>       link to the live build of one configuration (BASE_URL and CONTENT_DIR)
+ *   current           link to the live build made last, whatever its configuration
+ *   cache/            the build cache (safe to delete)
+ *
+ * A build writes only into its own fresh folder and lands with renames of links, so readers
+ * and concurrent builds never see a half-written build; builds of one configuration take turns
+ * through a lock file.
+ */
+import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+/** Builds kept besides each configuration's live one, which in-flight requests may still read. */
+const KEEP_PREVIOUS_BUILDS = 1
+
+export { configKey } from '../../model/build-dir.ts'
+
+let seq = 0
+/** A fresh build folder; the id sorts by time and names the process that made it. */
+export function newBuildDir(distDir: string): { id: string; dir: string } {
+  const stamp = new Date().toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 18)
+  const id = `${stamp}-${process.pid}-${seq++}`
+  const dir = join(distDir, 'builds', id)
+  mkdirSync(dir, { recursive: true })
+  return { id, dir }
+}
+
+/** The live build folder of a configuration, if any. */
+export function liveBuildDir(distDir: string, key: string): string | undefined {
+  try {
+    return resolve(join(distDir, 'sites'), readlinkSync(join(distDir, 'sites', key)))
+  } catch {
+    return undefined
+  }
+}
+
+/** Points `sites/<key>` and then `current` at the build, each with one rename: atomic for every reader. */
+export function swapLive(distDir: string, key: string, id: string): void {
+  mkdirSync(join(distDir, 'sites'), { recursive: true })
+  const site = join(distDir, 'sites', `${key}.${id}.tmp`)
+  symlinkSync(join('..', 'builds', id), site)
+  renameSync(site, join(distDir, 'sites', key))
+  const current = join(distDir, `current.${id}.tmp`)
+  symlinkSync(join('builds', id), current)
+  renameSync(current, join(distDir, 'current'))
+}
+
+/**
+ * Removes builds no longer needed: per configuration, all but the live one and the one before
+ * it; folders of builds whose process died (a killed build) go too. A folder without
+ * build.json whose process still runs is another build at work, and is left alone.
+ */
+export function pruneBuilds(distDir: string): void {
+  const buildsDir = join(distDir, 'builds')
+  let ids: string[]
+  try {
+    ids = readdirSync(buildsDir).sort().reverse()
+  } catch {
+    return
+  }
+  const live = new Set<string>()
+  for (const link of [...listLinks(join(distDir, 'sites')), join(distDir, 'current')]) {
+    try {
+      live.add(readlinkSync(link).split('/').pop()!)
+    } catch {
+      // no such link
+    }
+  }
+  const kept = new Map<string, number>()
+  for (const id of ids) {
+    if (live.has(id)) continue
+    const dir = join(buildsDir, id)
+    let key: string | undefined
+    try {
+      key = (JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8')) as { configKey?: string }).configKey
+    } catch {
+      if (processAlive(Number(id.split('-')[2]))) continue
+    }
+    if (key !== undefined) {
+      const n = kept.get(key) ?? 0
+      if (n < KEEP_PREVIOUS_BUILDS) {
+        kept.set(key, n + 1)
+        continue
+      }
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function listLinks(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => !n.endsWith('.tmp') && !n.endsWith('.lock'))
+      .map((n) => join(dir, n))
+  } catch {
+    return []
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Takes the build lock of one configuration, waiting for a running build of it to finish. A
+ * lock left by a killed build (its process is gone) is taken over.
+ */
+export async function acquireLock(distDir: string, key: string): Promise<() => void> {
+  mkdirSync(join(distDir, 'sites'), { recursive: true })
+  const file = join(distDir, 'sites', `${key}.lock`)
+  for (;;) {
+    try {
+      const fd = openSync(file, 'wx')
+      writeSync(fd, String(process.pid))
+      closeSync(fd)
+      return () => rmSync(file, { force: true })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+    }
+    let holder: number
+    let age: number
+    try {
+      holder = Number(readFileSync(file, 'utf8') || NaN)
+      age = Date.now() - statSync(file).mtimeMs
+    } catch {
+      continue
+    }
+    // An empty file is a lock being written this instant, or left by a build killed at that
+    // instant (then it is old); a dead holder's lock is stale.
+    const stale = Number.isInteger(holder) ? holder > 0 && !processAlive(holder) : age > 10_000
+    if (stale) {
+      const moved = `${file}.${process.pid}.stale`
+      try {
+        renameSync(file, moved)
+        unlinkSync(moved)
+      } catch {
+        // another build took it over first
+      }
+      continue
+    }
+    await sleep(100)
+  }
+}
+
+/**
+ * Hard-links every file of `from` into `to` (which it creates), except the top-level entries
+ * named in `skip`. Costs a directory entry per file, not a copy; files are never written after
+ * they are linked (a changed file is a new file).
+ */
+export function linkTree(from: string, to: string, skip: ReadonlySet<string> = new Set()): void {
+  mkdirSync(to, { recursive: true })
+  for (const e of readdirSync(from, { withFileTypes: true })) {
+    if (skip.has(e.name)) continue
+    const src = join(from, e.name)
+    const dst = join(to, e.name)
+    if (e.isDirectory()) linkTree(src, dst)
+    else linkSync(src, dst)
+  }
+}

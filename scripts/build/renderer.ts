@@ -1,0 +1,27 @@
+/**
+ * The markdown renderer the build uses (scripts/build/render/), loaded only when an article
+ * needs rendering: a rebuild where everything is cached never pays for loading the parser,
+ * the highlighter and KaTeX.
+ */
+import { RENDER_OPTIONS, RENDER_PACKAGES } from './render/options.ts'
+import { rendererVersion } from './render/version.ts'
+import type { RenderedArticle } from './render/types.ts'
+
+export type { RenderedArticle }
+
+/** scripts/build/render/index.ts's RENDERER_VERSION, computed without loading the renderer. */
+export const RENDERER_VERSION: string = rendererVersion(RENDER_PACKAGES, RENDER_OPTIONS)
+
+const load = () => import('./render/index.ts')
+
+export async function renderMarkdown(markdown: string): Promise<RenderedArticle> {
+  return (await load()).renderMarkdown(markdown)
+}
+
+export function createRenderPool(): { render(markdown: string): Promise<RenderedArticle>; close(): Promise<void> } {
+  const pool = load().then((r) => r.createRenderPool())
+  return {
+    render: async (markdown) => (await pool).render(markdown),
+    close: async () => (await pool).close(),
+  }
+}

@@ -1,0 +1,136 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readIndexEntries } from '../../auth-service/articles/index-file.ts'
+import { build, BuildError, type Renderer } from '../../scripts/build.ts'
+import { configKey } from '../../scripts/build/dist.ts'
+import { FIXTURE_CORPUS } from '../support/global-setup.ts'
+
+const BASE = 'http://localhost:4321'
+
+/** A renderer of another configuration: its own version, a recognisable output. */
+const otherRenderer: Renderer = {
+  version: 'test-renderer-1',
+  createPool: () => ({
+    render: async (markdown) => ({ html: `<p class="other-renderer">${markdown.length} characters</p>`, headings: [], text: 'other renderer' }),
+    close: async () => {},
+  }),
+}
+
+it("keys the cache by the renderer's own version", async () => {
+  const { RENDERER_VERSION } = await import('../../scripts/build/renderer.ts')
+  expect(RENDERER_VERSION).toBe((await import('../../scripts/build/render/index.ts')).RENDERER_VERSION)
+})
+
+describe('an incremental build', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'lattice-incremental-'))
+  const content = join(tmp, 'content')
+  const dist = join(tmp, 'dist')
+  const env = { ...process.env, BASE_URL: BASE, CONTENT_DIR: content, DIST_DIR: dist }
+  const lines: string[] = []
+  const run = (options: Parameters<typeof build>[1] = {}, e: NodeJS.ProcessEnv = env) => {
+    lines.length = 0
+    return build(e, { log: (l) => lines.push(l), ...options })
+  }
+  const live = (path: string, base = BASE) => readFileSync(join(dist, 'sites', configKey(base, content), 'site', path), 'utf8')
+  const liveIndex = () => readIndexEntries(join(dist, 'current'))
+  const edit = (slug: string, from: string, to: string) => {
+    const file = join(content, `${slug}.md`)
+    writeFileSync(file, readFileSync(file, 'utf8').replace(from, to))
+  }
+
+  beforeAll(async () => {
+    cpSync(FIXTURE_CORPUS, content, { recursive: true })
+    await run()
+  }, 180_000)
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+  it('serves an edited body without running Astro, and reuses the unchanged pages by hard link', async () => {
+    const before = join(dist, 'current', 'site', 'posts', 'hashing-rings.html')
+    const inode = statSync(before).ino
+    edit('cafe-latency-notes', '## Queues', '## Queues and espresso')
+    await run()
+    expect(lines.some((l) => l.startsWith('site pages built'))).toBe(false)
+    expect(live('posts/cafe-latency-notes.html')).toContain('Queues and espresso')
+    expect(live('posts/cafe-latency-notes.md')).toContain('## Queues and espresso')
+    expect(liveIndex().find((p) => p.slug === 'cafe-latency-notes')!.markdown).toContain('## Queues and espresso')
+    expect(statSync(join(dist, 'current', 'site', 'posts', 'hashing-rings.html')).ino).toBe(inode)
+    // The search index follows the text.
+    expect(lines.some((l) => l.startsWith('search index live'))).toBe(true)
+  }, 120_000)
+
+  it('lands edited pages first, then the list pages, when a title changes', async () => {
+    edit('hashing-rings', 'title: "Hashing Rings"', 'title: "Hashing Rings Revisited"')
+    await run()
+    const order = ['article pages live', 'site pages built', 'site live', 'search index live'].map((p) => lines.findIndex((l) => l.startsWith(p)))
+    expect(order.every((i) => i >= 0)).toBe(true)
+    expect([...order].sort((a, b) => a - b)).toEqual(order)
+    expect(live('posts/hashing-rings.html')).toContain('<h1 class="page-title" data-pagefind-meta="title">Hashing Rings Revisited</h1>')
+    expect(live('index.html')).toContain('Hashing Rings Revisited')
+    expect(live('rss.xml')).toContain('<title>Hashing Rings Revisited</title>')
+    expect(live('llms.txt')).toContain('[Hashing Rings Revisited]')
+  }, 180_000)
+
+  it('follows a renamed article everywhere, and drops the old address', async () => {
+    renameSync(join(content, 'search-evaluation.md'), join(content, 'evaluating-search.md'))
+    await run()
+    expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.html'))).toBe(false)
+    expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.md'))).toBe(false)
+    expect(live('posts/evaluating-search.html')).toContain('<link rel="canonical" href="http://localhost:4321/posts/evaluating-search">')
+    expect(live('posts/evaluating-search.md')).toContain('- Canonical: http://localhost:4321/posts/evaluating-search')
+    expect(live('sitemap-0.xml')).toContain('/posts/evaluating-search</loc>')
+    expect(live('sitemap-0.xml')).not.toContain('/posts/search-evaluation</loc>')
+    expect(live('llms.txt')).not.toContain('search-evaluation')
+    expect(liveIndex().map((p) => p.slug).sort()).toEqual(['cafe-latency-notes', 'evaluating-search', 'hashing-rings'])
+  }, 180_000)
+
+  it('removes a deleted article from its page, the lists, the feed and the index', async () => {
+    unlinkSync(join(content, 'evaluating-search.md'))
+    await run()
+    expect(existsSync(join(dist, 'current', 'site', 'posts', 'evaluating-search.html'))).toBe(false)
+    for (const page of ['index.html', 'rss.xml', 'llms.txt', 'sitemap-0.xml', 'tags.html']) expect(live(page), page).not.toContain('evaluating-search')
+    expect(liveIndex().map((p) => p.slug).sort()).toEqual(['cafe-latency-notes', 'hashing-rings'])
+  }, 180_000)
+
+  it('renders again when the markdown configuration changes, and back', async () => {
+    await run({ renderer: otherRenderer })
+    expect(live('posts/hashing-rings.html')).toContain('<p class="other-renderer">')
+    await run()
+    expect(live('posts/hashing-rings.html')).not.toContain('other-renderer')
+    expect(live('posts/hashing-rings.html')).toContain('Each server owns arcs of a ring.')
+  }, 180_000)
+
+  it('builds another BASE_URL beside the first, each with its own absolute links', async () => {
+    const other = 'https://research.example.org'
+    await run({}, { ...env, BASE_URL: other })
+    expect(live('posts/hashing-rings.html', other)).toContain('<link rel="canonical" href="https://research.example.org/posts/hashing-rings">')
+    expect(live('llms.txt', other)).toContain('(https://research.example.org/posts/hashing-rings.md)')
+    expect(live('posts/hashing-rings.md', other)).toContain('- Canonical: https://research.example.org/posts/hashing-rings')
+    // The first configuration's build is untouched.
+    expect(live('posts/hashing-rings.html')).toContain('<link rel="canonical" href="http://localhost:4321/posts/hashing-rings">')
+    expect(readlinkSync(join(dist, 'current'))).toBe(readlinkSync(join(dist, 'sites', configKey(other, content))).replace(/^\.\.\//, ''))
+  }, 180_000)
+
+  it('rejects bad files with every problem, and keeps the live build', async () => {
+    const liveBefore = readlinkSync(join(dist, 'sites', configKey(BASE, content)))
+    writeFileSync(join(content, 'two-faults.md'), '---\ntitle: ""\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntags: [Not A Tag]\ntag: x\n---\nBody\n')
+    writeFileSync(join(content, 'Bad Name.md'), '---\ntitle: "T"\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\n---\nBody\n')
+    try {
+      const error = await run().then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(error).toBeInstanceOf(BuildError)
+      const problems = (error as BuildError).problems
+      expect(problems).toContainEqual(expect.objectContaining({ file: 'Bad Name.md', fix: expect.stringContaining('bad-name.md') }))
+      expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'title' }))
+      expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'tags.0' }))
+      expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'tag', fix: expect.stringContaining('tags') }))
+      expect(readlinkSync(join(dist, 'sites', configKey(BASE, content)))).toBe(liveBefore)
+    } finally {
+      unlinkSync(join(content, 'two-faults.md'))
+      unlinkSync(join(content, 'Bad Name.md'))
+    }
+  }, 60_000)
+})
