@@ -1,5 +1,7 @@
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
+import type { RequestListener } from 'node:http'
+import type { Express } from 'express'
 import { createApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
 import { ConfigError } from './errors.ts'
@@ -14,13 +16,29 @@ import { openStore } from './store/open-store.ts'
 import { endpointUrls } from './routes/endpoints.ts'
 import { createLimitedServer } from './http/server-limits.ts'
 import { SERVER_TIMEOUTS } from './defaults.ts'
-import { findBuildFor } from '../model/build-dir.ts'
+import { configBuildLink, findBuildFor } from '../model/build-dir.ts'
+
+/** How the live preview (scripts/dev.ts) runs this same service. */
+export interface MainOptions {
+  /** What the server listens with: the app, or something in front of it (live reload). */
+  wrap?: (app: Express) => RequestListener
+  /** Start even before a build exists: the API answers 503 until an index loads. */
+  withoutBuild?: boolean
+  /** Poll for new builds (default); the preview calls reloadIndex itself, when it suits it. */
+  watchIndex?: boolean
+}
+
+export interface RunningService {
+  origin: string
+  /** Loads the index of the build just swapped in now, instead of at the next poll. */
+  reloadIndex: () => Promise<void>
+}
 
 /**
  * Starts the one origin: loads the post index, opens the store, serves site and API, reloads
  * the index when a build lands, and drains gracefully on SIGTERM. The only reader of the env.
  */
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOptions = {}): Promise<RunningService> {
   let config: Config
   try {
     config = loadConfig(env)
@@ -33,7 +51,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   const logger = createLogger(config.logLevel)
   // Only a build made for this BASE_URL: another's pages carry its absolute URLs.
-  const current = findBuildFor(config.distDir, config.baseUrl, config.contentDir)
+  // The preview may start before its first build: it serves the link that build will make.
+  const current =
+    findBuildFor(config.distDir, config.baseUrl, config.contentDir) ??
+    (options.withoutBuild ? configBuildLink(config.distDir, config.baseUrl, config.contentDir) : undefined)
   if (!current) {
     logger.fatal({ distDir: config.distDir, baseUrl: config.baseUrl }, `no build for BASE_URL ${config.baseUrl} in ${config.distDir}: run "npm run build" with the same BASE_URL`)
     flushLogs(logger)
@@ -45,11 +66,16 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   try {
     index = await loadIndexFile(current, config.baseUrl)
   } catch (err) {
-    logger.fatal({ err, buildDir: current }, 'cannot load the post index: run "npm run build" first')
-    flushLogs(logger)
-    process.exit(1)
+    if (!options.withoutBuild) {
+      logger.fatal({ err, buildDir: current }, 'cannot load the post index: run "npm run build" first')
+      flushLogs(logger)
+      process.exit(1)
+    }
   }
-  const stopWatching = watchIndexFile(
+  const reloadIndex = async () => {
+    index = await loadIndexFile(current, config.baseUrl)
+  }
+  const stopWatching = options.watchIndex === false ? () => {} : watchIndexFile(
     current,
     config.baseUrl,
     (next) => {
@@ -79,7 +105,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     rateLimits: config.rateLimits,
     logError: (err, context) => logger.error({ err, ...context }, 'request failed'),
   })
-  const server = createLimitedServer(app)
+  const server = createLimitedServer(options.wrap ? options.wrap(app) : app)
   server.listen(config.port, config.host)
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve)
@@ -88,7 +114,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs
   const { port } = server.address() as AddressInfo
   logger.info(
-    { host: config.host, port, baseUrl: config.baseUrl, articles: index!.size, store: config.redisUrl ? 'redis' : 'sqlite', kid: signingKey.kid },
+    { host: config.host, port, baseUrl: config.baseUrl, articles: index?.size, store: config.redisUrl ? 'redis' : 'sqlite', kid: signingKey.kid },
     `listening on http://${config.host}:${port}`,
   )
 
@@ -117,6 +143,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   process.once('SIGTERM', () => shutdown('SIGTERM'))
   process.once('SIGINT', () => shutdown('SIGINT'))
+  return { origin: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, reloadIndex }
 }
 
 if (import.meta.main) await main()

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
+import { measurePreview } from './dev-rows.ts'
 import { edgeRows } from './edge-rows.ts'
 import { benchRender } from './render.ts'
 import { buildRowsFor, twentyThousandRow, type BuildRow } from './build-rows.ts'
@@ -88,6 +89,19 @@ async function benchBuilds() {
   }
   for (const size of SIZES) add(await buildRowsFor(size, WORK))
   if (!QUICK) add([await twentyThousandRow(WORK)])
+}
+
+async function benchPreview() {
+  console.log('\nLive preview (npm run dev, Chromium)')
+  const size = SIZES[0]!
+  try {
+    for (const r of await measurePreview({ work: WORK, size, port: freePortSync() })) {
+      const row = record(r.figure, r.unit, r.values, { note: r.note })
+      if (r.target) Object.assign(row, { target: r.target.text, met: row.median <= r.target.max })
+    }
+  } catch (e) {
+    rows.push({ figure: `preview ${size} articles`, unit: 'ms', median: NaN, min: NaN, max: NaN, note: `failed: ${(e as Error).message.slice(0, 200)}` })
+  }
 }
 
 async function benchService() {
@@ -282,6 +296,7 @@ try {
   if (required.length) throw new Error(missingMessage('npm run bench', required))
   for (const r of missing) console.warn(`  (${r.pkg} is missing, so ${r.why} is skipped)`)
   if (!SERVICE_ONLY) await benchBuilds()
+  if (!SERVICE_ONLY) await benchPreview()
   await benchService()
 } finally {
   await removeRedisKeys()
