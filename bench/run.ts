@@ -95,7 +95,7 @@ async function benchPreview() {
   console.log('\nLive preview (npm run dev, Chromium)')
   const size = SIZES[0]!
   try {
-    for (const r of await measurePreview({ work: WORK, size, port: freePortSync() })) {
+    for (const r of await measurePreview({ work: WORK, size, port: await freePort() })) {
       const row = record(r.figure, r.unit, r.values, { note: r.note })
       if (r.target) Object.assign(row, { target: r.target.text, met: row.median <= r.target.max })
     }
