@@ -8,10 +8,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generateCorpus } from './corpus.ts'
+import { freePort, waitFor } from '../test/support/processes.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const NODE = process.execPath
@@ -80,15 +80,6 @@ function groupRssMb(pgid: number): number {
 }
 
 const phase = (output: string, name: string) => Number(new RegExp(`${name} after ([\\d.]+) s`).exec(output)?.[1] ?? NaN)
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number }
-      srv.close(() => resolve(port))
-    })
-  })
-}
 
 /** Cold build, Hugo, Pagefind and the edit-to-served time for one corpus size. */
 export async function buildRowsFor(size: number, work: string): Promise<BuildRow[]> {
@@ -191,13 +182,9 @@ export async function twentyThousandRow(work: string): Promise<BuildRow> {
   }
 }
 
-async function until(probe: () => Promise<boolean>, ms: number, every = 100): Promise<void> {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    if (await probe().catch(() => false)) return
-    await new Promise((r) => setTimeout(r, every))
-  }
-  throw new Error('timed out')
+/** Polls `probe` (a failing probe counts as not yet) with the shared waitFor. */
+function until(probe: () => Promise<boolean>, ms: number, every = 100): Promise<true> {
+  return waitFor(async () => ((await probe().catch(() => false)) ? true : undefined), ms, 'the build to be served', every)
 }
 
 if (import.meta.main) {

@@ -4,12 +4,12 @@
  * serving the same bytes as files from disk. All three run in the same run, with the same nginx
  * main configuration, the servers on one core and wrk on the other.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runWrk, type LoadResult } from './load.ts'
+import { loadRow, type Row } from './table.ts'
 import { renderTemplate } from '../test/support/nginx.ts'
-import { freePort } from '../test/support/processes.ts'
+import { freePort, startProcess, type Running } from '../test/support/processes.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 
@@ -25,40 +25,25 @@ export interface EdgeBenchOptions {
   loadCpu: number
 }
 
-/** The shape of bench/run.ts's rows. */
-export interface EdgeRow {
-  figure: string
-  unit: string
-  median: number
-  min: number
-  max: number
-  reference?: string
-  ratio?: number
-  target?: string
-  met?: boolean
-  note?: string
-}
-
 const STATIC = 'edge reference: nginx, static files of the same bytes'
 const CACHED = 'edge: GET /api/v1/posts/:slug, anonymous, through nginx with its cache'
 const UNCACHED = 'edge: GET /api/v1/posts/:slug, anonymous, through nginx without the cache'
 const TARGET = 0.8
 
-export async function edgeRows(o: EdgeBenchOptions): Promise<EdgeRow[]> {
+export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
   const work = join(o.workDir, 'edge')
   rmSync(work, { recursive: true, force: true })
   mkdirSync(work, { recursive: true })
-  const log = openSync(join(work, 'servers.log'), 'a')
-  const pinned = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
-    spawn('taskset', ['-c', String(o.serverCpu), ...args], { cwd: ROOT, env, stdio: ['ignore', log, log] })
-  const children: ChildProcess[] = []
-  const rows: EdgeRow[] = []
+  const pinned = (args: string[], readyUrl: string, env: NodeJS.ProcessEnv = process.env) =>
+    startProcess('taskset', ['-c', String(o.serverCpu), ...args], { cwd: ROOT, env, ready: { url: readyUrl }, timeoutMs: 60_000, logFile: join(work, 'servers.log') })
+  const children: Running[] = []
+  const rows: Row[] = []
   try {
     const ports = [await freePort(), await freePort()]
     const replicas = ports.map((port) => `127.0.0.1:${port}`)
     for (const port of ports) {
       children.push(
-        pinned([process.execPath, join(ROOT, 'auth-service', 'server.ts')], {
+        await pinned([process.execPath, join(ROOT, 'auth-service', 'server.ts')], `http://127.0.0.1:${port}/readyz`, {
           ...process.env,
           PORT: String(port),
           BASE_URL: 'http://localhost:4321',
@@ -70,7 +55,6 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<EdgeRow[]> {
         }),
       )
     }
-    for (const r of replicas) await until(async () => (await fetch(`http://${r}/readyz`)).status === 200, 60_000)
 
     // The replica's own bytes, as files.
     const root = join(work, 'static')
@@ -82,19 +66,18 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<EdgeRow[]> {
       const dir = join(work, `nginx-${port}`)
       mkdirSync(dir, { recursive: true })
       writeFileSync(join(dir, 'nginx.conf'), mainConfig(dir, server(port)))
-      const nginx = pinned(['nginx', '-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; user root;'])
-      children.push(nginx)
       const origin = `http://127.0.0.1:${port}`
-      await until(async () => (await fetch(`${origin}${o.slugPaths[0]}`)).status === 200, 10_000)
+      const nginx = await pinned(['nginx', '-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; user root;'], `${origin}${o.slugPaths[0]}`)
+      children.push(nginx)
       runWrk({ origin, lines: o.slugPaths, workDir: work, seconds: 1, cpu: o.loadCpu }) // warm-up, not counted
-      const replicaCpu = () => cpuSeconds(children[0]!.pid!) + cpuSeconds(children[1]!.pid!)
-      const before = { nginx: cpuSeconds(nginx.pid!), replicas: replicaCpu() }
+      const replicaCpu = () => cpuSeconds(children[0]!.child.pid!) + cpuSeconds(children[1]!.child.pid!)
+      const before = { nginx: cpuSeconds(nginx.child.pid!), replicas: replicaCpu() }
       const results: LoadResult[] = []
       for (let i = 0; i < o.repeats; i++) results.push(runWrk({ origin, lines: o.slugPaths, workDir: work, seconds: o.seconds, cpu: o.loadCpu }))
       const perRequest = (seconds: number) => ((seconds / results.reduce((n, r) => n + r.rps * o.seconds, 0)) * 1e6).toFixed(0)
-      const note = `CPU per request: nginx ${perRequest(cpuSeconds(nginx.pid!) - before.nginx)} µs, replicas ${perRequest(replicaCpu() - before.replicas)} µs`
-      await stop(nginx)
-      const row = toRow(figure, results)
+      const note = `CPU per request: nginx ${perRequest(cpuSeconds(nginx.child.pid!) - before.nginx)} µs, replicas ${perRequest(replicaCpu() - before.replicas)} µs`
+      await nginx.stop()
+      const row = loadRow(figure, results)
       // On a shared machine the rate follows the share of the server core the servers get; the
       // CPU each request costs does not, so it is noted beside it.
       row.note += `, ${note}`
@@ -127,7 +110,7 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<EdgeRow[]> {
     cached.met = cached.ratio! >= TARGET
     return rows
   } finally {
-    await Promise.all(children.map(stop))
+    await Promise.all(children.map((c) => c.stop()))
   }
 }
 
@@ -172,29 +155,4 @@ function cpuSeconds(pid: number): number {
     // no children listed
   }
   return own(String(pid)) + children.reduce((t, c) => t + own(c), 0)
-}
-
-function toRow(figure: string, results: LoadResult[]): EdgeRow {
-  const sorted = (values: number[]) => [...values].sort((a, b) => a - b)
-  const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)]!
-  const rps = sorted(results.map((r) => r.rps))
-  const errors = results.reduce((n, r) => n + r.errors, 0)
-  const note = `p50 ${median(results.map((r) => r.p50Ms)).toFixed(2)} ms, p99 ${median(results.map((r) => r.p99Ms)).toFixed(2)} ms${errors ? `, ${errors} errors` : ''}`
-  return { figure, unit: 'req/s', median: median(rps), min: rps[0]!, max: rps[rps.length - 1]!, note }
-}
-
-async function until(probe: () => Promise<boolean>, ms: number): Promise<void> {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    if (await probe().catch(() => false)) return
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error('not ready in time')
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((r) => child.once('exit', r))
-  child.kill('SIGTERM')
-  await exited
 }

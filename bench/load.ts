@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 export interface LoadResult {
@@ -32,6 +32,7 @@ export function runWrk(options: {
     options.origin, '--', file, options.method ?? 'GET', options.authorization ?? '', options.contentType ?? '', options.postPath ?? '/',
   ]
   const run = spawnSync('taskset', args, { encoding: 'utf8' })
+  rmSync(file, { force: true })
   if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr || run.stdout}`)
   return parseWrk(run.stdout)
 }

@@ -4,9 +4,9 @@
  * different cores, loopback only, bounded runs, medians of several. Prints one table and writes
  * it as JSON and markdown under bench/results/.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createPrivateKey, generateKeyPairSync, randomUUID, sign as cryptoSign } from 'node:crypto'
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -16,10 +16,15 @@ import { measurePreview } from './dev-rows.ts'
 import { edgeRows } from './edge-rows.ts'
 import { benchRender } from './render.ts'
 import { buildRowsFor, twentyThousandRow, type BuildRow } from './build-rows.ts'
+import { markdownTable, ratio, record, recordLoad, rows, type Row } from './table.ts'
 import { createPostIndex } from '../auth-service/articles/post-index.ts'
 import { readIndexEntries } from '../auth-service/articles/index-file.ts'
 import { benchServiceIndex } from './service-index.ts'
 import { Redis } from 'ioredis'
+import { SignJWT, exportJWK, generateKeyPair } from 'jose'
+import { agentToken, exchangeForm } from '../test/support/agent.ts'
+import { freePort, startProcess, type Running } from '../test/support/processes.ts'
+import { ensure, executable, missingMessage, onPath, type Requirement } from '../test/support/requirements.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const QUICK = process.argv.includes('--quick')
@@ -34,48 +39,17 @@ const REPEATS = QUICK ? 1 : 3
 const [SERVER_CPU, LOAD_CPU] = cpus().length > 1 ? [0, 1] : [0, 0]
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
-interface Row {
-  figure: string
-  unit: string
-  median: number
-  min: number
-  max: number
-  reference?: string
-  ratio?: number
-  target?: string
-  met?: boolean
-  note?: string
-}
-const rows: Row[] = []
 /** Key prefixes the run wrote in the shared Redis, removed at the end. */
 const redisPrefixes: string[] = []
 
-function stats(values: number[]) {
-  const s = [...values].sort((a, b) => a - b)
-  return { median: s[Math.floor(s.length / 2)]!, min: s[0]!, max: s[s.length - 1]! }
-}
-function record(figure: string, unit: string, values: number[], extra: Partial<Row> = {}): Row {
-  const row = { figure, unit, ...stats(values), ...extra }
-  rows.push(row)
-  console.log(`  ${figure}: ${row.median.toFixed(unit === 'req/s' ? 0 : 2)} ${unit}`)
-  return row
-}
-function ratio(row: Row | undefined, reference: Row | undefined, target?: { min?: number; max?: number; text: string }) {
-  if (!row || !reference || !reference.median) return
-  row.reference = reference.figure
-  row.ratio = row.median / reference.median
-  if (target) {
-    row.target = target.text
-    row.met = (target.min === undefined || row.ratio >= target.min) && (target.max === undefined || row.ratio <= target.max)
-  }
-}
-function need(tool: string, pkg = tool) {
-  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0) return true
-  if (process.getuid?.() === 0) spawnSync('sh', ['-c', `DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg} >/dev/null 2>&1`])
-  const ok = spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0
-  if (!ok) console.warn(`  (${tool} is missing: apt-get install ${pkg})`)
-  return ok
-}
+/** What the run drives: the first three it cannot do without; the references are skipped if missing. */
+const NEEDS = {
+  wrk: { pkg: 'wrk', why: 'generates the load', present: () => onPath('wrk') },
+  taskset: { pkg: 'util-linux', why: 'taskset pins the server and the load to different cores', present: () => onPath('taskset') },
+  time: { pkg: 'time', why: '/usr/bin/time measures wall time and peak memory of a build', present: () => executable('/usr/bin/time') },
+  hugo: { pkg: 'hugo', why: 'the reference build', present: () => onPath('hugo') },
+  nginx: { pkg: 'nginx', why: 'the reference static server', present: () => onPath('nginx') },
+} satisfies Record<string, Requirement>
 
 /** Runs a command, returning wall seconds and the peak resident memory of its largest process. */
 function timed(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT) {
@@ -85,41 +59,17 @@ function timed(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = RO
   return { seconds: Number(m[1]), peakMb: Number(m[2]) / 1024, output: out.stdout + out.stderr }
 }
 
-async function until(probe: () => Promise<boolean>, ms: number) {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    if (await probe().catch((e: Error) => (e.message.startsWith('the service exited') ? Promise.reject(e) : false))) return
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error('not ready in time')
-}
-const up = (url: string) => until(async () => (await fetch(url)).status < 500, 30_000)
-
-/** A server on the server core; its output (request logs included) goes to a file, as in production. */
-function pinned(args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
-  const out = openSync(join(WORK, 'servers.log'), 'a')
-  return spawn('taskset', ['-c', String(SERVER_CPU), ...args], { cwd: ROOT, env, stdio: ['ignore', out, out] })
-}
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return
-  child.kill('SIGTERM')
-  await new Promise((r) => child.once('exit', r))
-}
-function freePortSync(): number {
-  return 20_000 + Math.floor(Math.random() * 20_000)
+/**
+ * A server on the server core, ready once `readyUrl` answers; its output (request logs included)
+ * goes to a file, as in production.
+ */
+function pinned(args: string[], readyUrl: string, env: NodeJS.ProcessEnv = process.env, timeoutMs = 30_000): Promise<Running> {
+  return startProcess('taskset', ['-c', String(SERVER_CPU), ...args], { cwd: ROOT, env, ready: { url: readyUrl }, timeoutMs, logFile: join(WORK, 'servers.log') })
 }
 function load(origin: string, lines: string[], extra: Partial<Parameters<typeof runWrk>[0]> = {}): LoadResult[] {
   const results: LoadResult[] = []
   for (let i = 0; i < REPEATS; i++) results.push(runWrk({ origin, lines, workDir: WORK, seconds: SECONDS, cpu: LOAD_CPU, ...extra }))
   return results
-}
-function recordLoad(figure: string, results: LoadResult[], extra: Partial<Row> = {}): Row {
-  const errors = results.reduce((a, r) => a + r.errors, 0)
-  const row = record(figure, 'req/s', results.map((r) => r.rps), extra)
-  const p50 = stats(results.map((r) => r.p50Ms)).median
-  const p99 = stats(results.map((r) => r.p99Ms)).median
-  row.note = `p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms${errors ? `, ${errors} errors` : ''}`
-  return row
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +78,6 @@ async function benchBuilds() {
   console.log('\nBuilds')
   const renderCorpus = generateCorpus(join(WORK, `corpus-${SIZES[0]}`), SIZES[0]!)
   for (const r of await benchRender(renderCorpus)) record(r.figure, r.unit, [r.value], { target: r.target, met: r.met, note: r.note })
-  need('hugo')
   // The build's own rows (bench/build-rows.ts): recorded here, with their ratios and targets.
   const add = (built: BuildRow[]) => {
     const byFigure = new Map(built.map((r) => [r.figure, record(r.figure, r.unit, r.values, r.note ? { note: r.note } : {})]))
@@ -146,7 +95,7 @@ async function benchPreview() {
   console.log('\nLive preview (npm run dev, Chromium)')
   const size = SIZES[0]!
   try {
-    for (const r of await measurePreview({ work: WORK, size, port: freePortSync() })) {
+    for (const r of await measurePreview({ work: WORK, size, port: await freePort() })) {
       const row = record(r.figure, r.unit, r.values, { note: r.note })
       if (r.target) Object.assign(row, { target: r.target.text, met: row.median <= r.target.max })
     }
@@ -184,35 +133,32 @@ async function benchService() {
   const bodiesFile = join(WORK, 'bodies.json')
   writeFileSync(bodiesFile, JSON.stringify(bodies))
   const refs: Record<string, Row> = {}
-  if (need('nginx')) {
+  if (NEEDS.nginx.present()) {
     const root = join(WORK, 'nginx-root')
     rmSync(root, { recursive: true, force: true })
     mkdirSync(join(root, 'api', 'v1', 'posts'), { recursive: true })
     for (const [slug, json] of Object.entries(bodies)) writeFileSync(join(root, 'api', 'v1', 'posts', slug), json)
-    const port = freePortSync()
+    const port = await freePort()
     const conf = join(WORK, 'nginx.conf')
     writeFileSync(conf, `worker_processes 1; daemon off; pid ${WORK}/nginx.pid; error_log ${WORK}/nginx-error.log;
 events { worker_connections 1024; }
 http { access_log ${WORK}/nginx-access.log; default_type application/json; sendfile on; tcp_nopush on; keepalive_requests 100000;
   client_body_temp_path ${WORK}/nginx-body; proxy_temp_path ${WORK}/nginx-proxy; fastcgi_temp_path ${WORK}/nginx-fcgi; uwsgi_temp_path ${WORK}/nginx-uwsgi; scgi_temp_path ${WORK}/nginx-scgi;
   server { listen 127.0.0.1:${port}; root ${root}; } }`)
-    const nginx = pinned(['nginx', '-c', conf, '-g', 'user root;'])
-    await up(`http://127.0.0.1:${port}/api/v1/posts/${slugs[0]}`)
+    const nginx = await pinned(['nginx', '-c', conf, '-g', 'user root;'], `http://127.0.0.1:${port}/api/v1/posts/${slugs[0]}`)
     refs.nginx = recordLoad('reference: nginx, static files of the same bytes', load(`http://127.0.0.1:${port}`, slugPaths))
-    nginx.kill('SIGQUIT')
-    await new Promise((r) => nginx.once('exit', r))
+    await nginx.stop()
   }
   for (const kind of ['http', 'express'] as const) {
-    const port = freePortSync()
-    const ref = pinned([NODE, join(import.meta.dirname, 'references', 'bare-servers.ts'), kind, String(port), bodiesFile])
-    await up(`http://127.0.0.1:${port}/api/v1/posts/${slugs[0]}`)
+    const port = await freePort()
+    const ref = await pinned([NODE, join(import.meta.dirname, 'references', 'bare-servers.ts'), kind, String(port), bodiesFile], `http://127.0.0.1:${port}/api/v1/posts/${slugs[0]}`)
     refs[kind] = recordLoad(`reference: bare ${kind === 'http' ? 'node:http' : 'Express 5'}, the same bytes`, load(`http://127.0.0.1:${port}`, slugPaths))
-    await stop(ref)
+    await ref.stop()
   }
 
   for (const store of ['embedded', 'redis'] as const) {
     console.log(`\nThe service, ${posts.length} articles, ${store} store`)
-    const port = freePortSync()
+    const port = await freePort()
     const origin = `http://127.0.0.1:${port}`
     const dataDir = join(WORK, `data-${store}`)
     rmSync(dataDir, { recursive: true, force: true })
@@ -232,13 +178,9 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
       RATE_LIMIT_WRITES_PER_MINUTE: '100000000',
       ...(store === 'redis' ? { REDIS_URL, REDIS_KEY_PREFIX: `bench:${randomUUID()}:` } : {}),
     }
-    const started = performance.now()
-    const server = pinned([NODE, join(ROOT, 'auth-service', 'server.ts')], env)
     if (env.REDIS_KEY_PREFIX) redisPrefixes.push(env.REDIS_KEY_PREFIX)
-    await until(async () => {
-      if (server.exitCode !== null) throw new Error(`the service exited: see ${join(WORK, 'servers.log')}`)
-      return (await fetch(`${origin}/readyz`)).status === 200
-    }, 60_000)
+    const started = performance.now()
+    const server = await pinned([NODE, join(ROOT, 'auth-service', 'server.ts')], `${origin}/readyz`, env, 60_000)
     const startup = (performance.now() - started) / 1000
     if (store === 'embedded') {
       rows.push({ figure: `start-up to ready, ${posts.length} articles`, unit: 's', median: startup, min: startup, max: startup, target: '≤ 1.5 s', met: startup <= 1.5 })
@@ -262,56 +204,54 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
     const key = (await (await fetch(`${origin}/api/v1/keys`, { method: 'POST' })).json()).key as string
     const withKey = recordLoad(`${store}: GET /api/v1/posts/:slug, API key`, load(origin, slugPaths, { authorization: `Bearer ${key}` }))
     ratio(withKey, anon, { min: 0.8, text: '≥ 0.8 × anonymous' })
-    const reg = await (await fetch(`${origin}/agent/identity`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"anonymous"}' })).json()
-    const exchangeBody = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: reg.identity_assertion, resource: 'http://localhost:4321/api/v1' }).toString()
-    const token = (await (await fetch(`${origin}/oauth2/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: exchangeBody })).json()).access_token as string
+    const resource = { resource: 'http://localhost:4321/api/v1' }
+    const { identity_assertion, access_token: token } = await agentToken(origin, resource)
+    const exchangeBody = new URLSearchParams(exchangeForm(identity_assertion, resource)).toString()
     const withToken = recordLoad(`${store}: GET /api/v1/posts/:slug, access token`, load(origin, slugPaths, { authorization: `Bearer ${token}` }))
     ratio(withToken, anon, { min: 0.8, text: '≥ 0.8 × anonymous' })
     refs[`token-${store}`] = recordLoad(`${store}: POST /oauth2/token (jwt-bearer)`, load(origin, [exchangeBody], { method: 'POST', postPath: '/oauth2/token', contentType: 'application/x-www-form-urlencoded' }))
     recordLoad(`${store}: POST /api/v1/keys`, load(origin, [''], { method: 'POST', postPath: '/api/v1/keys' }))
 
     if (store === 'embedded') {
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${childPid(server)}/status`, 'utf8'))?.[1] ?? NaN) / 1024
+      // taskset execs the command, so the pid is the server's own.
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
       const corpusMb = dirSize(join(WORK, `corpus-${SERVICE_SIZE}`)) / 1024 / 1024
       rows.push({ figure: `service process RSS after the HTTP runs, ${posts.length} articles`, unit: 'MB', median: rss, min: rss, max: rss, reference: `corpus on disk ${corpusMb.toFixed(0)} MB` })
       console.log(`  RSS ${rss.toFixed(0)} MB (corpus ${corpusMb.toFixed(0)} MB)`)
     }
-    await stop(server)
+    await server.stop()
   }
 
   console.log(`\nThe edge: deploy/nginx in front of two replicas (${posts.length} articles)`)
   rows.push(...(await edgeRows({ dist, slugPaths, workDir: WORK, seconds: SECONDS, repeats: REPEATS, serverCpu: SERVER_CPU, loadCpu: LOAD_CPU })))
 
   console.log('\nReference: oidc-provider, client_credentials with private_key_jwt')
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const { privateKey, publicKey } = await generateKeyPair('ES256')
   const jwkFile = join(WORK, 'client-jwk.json')
-  writeFileSync(jwkFile, JSON.stringify({ ...publicKey.export({ format: 'jwk' }), kid: 'client', alg: 'ES256', use: 'sig' }))
-  const port = freePortSync()
-  const oidc = pinned([NODE, join(import.meta.dirname, 'references', 'oidc.ts'), String(port), jwkFile])
-  await up(`http://127.0.0.1:${port}/.well-known/openid-configuration`)
+  writeFileSync(jwkFile, JSON.stringify({ ...(await exportJWK(publicKey)), kid: 'client', alg: 'ES256', use: 'sig' }))
+  const port = await freePort()
+  const oidc = await pinned([NODE, join(import.meta.dirname, 'references', 'oidc.ts'), String(port), jwkFile], `http://127.0.0.1:${port}/.well-known/openid-configuration`)
   const tokenUrl = `http://127.0.0.1:${port}/token`
   const count = (QUICK ? 6000 : 15000) * REPEATS
-  const key = createPrivateKey(privateKey.export({ format: 'pem', type: 'pkcs8' }))
-  const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url')
-  const header = b64({ alg: 'ES256', typ: 'JWT', kid: 'client' })
-  const now = Math.floor(Date.now() / 1000)
-  const assertions = Array.from({ length: count }, () => {
-    const input = `${header}.${b64({ iss: 'bench-client', sub: 'bench-client', aud: tokenUrl, jti: randomUUID(), iat: now, exp: now + 600 })}`
-    const sig = cryptoSign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')
-    return new URLSearchParams({ grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: `${input}.${sig}` }).toString()
-  })
+  // private_key_jwt client assertions, one per request (oidc-provider refuses a replayed jti).
+  const assertions = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const jwt = await new SignJWT({})
+        .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: 'client' })
+        .setIssuer('bench-client').setSubject('bench-client').setAudience(tokenUrl)
+        .setJti(randomUUID()).setIssuedAt().setExpirationTime('10m')
+        .sign(privateKey)
+      return new URLSearchParams({ grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: jwt }).toString()
+    }),
+  )
   const probe = await fetch(tokenUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: assertions.pop() })
   if (probe.status !== 200) console.warn(`  oidc-provider answered ${probe.status}: ${await probe.text()}`)
   const oidcRow = recordLoad('reference: oidc-provider token endpoint', load(`http://127.0.0.1:${port}`, assertions, { method: 'POST', postPath: '/token', contentType: 'application/x-www-form-urlencoded' }))
-  await stop(oidc)
+  await oidc.stop()
   ratio(refs['token-embedded'], oidcRow, { min: 1.5, text: '≥ 1.5 × oidc-provider' })
   ratio(refs['token-redis'], oidcRow, { min: 1.5, text: '≥ 1.5 × oidc-provider' })
 }
 
-function childPid(wrapper: ChildProcess): number {
-  // taskset execs the command, so the pid is the server's own.
-  return wrapper.pid!
-}
 function dirSize(dir: string): number {
   return readdirSync(dir).reduce((total, f) => total + statSync(join(dir, f)).size, 0)
 }
@@ -338,28 +278,23 @@ async function removeRedisKeys() {
 }
 
 function report() {
-  const fmt = (v: number | undefined, unit = '') => (v === undefined || Number.isNaN(v) ? 'n/a' : `${v >= 100 ? v.toFixed(0) : v.toFixed(2)}${unit}`)
-  const lines = [
-    '| figure | median | min | max | unit | ratio | reference | target | met | notes |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...rows.map((r) =>
-      `| ${r.figure} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${r.unit} | ${r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}×`} | ${r.reference ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} | ${r.note ?? ''} |`,
-    ),
-  ]
   const header = `Benchmark ${QUICK ? '(quick) ' : ''}${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? ''}), ${SECONDS} s runs × ${REPEATS}, server on core ${SERVER_CPU}, load on core ${LOAD_CPU}.`
-  console.log(`\n${header}\n\n${lines.join('\n')}\n`)
+  const table = markdownTable(rows).join('\n')
+  console.log(`\n${header}\n\n${table}\n`)
   const dir = join(import.meta.dirname, 'results')
   mkdirSync(dir, { recursive: true })
   const name = QUICK ? 'latest-quick' : SERVICE_ONLY ? 'latest-service' : 'latest'
   writeFileSync(join(dir, `${name}.json`), JSON.stringify({ header, quick: QUICK, rows }, null, 2))
-  writeFileSync(join(dir, `${name}.md`), `${header}\n\n${lines.join('\n')}\n`)
+  writeFileSync(join(dir, `${name}.md`), `${header}\n\n${table}\n`)
 }
 
 mkdirSync(WORK, { recursive: true })
 const started = Date.now()
 try {
-  if (!need('wrk') || !need('taskset', 'util-linux')) throw new Error('wrk and taskset are needed: apt-get install wrk util-linux')
-  need('/usr/bin/time', 'time')
+  const missing = ensure(Object.values(NEEDS))
+  const required = missing.filter((r) => r === NEEDS.wrk || r === NEEDS.taskset || r === NEEDS.time)
+  if (required.length) throw new Error(missingMessage('npm run bench', required))
+  for (const r of missing) console.warn(`  (${r.pkg} is missing, so ${r.why} is skipped)`)
   if (!SERVICE_ONLY) await benchBuilds()
   if (!SERVICE_ONLY) await benchPreview()
   await benchService()

@@ -12,19 +12,7 @@ import { writeIndexFile } from '../auth-service/articles/index-file.ts'
 import { corpusEntries } from './corpus-entries.ts'
 import { generateCorpus, prng } from './corpus.ts'
 import { writeJsonIndex } from './references/json-post-index.ts'
-
-export interface IndexRow {
-  figure: string
-  unit: string
-  median: number
-  min: number
-  max: number
-  reference?: string
-  ratio?: number
-  target?: string
-  met?: boolean
-  note?: string
-}
+import { stats, type Row } from './table.ts'
 
 interface Probe {
   loadMs: number
@@ -45,7 +33,7 @@ export function commonWordQueries(titles: readonly string[], count = 5000): stri
   })
 }
 
-export async function benchServiceIndex(options: { workDir: string; size: number; node: string; repeats: number }): Promise<IndexRow[]> {
+export async function benchServiceIndex(options: { workDir: string; size: number; node: string; repeats: number }): Promise<Row[]> {
   const { workDir, size, node, repeats } = options
   const corpus = generateCorpus(join(workDir, `corpus-${size}`), size)
   const corpusMb = readdirSync(corpus).reduce((total, f) => total + statSync(join(corpus, f)).size, 0) / 1024 / 1024
@@ -67,19 +55,12 @@ export async function benchServiceIndex(options: { workDir: string; size: number
       return JSON.parse(out.stdout.trim().split('\n').pop()!) as Probe
     })
   const runs = { json: probe('json'), current: probe('current') }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-  const row = (figure: string, unit: string, values: number[], extra: Partial<IndexRow> = {}): IndexRow => ({
-    figure,
-    unit,
-    median: median(values),
-    min: Math.min(...values),
-    max: Math.max(...values),
-    ...extra,
-  })
+  const median = (values: number[]) => stats(values).median
+  const row = (figure: string, unit: string, values: number[], extra: Partial<Row> = {}): Row => ({ figure, unit, ...stats(values), ...extra })
   const n = entries.length
   const before = (field: keyof Probe) => median(runs.json.map((r) => r[field]))
   const values = (field: keyof Probe) => runs.current.map((r) => r[field])
-  const rows: IndexRow[] = []
+  const rows: Row[] = []
 
   const load = row(`index load, ${n} articles`, 'ms', values('loadMs'), { note: `before (one JSON document): ${before('loadMs').toFixed(0)} ms` })
   load.reference = 'before'

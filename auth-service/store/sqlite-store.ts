@@ -5,11 +5,17 @@ import type { Store, StoredValue } from './store.ts'
 
 const SWEEP_EVERY_MS = 60_000
 
+export interface SqliteStoreOptions {
+  /** The clock expiries are computed and compared with, in ms since the epoch (tests move it). */
+  now?: () => number
+}
+
 /**
  * The embedded store: one node:sqlite file, WAL with synchronous=FULL, so that a write that has
  * resolved is on disk and survives a crash or kill -9. Several processes may share the file.
  */
-export function openSqliteStore(file: string): Store {
+export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): Store {
+  const now = options.now ?? Date.now
   mkdirSync(dirname(file), { recursive: true })
   const db = new DatabaseSync(file)
   db.exec('PRAGMA journal_mode = WAL')
@@ -42,33 +48,33 @@ export function openSqliteStore(file: string): Store {
   const sweepStmt = db.prepare('DELETE FROM kv WHERE expires_at <= ?')
   const sweepCounters = counters.prepare('DELETE FROM counters WHERE expires_at <= ?')
   const sweep = () => {
-    sweepStmt.run(Date.now())
-    sweepCounters.run(Date.now())
+    sweepStmt.run(now())
+    sweepCounters.run(now())
   }
   sweep()
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS)
   sweeper.unref()
 
-  const expiry = (ttlSeconds: number) => Date.now() + Math.max(1, Math.round(ttlSeconds * 1000))
+  const expiry = (ttlSeconds: number) => now() + windowMs(ttlSeconds)
 
   return {
     async put(key: string, value: StoredValue, ttlSeconds: number) {
       putStmt.run(key, JSON.stringify(value), expiry(ttlSeconds))
     },
     async get<T extends StoredValue>(key: string) {
-      const row = getStmt.get(key, Date.now()) as { value: string } | undefined
+      const row = getStmt.get(key, now()) as { value: string } | undefined
       return row ? (JSON.parse(row.value) as T) : undefined
     },
     async putIfAbsent(key: string, value: StoredValue, ttlSeconds: number) {
-      return Number(putIfAbsentStmt.run(key, JSON.stringify(value), expiry(ttlSeconds), Date.now()).changes) === 1
+      return Number(putIfAbsentStmt.run(key, JSON.stringify(value), expiry(ttlSeconds), now()).changes) === 1
     },
     async delete(key: string) {
       deleteStmt.run(key)
     },
     async increment(key: string, windowSeconds: number, by = 1) {
-      const now = Date.now()
-      const row = incrementStmt.get(key, by, expiry(windowSeconds), now, now) as { count: number; expires_at: number }
-      return { count: row.count, resetSeconds: Math.max(1, Math.ceil((row.expires_at - now) / 1000)) }
+      const at = now()
+      const row = incrementStmt.get(key, by, at + windowMs(windowSeconds), at, at) as { count: number; expires_at: number }
+      return { count: row.count, resetSeconds: Math.max(1, Math.ceil((row.expires_at - at) / 1000)) }
     },
     async ping() {
       db.prepare('SELECT 1').get()
@@ -80,3 +86,5 @@ export function openSqliteStore(file: string): Store {
     },
   }
 }
+
+const windowMs = (seconds: number) => Math.max(1, Math.round(seconds * 1000))

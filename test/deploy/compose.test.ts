@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync, copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from '../support/temp.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const env = { ...process.env, SIGNING_KEY_SECRET: 'a-secret-of-at-least-thirty-two-characters' }
@@ -21,7 +21,7 @@ describe('docker-compose.yml', () => {
   })
 
   it('would catch a typo', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lattice-compose-'))
+    const dir = tempDir('compose')
     const broken = join(dir, 'docker-compose.yml')
     writeFileSync(broken, readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8').replace('    healthcheck:\n      test: ["CMD", "redis-cli"', '    helthcheck:\n      test: ["CMD", "redis-cli"'))
     copyFileSync(join(ROOT, 'Dockerfile'), join(dir, 'Dockerfile'))

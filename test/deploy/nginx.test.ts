@@ -8,12 +8,12 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../scripts/build.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
+import { postExchange, registerAgent } from '../support/agent.ts'
 import { REDIS_URL } from '../support/index.ts'
 import { startNginx } from '../support/nginx.ts'
 import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
 /** Far above what the load below sends; one case starts an edge with a small budget. */
 const ANONYMOUS_READS = 1_000_000
 
@@ -164,11 +164,9 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const { key } = await (await fetch(`${direct[0]}/api/v1/keys`, { method: 'POST' })).json()
     expect((await fetch(`${direct[1]}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200)
 
-    const { identity_assertion } = await (
-      await fetch(`${direct[1]}/agent/identity`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"anonymous"}' })
-    ).json()
+    const { identity_assertion } = await registerAgent(direct[1]!)
+    const { access_token } = (await postExchange(direct[0]!, identity_assertion)).body
     const form = (fields: Record<string, string>) => ({ method: 'POST', body: new URLSearchParams(fields) })
-    const { access_token } = await (await fetch(`${direct[0]}/oauth2/token`, form({ grant_type: JWT_BEARER, assertion: identity_assertion }))).json()
     expect((await fetch(`${direct[1]}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${access_token}` } })).status).toBe(200)
     expect((await fetch(`${direct[1]}/oauth2/revoke`, form({ token: access_token }))).status).toBe(200)
     for (const base of [...direct, origin]) {

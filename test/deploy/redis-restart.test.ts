@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import { createApp } from '../../auth-service/app.ts'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
+import { agentToken, postExchange, postRegistration } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
 import { freePort, waitFor } from '../support/processes.ts'
 
@@ -40,10 +41,7 @@ describe('Redis with append-only persistence, killed and restarted', () => {
       keys.push(res.body.key)
     }
 
-    const assertion = (await request(app).post('/agent/identity').send({ type: 'anonymous' })).body.identity_assertion as string
-    const accessToken = (
-      await request(app).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion })
-    ).body.access_token as string
+    const { identity_assertion: assertion, access_token: accessToken } = await agentToken(app)
 
     redis.kill('SIGKILL')
     await new Promise((r) => redis!.once('exit', r))
@@ -58,8 +56,8 @@ describe('Redis with append-only persistence, killed and restarted', () => {
     // agents to register again.
     for (const res of [
       await request(app).post('/api/v1/keys'),
-      await request(app).post('/agent/identity').send({ type: 'anonymous' }),
-      await request(app).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: assertion }),
+      await postRegistration(app),
+      await postExchange(app, assertion),
       await request(app).post('/oauth2/revoke').type('form').send({ token: keys[1]! }),
       await request(app).get('/api/v1/posts').set('Authorization', `Bearer ${accessToken}`),
     ]) {
@@ -75,7 +73,7 @@ describe('Redis with append-only persistence, killed and restarted', () => {
       expect(res.status).toBe(200)
     }
     expect((await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${accessToken}`)).status).toBe(200)
-    expect((await request(app).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion })).status).toBe(200)
+    expect((await postExchange(app, assertion)).status).toBe(200)
     await store.close()
   })
 })

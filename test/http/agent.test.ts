@@ -3,9 +3,9 @@ import request from 'supertest'
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose'
 import { createApp } from '../../auth-service/app.ts'
 import { digest } from '../../auth-service/auth/secrets.ts'
+import { JWT_BEARER, postExchange, registerAgent } from '../support/agent.ts'
 import { BASE_URL, testDeps, testApp } from '../support/index.ts'
 
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
 const CLAIM_GRANT = 'urn:agent-auth:grant-type:claim'
 const RESOURCE = `${BASE_URL}/api/v1`
 const CHALLENGE = `Bearer error="invalid_token", resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource"`
@@ -15,9 +15,8 @@ let clock = Date.now()
 const deps = await testDeps({ now: () => clock })
 const app = createApp(deps)
 
-const register = async () => (await request(app).post('/agent/identity').send({ type: 'anonymous' })).body
-const exchange = (assertion: string, extra: Record<string, string> = {}) =>
-  request(app).post('/oauth2/token').type('form').send({ grant_type: JWT_BEARER, assertion, resource: RESOURCE, ...extra })
+const register = () => registerAgent(app)
+const exchange = (assertion: string, extra: Record<string, string> = {}) => postExchange(app, assertion, { resource: RESOURCE, ...extra })
 const read = (token: string, path = '/api/v1/posts') => request(app).get(path).set('Authorization', `Bearer ${token}`)
 
 describe('POST /agent/identity', () => {
@@ -114,7 +113,7 @@ describe('POST /oauth2/token', () => {
 
   it('defaults the resource, and narrows scope on request', async () => {
     const { identity_assertion } = await register()
-    const res = await request(app).post('/oauth2/token').type('form').send({ grant_type: JWT_BEARER, assertion: identity_assertion, scope: 'research.read' })
+    const res = await postExchange(app, identity_assertion, { scope: 'research.read' })
     expect(res.status).toBe(200)
     expect(res.body.scope).toBe('research.read')
     expect((await read(res.body.access_token, '/api/v1/posts')).status).toBe(200)

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import request from 'supertest'
 import { createLocalJWKSet, jwtVerify } from 'jose'
 import { createApp } from '../../auth-service/app.ts'
+import { registerAgent } from '../support/agent.ts'
 import { BASE_URL, testDeps } from '../support/index.ts'
 
 const deps = await testDeps()
@@ -60,9 +61,9 @@ describe('JWKS', () => {
     expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: deps.signingKey.kid })
     expect(key).not.toHaveProperty('d')
 
-    const reg = await request(app).post('/agent/identity').send({ type: 'anonymous' })
-    const { payload } = await jwtVerify(reg.body.identity_assertion, createLocalJWKSet(res.body), { issuer: BASE_URL })
-    expect(payload.sub).toBe(reg.body.registration_id)
+    const reg = await registerAgent(app)
+    const { payload } = await jwtVerify(reg.identity_assertion, createLocalJWKSet(res.body), { issuer: BASE_URL })
+    expect(payload.sub).toBe(reg.registration_id)
   })
 
   it('is the same key for every app sharing a store (create-if-absent)', async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { ERROR_CODES } from '../../auth-service/errors.ts'
 import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
+import { postRegistration } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
 
 const deps = await testDeps()
@@ -96,6 +97,6 @@ describe('hostile input, generated', () => {
 
   it('still answers normally afterwards', async () => {
     expect((await request(app).get('/api/v1')).status).toBe(200)
-    expect((await request(app).post('/agent/identity').send({ type: 'anonymous' })).status).toBe(200)
+    expect((await postRegistration(app)).status).toBe(200)
   })
 })

@@ -9,13 +9,12 @@ import { loadOrCreateSigningKey } from '../../auth-service/auth/signing-key.ts'
 import { createTokenService } from '../../auth-service/auth/tokens.ts'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
 import type { Store } from '../../auth-service/store/store.ts'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openSqliteStore } from '../../auth-service/store/sqlite-store.ts'
+import { JWT_BEARER, registerAgent } from '../support/agent.ts'
 import { builtIndex, REDIS_URL, SEALING_SECRET } from '../support/index.ts'
+import { tempDir } from '../support/temp.ts'
 
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
 const redisPrefix = `test:${randomUUID()}:`
 
 /** The service on a real port, its BASE_URL that port, so a standard client can walk it. */
@@ -30,7 +29,7 @@ async function serve(store: Store): Promise<{ base: string; server: Server }> {
   return { base, server }
 }
 
-const sqliteFile = join(mkdtempSync(join(tmpdir(), 'lattice-oauth-')), 'store.sqlite')
+const sqliteFile = join(tempDir('oauth'), 'store.sqlite')
 
 // Each factory opens the same stored data again, as a restarted process would.
 describe.each([
@@ -123,8 +122,7 @@ describe.each([
     const before = await openStore()
     const a = await serve(before)
     const key = (await (await fetch(`${a.base}/api/v1/keys`, { method: 'POST' })).json()) as { key: string }
-    const reg = await fetch(`${a.base}/agent/identity`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"anonymous"}' })
-    const { identity_assertion } = (await reg.json()) as { identity_assertion: string }
+    const { identity_assertion } = await registerAgent(a.base)
     a.server.close()
     await before.close()
 

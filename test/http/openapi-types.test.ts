@@ -6,6 +6,7 @@ import request from 'supertest'
 import ts from 'typescript'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
+import { postExchange, registerAgent } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
 
 const app = createApp(await testDeps())
@@ -30,8 +31,8 @@ describe('types generated from /openapi.json', () => {
     const doc = (await request(app).get('/openapi.json')).body
     writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(doc)))
     const key = (await request(app).post('/api/v1/keys').send({ label: 'typed client' })).body
-    const reg = (await request(app).post('/agent/identity').send({ type: 'anonymous' })).body
-    const token = (await request(app).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: reg.identity_assertion })).body
+    const reg = await registerAgent(app)
+    const token = (await postExchange(app, reg.identity_assertion)).body
     const list = (await request(app).get('/api/v1/posts?limit=2')).body
     const post = (await request(app).get(`/api/v1/posts/${list.posts[0].slug}`)).body
     const search = (await request(app).get('/api/v1/search?q=hashing')).body

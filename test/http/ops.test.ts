@@ -5,6 +5,7 @@ import { createApp } from '../../auth-service/app.ts'
 import { createLogger } from '../../auth-service/ops/logger.ts'
 import { createMetrics } from '../../auth-service/ops/metrics.ts'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
+import { postExchange } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
 
 const deps = await testDeps()
@@ -71,7 +72,7 @@ describe('request logs', () => {
     const res = await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${key}`).set('X-Request-Id', 'trace-abc.123')
     expect(res.headers['x-request-id']).toBe('trace-abc.123')
     await request(app).get('/claim?claim_token=lat_claim_SECRETVALUE')
-    await request(app).post('/oauth2/token').type('form').send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: 'ASSERTIONSECRET' })
+    await postExchange(app, 'ASSERTIONSECRET')
 
     const entries = lines.map((l) => JSON.parse(l))
     expect(entries.length).toBeGreaterThanOrEqual(4)

@@ -3,6 +3,7 @@ import request from 'supertest'
 import { createApp } from '../../auth-service/app.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../auth-service/defaults.ts'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
+import { postExchange, postRegistration } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
 
 const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, keysPerHour: 3, identitiesPerHour: 2, tokensPerMinute: 4, anonymousReadsPerMinute: 5, identifiedReadsPerMinute: 8 }
@@ -37,14 +38,12 @@ describe('rate limits', () => {
 
   it('limits registration and token exchange tightly', async () => {
     const { app } = await proxiedApp()
-    const register = () => request(app).post('/agent/identity').set('X-Forwarded-For', '203.0.113.8').send({ type: 'anonymous' })
+    const register = () => postRegistration(app, { 'X-Forwarded-For': '203.0.113.8' })
     const first = await register()
     expect(first.status).toBe(200)
     expect((await register()).status).toBe(200)
     expect((await register()).status).toBe(429)
-    const exchange = () =>
-      request(app).post('/oauth2/token').set('X-Forwarded-For', '203.0.113.8').type('form')
-        .send({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: first.body.identity_assertion })
+    const exchange = () => postExchange(app, first.body.identity_assertion, {}, { 'X-Forwarded-For': '203.0.113.8' })
     for (let i = 0; i < 4; i++) expect((await exchange()).status).toBe(200)
     expect((await exchange()).status).toBe(429)
   })

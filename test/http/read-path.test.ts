@@ -6,9 +6,8 @@ import { createApp } from '../../auth-service/app.ts'
 import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
 import { createLogger } from '../../auth-service/ops/logger.ts'
 import { createMetrics } from '../../auth-service/ops/metrics.ts'
+import { agentToken, postExchange, registerAgent } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
-
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
 
 /**
  * Two apps on one store, one answering reads on the fast path and one through the whole chain.
@@ -53,9 +52,8 @@ describe('the read fast path', () => {
   it('answers exactly as the middleware chain, and answers every success itself', async () => {
     const { fast, chain, reachedChain } = await pair()
     const key = (await request(chain).post('/api/v1/keys')).body.key as string
-    const reg = (await request(chain).post('/agent/identity').send({ type: 'anonymous' })).body
-    const exchange = (scope?: string) =>
-      request(chain).post('/oauth2/token').type('form').send({ grant_type: JWT_BEARER, assertion: reg.identity_assertion, ...(scope ? { scope } : {}) })
+    const reg = await registerAgent(chain)
+    const exchange = (scope?: string) => postExchange(chain, reg.identity_assertion, scope ? { scope } : {})
     const token = (await exchange()).body.access_token as string
     const narrow = (await exchange('research.read')).body.access_token as string
     const etag = (await request(chain).get('/api/v1/posts/hashing-rings')).headers.etag!
@@ -122,8 +120,7 @@ describe('the read fast path', () => {
 
   it('still honours a revocation at once', async () => {
     const { fast } = await pair()
-    const reg = (await request(fast).post('/agent/identity').send({ type: 'anonymous' })).body
-    const token = (await request(fast).post('/oauth2/token').type('form').send({ grant_type: JWT_BEARER, assertion: reg.identity_assertion })).body.access_token
+    const { access_token: token } = await agentToken(fast)
     const key = (await request(fast).post('/api/v1/keys')).body.key
     expect((await request(fast).get('/api/v1/posts/hashing-rings')).headers['cache-control']).toMatch(/^public/)
     for (const credential of [token, key]) {

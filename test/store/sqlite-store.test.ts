@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore } from '../../auth-service/store/sqlite-store.ts'
+import { tempDir } from '../support/temp.ts'
 
-const fresh = () => join(mkdtempSync(join(tmpdir(), 'lattice-sqlite-')), 'store.sqlite')
+const fresh = () => join(tempDir('sqlite'), 'store.sqlite')
 
 describe('the sqlite store', () => {
   it('keeps data across close and reopen', async () => {

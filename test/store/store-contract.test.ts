@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
@@ -8,19 +6,27 @@ import { createRedisStore } from '../../auth-service/store/redis-store.ts'
 import { openSqliteStore } from '../../auth-service/store/sqlite-store.ts'
 import type { Store } from '../../auth-service/store/store.ts'
 import { REDIS_URL } from '../support/index.ts'
+import { tempDir } from '../support/temp.ts'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/** How a store under test is opened, made older, and cleaned up after. */
+interface Subject {
+  open: () => Store
+  /** Lets `ms` pass for everything the store has written. */
+  elapse: (ms: number) => Promise<void>
+  cleanup: () => Promise<void>
+}
 
 /** One contract, every store: what route code may rely on. */
-function describeStoreContract(name: string, open: () => Store, cleanup: () => Promise<void> = async () => {}) {
+function describeStoreContract(name: string, subject: Subject) {
   describe(`${name} store contract`, () => {
     let store: Store
+    const { elapse } = subject
     beforeAll(() => {
-      store = open()
+      store = subject.open()
     })
     afterAll(async () => {
       await store.close()
-      await cleanup()
+      await subject.cleanup()
     })
 
     it('round-trips nested JSON and misses unknown keys', async () => {
@@ -32,17 +38,18 @@ function describeStoreContract(name: string, open: () => Store, cleanup: () => P
 
     it('overwrites with put and forgets after the TTL', async () => {
       await store.put('ow', { v: 1 }, 60)
-      await store.put('ow', { v: 2 }, 1)
+      await store.put('ow', { v: 2 }, 10)
+      await elapse(9000)
       expect(await store.get('ow')).toEqual({ v: 2 })
-      await sleep(1100)
+      await elapse(1100)
       expect(await store.get('ow')).toBeUndefined()
     })
 
     it('putIfAbsent writes once, and again after delete or expiry', async () => {
-      expect(await store.putIfAbsent('once', { n: 1 }, 1)).toBe(true)
+      expect(await store.putIfAbsent('once', { n: 1 }, 10)).toBe(true)
       expect(await store.putIfAbsent('once', { n: 2 }, 60)).toBe(false)
       expect(await store.get('once')).toEqual({ n: 1 })
-      await sleep(1100)
+      await elapse(10_100)
       expect(await store.putIfAbsent('once', { n: 3 }, 60)).toBe(true)
       await store.delete('once')
       expect(await store.putIfAbsent('once', { n: 4 }, 60)).toBe(true)
@@ -64,16 +71,20 @@ function describeStoreContract(name: string, open: () => Store, cleanup: () => P
     })
 
     it('counts within a window that later increments keep, and restarts after it', async () => {
-      const first = await store.increment('ctr', 2)
+      const first = await store.increment('ctr', 30)
       expect(first.count).toBe(1)
-      expect(first.resetSeconds).toBeGreaterThan(0)
-      expect(first.resetSeconds).toBeLessThanOrEqual(2)
-      expect((await store.increment('ctr', 60)).count).toBe(2)
-      const third = await store.increment('ctr', 60)
+      expect(first.resetSeconds).toBeGreaterThan(28)
+      expect(first.resetSeconds).toBeLessThanOrEqual(30)
+      expect((await store.increment('ctr', 600)).count).toBe(2)
+      const third = await store.increment('ctr', 600)
       expect(third.count).toBe(3)
-      expect(third.resetSeconds).toBeLessThanOrEqual(2)
-      await sleep(2100)
-      expect((await store.increment('ctr', 60)).count).toBe(1)
+      expect(third.resetSeconds).toBeLessThanOrEqual(30)
+      await elapse(28_500)
+      const late = await store.increment('ctr', 600)
+      expect(late.count).toBe(4)
+      expect(late.resetSeconds).toBeLessThanOrEqual(2)
+      await elapse(2000)
+      expect(await store.increment('ctr', 60)).toEqual({ count: 1, resetSeconds: 60 })
     })
 
     it('adds more than one at a time', async () => {
@@ -93,12 +104,34 @@ function describeStoreContract(name: string, open: () => Store, cleanup: () => P
   })
 }
 
+// Redis keeps TTLs on the server and the store computes no time, so time is made to pass there:
+// every key of this run loses `ms` of its TTL, and a key whose TTL runs out is gone, exactly as
+// waiting would do. A store that set a wrong TTL, or none, fails the same assertions.
 const prefix = `test:${randomUUID()}:`
-describeStoreContract('redis', () => createRedisStore(REDIS_URL, { keyPrefix: prefix }), async () => {
-  const redis = new Redis(REDIS_URL)
-  const keys = await redis.keys(`${prefix}*`)
-  if (keys.length) await redis.del(...keys)
-  await redis.quit()
+const admin = new Redis(REDIS_URL, { lazyConnect: true })
+const keysOfRun = () => admin.keys(`${prefix}*`)
+describeStoreContract('redis', {
+  open: () => createRedisStore(REDIS_URL, { keyPrefix: prefix }),
+  async elapse(ms) {
+    for (const key of await keysOfRun()) {
+      const left = await admin.pttl(key)
+      if (left === -1) throw new Error(`${key} has no TTL`)
+      if (left > ms) await admin.pexpire(key, left - ms)
+      else await admin.del(key)
+    }
+  },
+  async cleanup() {
+    const keys = await keysOfRun()
+    if (keys.length) await admin.del(...keys)
+    await admin.quit()
+  },
 })
 
-describeStoreContract('sqlite', () => openSqliteStore(join(mkdtempSync(join(tmpdir(), 'lattice-sqlite-')), 'store.sqlite')))
+// The sqlite store compares expiries with its own clock, so the test moves that clock.
+const sqliteDir = tempDir('sqlite')
+let clock = Date.now()
+describeStoreContract('sqlite', {
+  open: () => openSqliteStore(join(sqliteDir, 'store.sqlite'), { now: () => clock }),
+  elapse: async (ms) => void (clock += ms),
+  cleanup: async () => {},
+})

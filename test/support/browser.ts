@@ -6,11 +6,12 @@ import { createRequire } from 'node:module'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { createApp } from '../../auth-service/app.ts'
 import { distOf, testDeps } from './index.ts'
+import { CHROMIUM_PATH } from './preflight.ts'
 
 /** Debian's Chromium, headless, without the background traffic a closed network refuses. */
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   })
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
@@ -16,15 +16,35 @@ declare module 'vitest' {
   }
 }
 
-/** Builds the fixture corpus and the shipped corpus once for every suite that reads a build. */
+/**
+ * Gives the run a temp dir of its own (workers and the processes they start inherit TMPDIR), so
+ * that a folder a test forgot to remove is seen, reported and removed at the end; then builds the
+ * fixture corpus and the shipped corpus once for every suite that reads a build.
+ */
 export default async function setup(project: TestProject): Promise<() => void> {
-  const root = mkdtempSync(join(tmpdir(), 'lattice-builds-'))
+  const runTmp = mkdtempSync(join(tmpdir(), 'lattice-test-run-'))
+  process.env.TMPDIR = runTmp
+  const root = mkdtempSync(join(runTmp, 'lattice-builds-'))
   const fixtureDist = join(root, 'fixture')
   const shippedDist = join(root, 'shipped')
   const base = { ...process.env, BASE_URL: 'http://localhost:4321' }
-  await build({ ...base, CONTENT_DIR: FIXTURE_CORPUS, DIST_DIR: fixtureDist })
-  await build({ ...base, CONTENT_DIR: SHIPPED_CORPUS, DIST_DIR: shippedDist })
+  try {
+    await build({ ...base, CONTENT_DIR: FIXTURE_CORPUS, DIST_DIR: fixtureDist })
+    await build({ ...base, CONTENT_DIR: SHIPPED_CORPUS, DIST_DIR: shippedDist })
+  } catch (e) {
+    rmSync(runTmp, { recursive: true, force: true })
+    throw e
+  }
   project.provide('fixtureDist', fixtureDist)
   project.provide('shippedDist', shippedDist)
-  return () => rmSync(root, { recursive: true, force: true })
+  return () => {
+    rmSync(root, { recursive: true, force: true })
+    const left = readdirSync(runTmp).filter((name) => name.startsWith('lattice-'))
+    rmSync(runTmp, { recursive: true, force: true })
+    if (left.length) {
+      // A failure, though every test passed: the run would otherwise litter the machine.
+      console.error(`\nTests left temporary folders behind (make them with tempDir() from test/support/temp.ts): ${left.join(', ')}\n`)
+      process.exitCode = 1
+    }
+  }
 }

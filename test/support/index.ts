@@ -1,7 +1,6 @@
 import { join } from 'node:path'
 import { inject } from 'vitest'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { tempDir } from './temp.ts'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
 import { loadOrCreateSigningKey } from '../../auth-service/auth/signing-key.ts'
 import { createTokenService } from '../../auth-service/auth/tokens.ts'
@@ -13,7 +12,7 @@ import { loadIndexFileSync, readIndexEntries } from '../../auth-service/articles
 import type { IndexEntry } from '../../model/article.ts'
 
 export const BASE_URL = 'https://research.example.org'
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+export { REDIS_URL } from './preflight.ts'
 
 /** The entries of the post index in a DIST_DIR's current build. */
 export function readIndexedPosts(distDir: string): IndexEntry[] {
@@ -31,9 +30,9 @@ export function distOf(which: 'fixture' | 'shipped'): string {
 
 export const SEALING_SECRET = 'test-sealing-secret-of-at-least-32-characters'
 
-/** A real sqlite store in a fresh temporary folder. */
+/** A real sqlite store in a fresh temporary folder, removed after the test file. */
 export async function tempStore(): Promise<Store> {
-  return openStore({ dataDir: mkdtempSync(join(tmpdir(), 'lattice-store-')) })
+  return openStore({ dataDir: tempDir('store') })
 }
 
 /** Everything createApp needs, on a real store and a real build's index; `now` fakes the token clock. */

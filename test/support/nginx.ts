@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { waitForHttp } from './processes.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
@@ -44,16 +45,11 @@ http {
   let output = ''
   child.stdout!.on('data', (d) => (output += d))
   child.stderr!.on('data', (d) => (output += d))
-  const url = `http://127.0.0.1:${vars.NGINX_PORT}/`
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${output}`)
-    try {
-      await fetch(url)
-      return child
-    } catch {
-      if (Date.now() > deadline) throw new Error(`nginx did not start: ${output}`)
-      await new Promise((r) => setTimeout(r, 100))
-    }
+  try {
+    await waitForHttp(`http://127.0.0.1:${vars.NGINX_PORT}/`, 10_000, child)
+  } catch (e) {
+    child.kill()
+    throw new Error(`nginx did not start (${(e as Error).message}): ${output}`)
   }
+  return child
 }

@@ -1,9 +1,8 @@
 /**
  * Checks every response the test suite gets through supertest against /openapi.json: the
- * status must be documented for its operation, and a JSON body must match its schema. Loaded
- * for every test file (vitest setupFiles), so the description cannot drift from the code.
+ * status must be documented for its operation, and a JSON body must match its schema. Every
+ * test file gets it (vitest setupFiles), so the description cannot drift from the code.
  */
-import supertest from 'supertest'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { buildOpenApiDocument } from '../../auth-service/openapi/document.ts'
@@ -48,14 +47,23 @@ export function checkResponse(method: string, path: string, status: number, cont
   return undefined
 }
 
-type AssertFn = (this: unknown, err: Error | null, res: unknown) => void
-const Test = (supertest as unknown as { Test: { prototype: { assert: (e: unknown, res: unknown, fn: AssertFn) => void } } }).Test
-const original = Test.prototype.assert
-Test.prototype.assert = function (resError: unknown, res: unknown, fn: AssertFn) {
-  const r = res as { req?: { method: string; path: string }; status: number; headers: Record<string, string>; body: unknown } | undefined
-  if (r?.req) {
-    const problem = checkResponse(r.req.method, r.req.path.split('?')[0]!, r.status, r.headers['content-type'], r.body)
-    if (problem) return fn.call(this, new Error(problem), res)
+type Supertest = typeof import('supertest')
+type Test = import('supertest').Test
+type Response = import('superagent').Response
+
+/** A supertest assertion (the public `.expect(fn)` hook): throws when the answer breaks the description. */
+export function conformsToOpenApi(res: Response): void {
+  const { req } = res as unknown as { req: { method: string; path: string } }
+  const problem = checkResponse(req.method, req.path.split('?')[0]!, res.status, res.headers['content-type'], res.body)
+  if (problem) throw new Error(problem)
+}
+
+/** supertest, with the OpenAPI assertion added to every request it makes (test/support/setup.ts mocks the module with it). */
+export function checkedSupertest(original: Supertest): Supertest {
+  const request = (app: Parameters<Supertest>[0], options?: Parameters<Supertest>[1]) => {
+    const agent = original(app, options) as unknown as Record<string, (url: string) => Test>
+    for (const [method, make] of Object.entries(agent)) agent[method] = (url: string) => make(url).expect(conformsToOpenApi)
+    return agent
   }
-  return original.call(this, resError, res, fn)
+  return Object.assign(request, original) as unknown as Supertest
 }

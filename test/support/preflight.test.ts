@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Redis } from 'ioredis'
+import { describe, expect, it } from 'vitest'
+import { redisAnswers } from './preflight.ts'
+import { freePort } from './processes.ts'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+const BIN = join(ROOT, 'node_modules', '.bin')
+const testScript: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.test
+
+/**
+ * Runs the README's test command as npm does (its script through /bin/sh, node_modules/.bin
+ * first on PATH), asking vitest for a file that does not exist: were the preflight to pass,
+ * vitest would start and say so.
+ */
+function npmTest(env: NodeJS.ProcessEnv, as: { uid?: number; gid?: number } = {}) {
+  return spawnSync('/bin/sh', ['-c', `${testScript} test/support/no-such-file.test.ts`], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000, ...as })
+}
+
+/** Exit 1, nothing on stdout, and exactly these lines on stderr. */
+function expectStopped(r: ReturnType<typeof npmTest>, lines: string[]) {
+  expect({ status: r.status, stdout: r.stdout, stderr: r.stderr.trim() }).toEqual({ status: 1, stdout: '', stderr: lines.join('\n') })
+}
+
+describe('npm test on a machine that lacks what the suite drives', () => {
+  it('stops before vitest with one message naming every missing package and the command that installs them', () => {
+    const r = npmTest({ PATH: BIN, HOME: ROOT, CHROMIUM_PATH: '/nonexistent/chromium', TEST_NO_INSTALL: '1' })
+    expectStopped(r, [
+      'npm test cannot run: chromium, nginx, docker-compose and redis-server are missing.',
+      '  chromium: the browser tests drive Chromium at /nonexistent/chromium',
+      "  nginx: the proxy tests run the deployment's nginx configuration",
+      '  docker-compose: the deployment tests validate docker-compose.yml',
+      '  redis-server: the store and replica tests use a real Redis',
+      'Install them, then run npm test again:',
+      '  apt-get install -y chromium nginx docker-compose redis-server',
+    ])
+  })
+
+  it('tells a user who is not root to use sudo, and installs nothing', () => {
+    // As nobody when the suite runs as root. nobody's PATH, like most users', has no /usr/sbin,
+    // where Debian puts nginx.
+    const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
+    const r = npmTest({ PATH: `${BIN}:/usr/bin:/bin`, HOME: '/nonexistent' }, nobody)
+    expectStopped(r, [
+      'npm test cannot run: nginx is missing.',
+      "  nginx: the proxy tests run the deployment's nginx configuration",
+      'Install it, then run npm test again:',
+      '  sudo apt-get install -y nginx',
+    ])
+  })
+
+  it('starts Redis where none answers at the test URL', async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`
+    expect(await redisAnswers(url)).toBe(false)
+    const r = spawnSync(join(BIN, 'node'), [join(import.meta.dirname, 'preflight.ts')], { env: { ...process.env, TEST_REDIS_URL: url }, encoding: 'utf8' })
+    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 })
+    try {
+      expect(r.stderr).toBe('')
+      expect(r.stdout).toBe(`Started Redis at ${url} for the tests.\n`)
+      expect(r.status).toBe(0)
+      expect(await redis.ping()).toBe('PONG')
+    } finally {
+      await redis.shutdown('NOSAVE').catch(() => {})
+      redis.disconnect()
+    }
+  })
+})
