@@ -75,6 +75,23 @@ export const IndexEntry = z.object({
 })
 export type IndexEntry = z.infer<typeof IndexEntry>
 
+/**
+ * One published article's metadata as the build hands it to the site's pages (the articles
+ * manifest): dates as ISO strings, no body.
+ */
+export interface ManifestRecord {
+  slug: string
+  title: string
+  description: string
+  /** ISO 8601 date-time of the publication date. */
+  date: string
+  lastModified?: string
+  author: string
+  tags: string[]
+  image?: string
+  readingMinutes: number
+}
+
 const uri = () => z.url()
 
 /** The wire Post (interface spec §2): every field always present, absolute URLs. */

@@ -8,22 +8,13 @@ import { join } from 'node:path'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
 import { Frontmatter, SLUG_PATTERN, readingMinutes } from '../../model/article.ts'
 import type { BuildProblem } from './errors.ts'
+import type { ManifestRecord } from '../../model/article.ts'
 
-/** An article's metadata as the pages, the feed and the index use it: dates as ISO strings. */
-export interface ArticleMeta {
-  slug: string
+/** An article's metadata as the pages, the feed and the index use it, with its file's hash. */
+export interface ArticleMeta extends ManifestRecord {
   /** SHA-256 of the file's bytes. */
   hash: string
-  title: string
-  description: string
-  /** ISO 8601 date-time of the publication date. */
-  date: string
-  lastModified?: string
-  author: string
-  tags: string[]
-  image?: string
   draft: boolean
-  readingMinutes: number
 }
 
 export interface SourceFile {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { DEFAULT_IMAGE_PATH } from '../../model/article.ts'
+import { DEFAULT_IMAGE_PATH, type ManifestRecord } from '../../model/article.ts'
 
 /**
  * An article as the list pages see it. The build (scripts/build.ts) validates and renders the
@@ -17,19 +17,6 @@ export interface Article {
     tags: string[]
     image?: string
   }
-  readingMinutes: number
-}
-
-/** One manifest record, as scripts/build/content.ts writes it (dates as ISO strings). */
-interface ManifestRecord {
-  slug: string
-  title: string
-  description: string
-  date: string
-  lastModified?: string
-  author: string
-  tags: string[]
-  image?: string
   readingMinutes: number
 }
 
