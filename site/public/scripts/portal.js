@@ -7,6 +7,13 @@
     for (const child of [].concat(children)) node.append(child)
     return node
   }
+  const parseJson = (text) => {
+    try {
+      return JSON.parse(text)
+    } catch {
+      return null
+    }
+  }
   const errorText = (body, status, what) => (body && body.error_description) || `${what} (${status}).`
 
   // Live search: debounced, the previous request cancelled, ranked results as links.
@@ -152,7 +159,9 @@
           body: new URLSearchParams({ token: key.secret, token_type_hint: 'access_token' }),
           credentials: 'omit',
         })
-        if (res.status !== 200) throw new Error(errorText(await res.json().catch(() => null), res.status, 'The revocation failed'))
+        // Read to the end (RFC 7009 answers 200 with no body), so the request completes rather than being dropped.
+        const answer = await res.text()
+        if (res.status !== 200) throw new Error(errorText(parseJson(answer), res.status, 'The revocation failed'))
         key.revoked = true
         const check = await fetch('/api/v1', { headers: { Authorization: `Bearer ${key.secret}` }, cache: 'no-store', credentials: 'omit' })
         const body = await check.json().catch(() => ({}))
