@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
+import { quote } from '../../site/lib/samples.ts'
 import { launchChromium, seriousViolations, serveSite } from '../support/browser.ts'
 import { tempDir } from '../support/temp.ts'
 
@@ -264,6 +265,10 @@ describe('try-it in the developer portal, in Chromium', () => {
     expect(python).toContain(`'Bearer lat_live_it\\'s"a\\\\key'`)
     const json = JSON.parse((await page.locator('#mcp-mcp-json-key-code').textContent())!)
     expect(json.mcpServers.lattice.headers.Authorization).toBe(`Bearer ${odd}`)
+    // The page quotes as the build does (quote() is checked against real shells and interpreters).
+    expect(curl).toContain(quote('shell', `Authorization: Bearer ${odd}`))
+    expect(js).toContain(quote('js', `Bearer ${odd}`))
+    expect(python).toContain(quote('python', `Bearer ${odd}`))
     await context.close()
   })
 })
