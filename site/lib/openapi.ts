@@ -55,6 +55,7 @@ export interface Endpoint extends Operation {
 }
 export interface OpenApiDocument {
   servers: Array<{ url: string }>
+  tags?: Array<{ name: string; description?: string }>
   paths: Record<string, Record<string, Operation>>
   components: { schemas: Record<string, Schema> }
 }
@@ -91,4 +92,17 @@ export function tryItBody(e: Operation): SendableBody | null | undefined {
 /** The success response of an operation (its first 2xx). */
 export function successOf(e: Operation): [string, Response] | undefined {
   return Object.entries(e.responses).find(([status]) => status.startsWith('2'))
+}
+
+/**
+ * Operations grouped by their first tag, in the document's order of tags; an operation under a
+ * tag the document does not list still gets a group, so none is left off the page.
+ */
+export function groupByTag(doc: OpenApiDocument, endpoints: Endpoint[]): Array<{ tag: string; endpoints: Endpoint[] }> {
+  const order = (doc.tags ?? []).map((t) => t.name)
+  for (const e of endpoints) {
+    const tag = e.tags[0] ?? 'Other'
+    if (!order.includes(tag)) order.push(tag)
+  }
+  return order.map((tag) => ({ tag, endpoints: endpoints.filter((e) => (e.tags[0] ?? 'Other') === tag) })).filter((g) => g.endpoints.length > 0)
 }

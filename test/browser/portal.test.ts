@@ -274,6 +274,23 @@ describe('try-it in the developer portal, in Chromium', () => {
 })
 
 describe('the reference in the developer portal', () => {
+  it('lists every operation of /openapi.json, each with a try-it form unless its body cannot come from a form', async () => {
+    const context = await browser.newContext()
+    const { page } = await openPage(context, '/developers')
+    const doc = (await (await fetch(`${site.origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string; requestBody?: { content: object } }>> }
+    const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops))
+    expect(operations.length).toBeGreaterThan(10)
+    for (const op of operations) {
+      expect(await page.locator(`#op-${op.operationId}`).count(), op.operationId).toBe(1)
+      const types = Object.keys(op.requestBody?.content ?? {})
+      const sendable = types.length === 0 || types.some((t) => t === 'application/json' || t === 'application/x-www-form-urlencoded')
+      expect(await page.locator(`#op-${op.operationId} form.try-it`).count(), op.operationId).toBe(sendable ? 1 : 0)
+    }
+    // The Security Event Token receiver takes application/secevent+jwt, which no form sends.
+    expect(await page.locator('#op-receiveSecurityEvent form.try-it').count()).toBe(0)
+    await context.close()
+  })
+
   it('shows example responses and schemas from the OpenAPI document, with $ref resolved', async () => {
     const context = await browser.newContext()
     const { page } = await openPage(context, '/developers')
