@@ -25,6 +25,14 @@ export const DOI_PATTERN = '^10\\.\\d{4,9}(?:\\.\\d+)*/[^\\s{}\\\\]+$'
 const DOI_RE = new RegExp(DOI_PATTERN)
 const DOI_EXAMPLE = '10.5555/12345678'
 
+// Characters a DOI may hold that a URL path may not (RFC 3986 pchar, and `/`).
+const NOT_URL_PATH = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu
+
+/** A DOI's resolver link, `https://doi.org/<doi>`, percent-encoded as the DOI Handbook asks. */
+export function doiUrl(doi: string): string {
+  return `https://doi.org/${doi.replace(NOT_URL_PATH, (c) => encodeURIComponent(c))}`
+}
+
 /** The DOI alone, refused with a fix when it is a link or not a DOI. */
 const Doi = z
   .string({ error: `doi must be text like ${DOI_EXAMPLE}` })

@@ -8,7 +8,8 @@ import { apaCitation } from './apa.ts'
 import { bibtexEntry } from './bibtex.ts'
 import { cslJson } from './csl.ts'
 import { highwireTags } from './highwire.ts'
-import { citedWork, doiUrl } from './work.ts'
+import { doiUrl } from '../../../model/article.ts'
+import { citedWork } from './work.ts'
 
 export { bibtexEntry, cslJson }
 export { citedWork } from './work.ts'

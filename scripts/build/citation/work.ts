@@ -2,6 +2,7 @@
  * An article as a citation sees it: the one record that the BibTeX and CSL-JSON twins, the
  * Highwire meta tags and the text style are written from, so that they always agree.
  */
+import { doiUrl } from '../../../model/article.ts'
 import { SITE } from '../../../site/lib/site.ts'
 import type { ArticleMeta } from '../content.ts'
 import { splitName, type PersonName } from './names.ts'
@@ -36,14 +37,6 @@ export function citedWork(a: Pick<ArticleMeta, 'slug' | 'title' | 'description' 
     abstract: oneLine(a.description),
     keywords: a.tags,
   }
-}
-
-/** Characters a DOI may hold that a URL path may not (RFC 3986 pchar, plus `/`), percent-encoded as the DOI Handbook asks. */
-const NOT_PATH = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu
-
-/** The DOI's resolver link, `https://doi.org/<doi>`. */
-export function doiUrl(doi: string): string {
-  return `https://doi.org/${doi.replace(NOT_PATH, (c) => encodeURIComponent(c))}`
 }
 
 /** The link a citation points a reader to: the DOI's when there is one, else the page. */
