@@ -30,10 +30,14 @@ export const escapeLatex = (s: string) => s.replace(LATEX_SPECIAL, (c) => LATEX[
 /** A word "and" inside one name would split it into two authors: braces keep it a word. */
 const protectAnd = (s: string) => s.replace(/(^|\s)(and)(?=\s|$)/gi, '$1{$2}')
 
-/** `{Family}, Given`: the family name braced so that BibTeX takes it whole, particles and all. */
+/** `Family, Given`; a family name of several words is braced, so that BibTeX takes it whole, particles and all. */
 function bibName(n: PersonName): string {
-  const family = `{${protectAnd(escapeLatex(n.family))}}`
-  return n.given ? `${family}, ${protectAnd(escapeLatex(n.given))}` : family
+  const escaped = escapeLatex(n.family)
+  const family = /\s|^and$/i.test(n.family) ? `{${escaped}}` : escaped
+  if (!n.given) return family
+  // A second comma would make BibTeX read the rest as "Jr" and the given names.
+  const given = n.given.includes(',') ? `{${escapeLatex(n.given)}}` : protectAnd(escapeLatex(n.given))
+  return `${family}, ${given}`
 }
 
 export function bibtexEntry(w: CitedWork): string {
