@@ -7,16 +7,19 @@ import { escapeHtml } from '../html.ts'
 import type { PersonName } from './names.ts'
 import { citedLink, type CitedWork } from './work.ts'
 
-/** "Jean-Paul Marie" → "J.-P. M." */
+/** "Jean-Paul Marie" → "J.-P. M."; a word without a letter ("&") gives no initial. */
 const initials = (given: string) =>
   given
     .split(' ')
     .map((word) =>
       word
         .split('-')
-        .map((part) => `${[...part][0] ?? ''}.`)
+        .map((part) => /\p{L}/u.exec(part)?.[0])
+        .filter(Boolean)
+        .map((letter) => `${letter}.`)
         .join('-'),
     )
+    .filter(Boolean)
     .join(' ')
 
 const apaName = (n: PersonName) => (n.given ? `${n.family}, ${initials(n.given)}` : n.family)
