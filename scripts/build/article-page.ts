@@ -3,7 +3,7 @@
  * (site/pages/article-template.astro) with each `@@name@@` marker replaced by the article's
  * escaped metadata or its cached HTML.
  */
-import { DEFAULT_IMAGE_PATH } from '../../model/article.ts'
+import { DEFAULT_IMAGE_PATH, doiUrl } from '../../model/article.ts'
 import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
 import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
@@ -68,6 +68,7 @@ export function markdownTwin(a: ArticleMeta, body: string, baseUrl: string): str
     `- Published: ${a.date.slice(0, 10)}`,
     ...(a.lastModified ? [`- Updated: ${a.lastModified}`] : []),
     ...(a.tags.length ? [`- Tags: ${a.tags.join(', ')}`] : []),
+    ...(a.doi ? [`- DOI: ${doiUrl(a.doi)}`] : []),
     `- Canonical: ${new URL(`/posts/${a.slug}`, baseUrl)}`,
   ].join('\n')
   return `${header}\n\n${body.trim()}\n`

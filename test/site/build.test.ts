@@ -37,6 +37,7 @@ describe('the build of a content folder', () => {
     expect(html).toContain('Lindqvist, J. (2025). Hashing Rings. <i>Lattice Research</i>. https://doi.org/10.5555/hashing-rings.2025')
     expect(html).toContain('<a href="/posts/hashing-rings.bib" download>BibTeX</a>')
     expect(site('posts/hashing-rings.bib')).toContain('doi = {10.5555/hashing-rings.2025},')
+    expect(site('posts/hashing-rings.md')).toContain('- DOI: https://doi.org/10.5555/hashing-rings.2025\n')
     expect(JSON.parse(site('posts/cafe-latency-notes.csl.json'))).toEqual([expect.objectContaining({ id: 'cafe-latency-notes', title: 'Café Latency Notes' })])
     expect(site('posts/cafe-latency-notes.html')).not.toContain('class="cite-doi"')
   })
