@@ -1,7 +1,7 @@
 import { Cite } from '@citation-js/core'
 import '@citation-js/plugin-bibtex'
 import '@citation-js/plugin-csl'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { Frontmatter, doiUrl } from '../../model/article.ts'
 import { articleCitation, bibtexEntry, citedWork, cslJson } from '../../scripts/build/citation/index.ts'
 import { apaCitation } from '../../scripts/build/citation/apa.ts'
@@ -102,6 +102,11 @@ describe('the CSL-JSON twin', () => {
 })
 
 describe('the text citation', () => {
+  // citeproc compiles the APA style on its first use: seconds, once, outside each test's budget.
+  beforeAll(() => {
+    new Cite([{ id: 'warm-up', type: 'article-journal', title: 'T' }]).format('bibliography', { format: 'text', template: 'apa', lang: 'en-US' })
+  }, 120_000)
+
   it.each(HOSTILE.map((a) => [a.slug, a] as const))("%s matches citeproc's APA style", (_slug, a) => {
     const work = citedWork(a, BASE)
     const apa = new Cite(JSON.parse(cslJson(work))).format('bibliography', { format: 'text', template: 'apa', lang: 'en-US' }) as string
