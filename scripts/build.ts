@@ -24,6 +24,8 @@ import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { writeIndexFile } from '../auth-service/articles/index-file.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './build/renderer.ts'
 import { writeSearchIndex, type SearchRecord } from './build/search-index.ts'
+import { coverHtml, navHtml, tocHtml } from './build/reading-parts.ts'
+import { relatedArticles } from './build/related.ts'
 
 export { BuildError } from './build/errors.ts'
 
@@ -68,6 +70,8 @@ interface BuildState {
   pagefindKey: string | null
   /** Every valid article, drafts included. */
   articles: ArticleMeta[]
+  /** Per article page, a hash of its links to other articles: the page is reused only if they are the same. */
+  navKeys?: Record<string, string>
 }
 
 interface Previous {
@@ -155,7 +159,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       await rendering
       if (problems.length) throw new BuildError(sortProblems(problems))
       const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
-      await writeArticles(join(dir, 'site'), template, published, reusable, entries, bySlug, baseUrl)
+      return writeArticles(join(dir, 'site'), template, published, reusable, entries, bySlug, baseUrl)
     }
 
     let info: BuildInfo | undefined
@@ -164,8 +168,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const { id, dir } = startBuildDir()
       linkTree(join(prev.dir, 'site'), join(dir, 'site'), new Set(['posts']))
       linkSync(join(prev.dir, 'template.html'), join(dir, 'template.html'))
-      await assemble(dir, prev.template)
-      info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas })
+      const navKeys = await assemble(dir, prev.template)
+      info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas, navKeys })
       log(`article pages live after ${since()}`)
     }
 
@@ -186,8 +190,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         else pagefind = null
         log(`site pages built after ${since()}`)
       }
-      await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
-      info = await land(dir, id, { version: STATE_VERSION, templateKey, assemblyKey, astroKey, pagefindKey: pagefind, articles: metas })
+      const navKeys = await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
+      info = await land(dir, id, { version: STATE_VERSION, templateKey, assemblyKey, astroKey, pagefindKey: pagefind, articles: metas, navKeys })
       log(`site live after ${since()}`)
     }
 
@@ -325,20 +329,30 @@ async function writeArticles(
   entries: EntrySource,
   sources: Map<string, SourceFile>,
   baseUrl: string,
-): Promise<void> {
+): Promise<Record<string, string>> {
   const postsDir = join(siteDir, 'posts')
   mkdirSync(postsDir, { recursive: true })
   const template = parseTemplate(templateHtml)
   const samePages = prev !== undefined && prev.template === templateHtml
-  await forEachLimited(published, WRITE_CONCURRENCY, async (m) => {
+  // A page also shows its neighbours and related articles: it is rewritten when they change,
+  // e.g. when another article is added, removed or retitled.
+  const related = relatedArticles(published)
+  const navKeys: Record<string, string> = {}
+  await forEachLimited(published, WRITE_CONCURRENCY, async (m, i) => {
+    const nav = navHtml(published[i + 1], published[i - 1], related[i]!.map((j) => published[j]!))
+    const navKey = (navKeys[m.slug] = sha(nav).slice(0, 16))
     const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
     const page = join(postsDir, `${m.slug}.html`)
     const twin = join(postsDir, `${m.slug}.md`)
     if (unchanged) linkSync(join(prev!.dir, 'site', 'posts', `${m.slug}.md`), twin)
     else await writeFile(twin, markdownTwin(m, articleBody(sources.get(m.slug)!.source), baseUrl))
-    if (unchanged && samePages) linkSync(join(prev!.dir, 'site', 'posts', `${m.slug}.html`), page)
-    else await writeFile(page, articlePage(template, m, (await entries.get(m)).html, baseUrl))
+    if (unchanged && samePages && prev.state.navKeys?.[m.slug] === navKey) linkSync(join(prev.dir, 'site', 'posts', `${m.slug}.html`), page)
+    else {
+      const entry = await entries.get(m)
+      await writeFile(page, articlePage(template, m, entry.html, baseUrl, { cover: coverHtml(m), toc: tocHtml(entry.headings), nav }))
+    }
   })
+  return navKeys
 }
 
 async function* searchRecords(published: ArticleMeta[], entries: EntrySource): AsyncIterable<SearchRecord> {
@@ -411,10 +425,13 @@ function sortProblems(problems: BuildProblem[]): BuildProblem[] {
   return problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
 }
 
-async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0
   const worker = async () => {
-    while (next < items.length) await fn(items[next++]!)
+    while (next < items.length) {
+      const i = next++
+      await fn(items[i]!, i)
+    }
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }

@@ -10,7 +10,14 @@ import type { ArticleMeta } from './content.ts'
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
 export type ArticleTemplate = string[]
 
-const MARKERS = ['slug', 'title', 'description', 'imageUrl', 'author', 'isoDate', 'displayDate', 'updated', 'minutes', 'tags', 'content']
+const MARKERS = ['slug', 'title', 'description', 'imageUrl', 'author', 'isoDate', 'displayDate', 'updated', 'minutes', 'tags', 'content', 'cover', 'toc', 'nav']
+
+/** The reading aids' HTML (scripts/build/reading-parts.ts), made by the caller. */
+export interface ReadingParts {
+  cover: string
+  toc: string
+  nav: string
+}
 
 export function parseTemplate(html: string): ArticleTemplate {
   const parts = html.split(/@@(\w+)@@/)
@@ -25,7 +32,7 @@ const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;',
 /** The same escaping as Astro's expressions and attributes. */
 export const escapeHtml = (s: string) => s.replace(ESCAPABLE, (c) => ENTITY[c]!)
 
-export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: string, baseUrl: string): string {
+export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: string, baseUrl: string, parts: ReadingParts): string {
   const date = new Date(a.date)
   const updated = a.lastModified && isoDate(new Date(a.lastModified)) !== isoDate(date) ? new Date(a.lastModified) : undefined
   const values: Record<string, string> = {
@@ -44,6 +51,7 @@ export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: str
       ? `<ul class="tags" aria-label="Tags">${a.tags.map((t) => `<li><a class="tag" href="${tagPath(t)}">${t}</a></li>`).join('')}</ul>`
       : '',
     content: html,
+    ...parts,
   }
   let out = ''
   for (let i = 0; i < template.length; i++) out += i % 2 === 0 ? template[i] : values[template[i]!]

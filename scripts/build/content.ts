@@ -103,6 +103,7 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
     author: fm.author,
     tags: fm.tags,
     ...(fm.image !== undefined ? { image: fm.image } : {}),
+    ...(fm.imageAlt !== undefined ? { imageAlt: fm.imageAlt } : {}),
     draft: fm.draft,
     readingMinutes: readingMinutes(articleBody(f.source)),
   }

@@ -16,13 +16,13 @@ export async function launchChromium(): Promise<Browser> {
   })
 }
 
-/** The whole origin (site and API) of the fixture build, on a real port. */
-export async function serveSite(): Promise<{ origin: string; close: () => Promise<void> }> {
+/** The whole origin (site and API) of the fixture build, on a real port; `siteDir` serves another build's pages. */
+export async function serveSite(siteDir?: string): Promise<{ origin: string; close: () => Promise<void> }> {
   const server: Server = createServer()
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const deps = await testDeps({ baseUrl: origin })
-  server.on('request', createApp({ ...deps, siteDir: join(distOf('fixture'), 'current', 'site') }))
+  server.on('request', createApp({ ...deps, siteDir: siteDir ?? join(distOf('fixture'), 'current', 'site') }))
   return {
     origin,
     close: async () => {
