@@ -9,7 +9,7 @@
  * CONTENT_DIR, BASE_URL and DIST_DIR choose what is built and where (scripts/build/dist.ts).
  */
 import { spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
+import { createHash, hash } from 'node:crypto'
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -142,6 +142,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // The post index is written once per build; later swaps of the same build link it, so the
     // service (which reloads when the file changes) loads it once.
     let indexWrittenIn: string | undefined
+    // Each article's related articles (indexes into `published`), computed once for both assemblies.
+    let related: number[][] | undefined
     const land = async (dir: string, id: string, state: BuildState) => {
       log(`pages written after ${since()}`)
       if (indexWrittenIn) linkTopFiles(indexWrittenIn, dir)
@@ -159,7 +161,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       await rendering
       if (problems.length) throw new BuildError(sortProblems(problems))
       const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
-      return writeArticles(join(dir, 'site'), template, published, reusable, entries, bySlug, baseUrl)
+      related ??= relatedArticles(published)
+      return writeArticles(join(dir, 'site'), template, published, related, reusable, entries, bySlug, baseUrl)
     }
 
     let info: BuildInfo | undefined
@@ -325,6 +328,7 @@ async function writeArticles(
   siteDir: string,
   templateHtml: string,
   published: ArticleMeta[],
+  related: number[][],
   prev: Previous | undefined,
   entries: EntrySource,
   sources: Map<string, SourceFile>,
@@ -336,11 +340,14 @@ async function writeArticles(
   const samePages = prev !== undefined && prev.template === templateHtml
   // A page also shows its neighbours and related articles: it is rewritten when they change,
   // e.g. when another article is added, removed or retitled.
-  const related = relatedArticles(published)
   const navKeys: Record<string, string> = {}
   await forEachLimited(published, WRITE_CONCURRENCY, async (m, i) => {
-    const nav = navHtml(published[i + 1], published[i - 1], related[i]!.map((j) => published[j]!))
-    const navKey = (navKeys[m.slug] = sha(nav).slice(0, 16))
+    const older = published[i + 1]
+    const newer = published[i - 1]
+    const others = related[i]!.map((j) => published[j]!)
+    // What the links show, hashed in one call (cheap enough for every article of every build).
+    const shown = [older, newer, ...others].map((a) => (a ? `${a.slug}\0${a.title}` : '')).join('\0')
+    const navKey = (navKeys[m.slug] = hash('sha256', shown).slice(0, 16))
     const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
     const page = join(postsDir, `${m.slug}.html`)
     const twin = join(postsDir, `${m.slug}.md`)
@@ -349,6 +356,7 @@ async function writeArticles(
     if (unchanged && samePages && prev.state.navKeys?.[m.slug] === navKey) linkSync(join(prev.dir, 'site', 'posts', `${m.slug}.html`), page)
     else {
       const entry = await entries.get(m)
+      const nav = navHtml(older, newer, others)
       await writeFile(page, articlePage(template, m, entry.html, baseUrl, { cover: coverHtml(m), toc: tocHtml(entry.headings), nav }))
     }
   })

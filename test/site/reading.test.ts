@@ -67,7 +67,7 @@ describe('the list pages and reading aids of a build', () => {
   it('shows a lazy, sized, described cover only on the cards of articles that name an image', () => {
     const home = page('index.html')
     const covers = [...home.matchAll(/<img class="cover"[^>]*>/g)].map((m) => m[0])
-    expect(covers).toHaveLength(cards(home).filter((slug) => Number(slug.split('-')[1]) % 3 === 0).length)
+    expect(covers).toHaveLength(cards(home).filter((slug) => Number(slug!.split('-')[1]) % 3 === 0).length)
     for (const img of covers) expect(img).toMatch(/src="\/images\/default-cover.svg" width="640" height="360" loading="lazy" decoding="async" alt="[^"]+"/)
     expect(home).toContain('alt="Diagram for article 60"')
     expect(home).toContain('alt="Cover image of “Article 57”"')
