@@ -186,10 +186,11 @@ describe('the search page', () => {
       expect(await seriousViolations(page)).toEqual([])
 
       await page.getByLabel('Search the articles').fill('description')
-      await expect.poll(() => page.locator('#site-search-status').textContent()).toMatch(/articles match/)
+      // Pagefind's first search loads its index and wasm: on a busy machine, more than the default second.
+      await expect.poll(() => page.locator('#site-search-status').textContent(), { timeout: 20_000 }).toMatch(/articles match/)
       expect(await topics.isVisible()).toBe(false)
       await page.getByLabel('Search the articles').fill('')
-      await expect.poll(() => topics.isVisible()).toBe(true)
+      await expect.poll(() => topics.isVisible(), { timeout: 5_000 }).toBe(true)
       expect(problems).toEqual([])
     }
   })
