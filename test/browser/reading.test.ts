@@ -117,6 +117,7 @@ describe('the list pages', () => {
 
     await Promise.all([page.waitForURL(/\/page\/2$/), pages.getByRole('link', { name: 'Older →' }).click()])
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Latest research, page 2 of 3')
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Articles' }).getAttribute('aria-current')).toBe('page')
     expect(await page.locator('link[rel="prev"]').getAttribute('href')).toBe('http://localhost:4321/')
     expect(await page.locator('link[rel="next"]').getAttribute('href')).toBe('http://localhost:4321/page/3')
     expect(await page.locator('.post-card h2').first().textContent()).toMatch(/^Article 36\b/)
