@@ -117,10 +117,11 @@ describe('the site search in Chromium', () => {
     const context = await browser.newContext()
     const { page, problems } = await openPage(context, '/search?q=espresso')
     const results = page.getByRole('list', { name: 'Search results' }).getByRole('link')
-    await expect.poll(() => results.allTextContents()).toEqual(['Café Latency Notes'])
+    // The first search loads Pagefind's index and wasm: on a busy machine, more than the default second.
+    await expect.poll(() => results.allTextContents(), { timeout: 20_000 }).toEqual(['Café Latency Notes'])
     expect(await results.first().getAttribute('href')).toBe('/posts/cafe-latency-notes')
     await page.getByLabel('Search the articles').fill('virtual nodes')
-    await expect.poll(() => results.allTextContents()).toContain('Hashing Rings')
+    await expect.poll(() => results.allTextContents(), { timeout: 20_000 }).toContain('Hashing Rings')
     expect(problems).toEqual([])
     await context.close()
   })
