@@ -7,13 +7,11 @@ import { coverAlt } from '../../model/article.ts'
 import { COVER, articlePath } from '../../site/lib/articles.ts'
 import type { CacheEntry } from './cache.ts'
 import type { ArticleMeta } from './content.ts'
+import { escapeHtml } from './html.ts'
 
 /** An article with fewer headings (of levels 2 and 3) than this is short: no table of contents. */
 export const TOC_MIN_HEADINGS = 3
 
-const ESCAPABLE = /[&<>'"]/g
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#39;', '"': '&quot;' }
-const escapeHtml = (s: string) => s.replace(ESCAPABLE, (c) => ENTITY[c]!)
 
 /** The cover above the article, only when the writer named one. */
 export function coverHtml(a: Pick<ArticleMeta, 'title' | 'image' | 'imageAlt'>): string {

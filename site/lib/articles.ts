@@ -20,6 +20,7 @@ export interface Article {
     /** Set only when the writer named a cover: the lists show no default cover. */
     image?: string
     imageAlt?: string
+    doi?: string
   }
   readingMinutes: number
 }
@@ -46,6 +47,7 @@ function loadManifest(): Article[] {
       tags: r.tags,
       ...(r.image !== undefined ? { image: r.image } : {}),
       ...(r.imageAlt !== undefined ? { imageAlt: r.imageAlt } : {}),
+      ...(r.doi !== undefined ? { doi: r.doi } : {}),
     },
     readingMinutes: r.readingMinutes,
   }))

@@ -27,7 +27,7 @@ beforeAll(async () => {
   const dist = join(tmp, 'dist')
   await build({ ...process.env, BASE_URL: 'http://localhost:4321', CONTENT_DIR: content, DIST_DIR: dist })
   browser = await launchChromium()
-  site = await serveSite(join(dist, 'current', 'site'))
+  site = await serveSite({ siteDir: join(dist, 'current', 'site') })
 }, 180_000)
 afterEach(async () => {
   for (const context of contexts.splice(0)) await context.close()
