@@ -1,6 +1,7 @@
-import express, { type Express, type RequestHandler } from 'express'
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express'
 import type { Logger } from 'pino'
 import type { PostIndex } from './articles/post-index.ts'
+import type { FetchOptions } from './auth/client-metadata-fetch.ts'
 import type { SigningKey } from './auth/signing-key.ts'
 import type { TokenService } from './auth/tokens.ts'
 import { RETRY_AFTER_SECONDS, type RateLimits } from './defaults.ts'
@@ -30,6 +31,8 @@ export interface AppDeps {
   signingKey: SigningKey
   tokens: TokenService
   anonymousRegistration?: boolean
+  /** Fetching client ID metadata documents: public https hosts only, unless origins are allowed for development. */
+  clientMetadata?: FetchOptions
   /** The static build to serve; omitted in API-only tests. */
   siteDir?: string
   logError?: LogError
@@ -73,6 +76,8 @@ export function createApp(deps: AppDeps): Express {
     tokens: deps.tokens,
     signingKey: deps.signingKey,
     anonymousRegistration: deps.anonymousRegistration ?? true,
+    clientMetadata: deps.clientMetadata ?? {},
+    ...(deps.siteDir ? { siteDir: deps.siteDir } : {}),
     onIssued: (kind) => deps.metrics?.issued.inc({ kind }),
     openapi: buildOpenApiDocument(deps.baseUrl),
   }
@@ -83,16 +88,16 @@ export function createApp(deps: AppDeps): Express {
   const securityHeaders = securityHeaderList({ https: deps.baseUrl.startsWith('https:') })
 
   // Each action is built once; reads of the protected resource are shared with the fast path.
-  const handlers = new Map<Endpoint, RequestHandler[]>()
+  const handlers = new Map<Endpoint, Array<RequestHandler | ErrorRequestHandler>>()
   const readRoutes: ReadRoute[] = []
   for (const e of ENDPOINTS as readonly Endpoint[]) {
     if (e.action.kind === 'write') {
-      handlers.set(e, e.action.handle(ctx))
+      handlers.set(e, [...e.action.handle(ctx), ...(e.action.refuse ? [e.action.refuse(ctx)] : [])])
       continue
     }
     const read = e.action.read(ctx)
     const cacheControl = e.action.cacheControl
-    handlers.set(e, [(req, res) => void sendPrepared(req, res, read({ params: req.params as Record<string, string>, query: req.query }), cacheControl)])
+    handlers.set(e, [((req, res) => void sendPrepared(req, res, read({ params: req.params as Record<string, string>, query: req.query }), cacheControl)) satisfies RequestHandler])
     if (e.scope) readRoutes.push({ path: e.path, scope: e.scope, cacheControl, read })
   }
 
