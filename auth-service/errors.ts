@@ -15,7 +15,6 @@ const STATUS = {
   invalid_scope: 400,
   unsupported_grant_type: 400,
   invalid_client: 400,
-  unauthorized_client: 400,
   unsupported_response_type: 400,
   access_denied: 400,
   invalid_redirect_uri: 400,

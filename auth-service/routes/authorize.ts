@@ -9,6 +9,7 @@ import { consentBrowser } from '../http/consent-cookie.ts'
 import { optionalField, requiredField } from '../http/forms.ts'
 import { grantedScope, requestedResource } from './exchange-token.ts'
 import { authorizationErrorPage, consentContent } from './authorization-pages.ts'
+import { json, ref } from './openapi-parts.ts'
 import type { WriteAction } from './action.ts'
 
 type Query = Record<string, unknown>
@@ -37,7 +38,7 @@ export const authorize: WriteAction = {
     ],
     responses: {
       '200': { description: 'The consent page (HTML).', content: { 'text/html': { schema: { type: 'string' } } } },
-      '303': { description: 'A refusal sent back to the redirect URI (error, error_description, state, iss).' },
+      '303': { description: 'A refusal sent back to the redirect URI (error, error_description, state, iss).', headers: { Location: { schema: { type: 'string', format: 'uri' } } }, content: json(ref('Error')) },
       '400': { description: 'The client or redirect URI cannot be used: an HTML error page, not a redirect.', content: { 'text/html': { schema: { type: 'string' } } } },
     },
   }),

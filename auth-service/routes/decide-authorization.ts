@@ -3,7 +3,7 @@ import { registerAnonymousIdentity } from '../auth/identities.ts'
 import { AuthorizationRedirectError, ServiceError, authorizationResponseUrl } from '../errors.ts'
 import { browserOf } from '../http/consent-cookie.ts'
 import { formBody, formFields, requiredField } from '../http/forms.ts'
-import { ref } from './openapi-parts.ts'
+import { json, ref } from './openapi-parts.ts'
 import { authorizationErrorPage } from './authorization-pages.ts'
 import type { WriteAction } from './action.ts'
 
@@ -19,7 +19,7 @@ export const decideAuthorization: WriteAction = {
     summary: 'The person’s decision on the consent page (a form post of the page; not for clients)',
     requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('AuthorizationDecision') } } },
     responses: {
-      '303': { description: 'Back to the client’s redirect URI with code, state and iss, or with error=access_denied.' },
+      '303': { description: 'Back to the client’s redirect URI with code, state and iss, or with error=access_denied.', headers: { Location: { schema: { type: 'string', format: 'uri' } } }, content: json(ref('Error')) },
       '400': { description: 'The transaction is unknown, used, expired or from another browser: an HTML error page.', content: { 'text/html': { schema: { type: 'string' } } } },
     },
   }),
