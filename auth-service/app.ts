@@ -130,10 +130,12 @@ export function createApp(deps: AppDeps): Express {
   const api = express.Router()
   // The API, agents, OAuth and discovery are meant for any origin's scripts: no cookies are involved.
   api.use(openCors('GET, HEAD, POST, OPTIONS'))
-  // Every write draws on the general budget; an issuance also on its own, which counts successes only.
+  // Every write draws on the general budget (the authorization page too: it stores a consent, and
+  // may fetch a client's metadata document); an issuance also on its own, which counts successes only.
   if (limiters)
     for (const e of ENDPOINTS as readonly Endpoint[])
-      if (e.method === 'POST') api.post(e.path, limiters.writes, ...(e.budget && e.budget !== 'reads' ? [limiters[e.budget]] : []))
+      if (e.action.kind === 'write')
+        api[e.method === 'GET' ? 'get' : 'post'](e.path, limiters.writes, ...(e.budget && e.budget !== 'reads' ? [limiters[e.budget]] : []))
   // The protected resource: a bearer credential is checked on every call, scopes and the read budget on reads.
   api.use(RESOURCE_PATH, authenticate(resolvePrincipal))
   api.use(RESOURCE_PATH, scopeCheck(readRouteMatcher(readRoutes), resourceMetadata))
