@@ -71,7 +71,7 @@ export async function fetchClientMetadataDocument(clientId: string, options: Fet
     address = host
     family = isIP(host) as 4 | 6
   } else {
-    const found = await lookup(host, { all: true, verbatim: true }).catch(() => [])
+    const found = await lookup(host, { all: true, order: 'verbatim' }).catch(() => [])
     if (found.length === 0) throw refuse(`its host ${host} does not resolve`)
     // Every address must be public: a name that also resolves to an internal one is refused.
     if (!dev && found.some((a) => isBlockedAddress(a.address))) throw refuse(`its host ${host} resolves to a private or reserved address`)

@@ -110,8 +110,7 @@ export async function resolveClient(store: Store, clientId: string, fetchOptions
   if (cached?.client) return cached.client
   if (cached?.refusal) throw new ServiceError('invalid_client', cached.refusal)
   try {
-    const client = await clientFromDocument(clientId, fetchOptions, store)
-    return client
+    return await clientFromDocument(clientId, fetchOptions, store)
   } catch (e) {
     if (e instanceof ServiceError && (e.code === 'invalid_client' || e.code === 'invalid_client_metadata' || e.code === 'invalid_redirect_uri')) {
       const refusal = e.code === 'invalid_client' ? e.message : `The client_id's metadata document cannot be used: ${e.message}`

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import request from 'supertest'
 import { decodeJwt } from 'jose'
+import { Redis } from 'ioredis'
 import { createApp } from '../../auth-service/app.ts'
 import { digest } from '../../auth-service/auth/secrets.ts'
-import { BASE_URL, testDeps } from '../support/index.ts'
+import { createRedisStore } from '../../auth-service/store/redis-store.ts'
+import { BASE_URL, REDIS_URL, testDeps } from '../support/index.ts'
 import { approve, decide, openConsent, pkce } from '../support/oauth-person.ts'
 
 const RESOURCE = `${BASE_URL}/api/v1`
@@ -327,5 +330,31 @@ describe('authorization request refusals', () => {
     const back = new URL(res.headers.location!)
     expect(back.searchParams.get('error')).toBe('invalid_request')
     expect(back.searchParams.has('state')).toBe(false)
+  })
+})
+
+describe('across replicas sharing Redis', () => {
+  it('continues a consent on another replica, and lets one of two replicas redeem a code', async () => {
+    const prefix = `test:${randomUUID()}:`
+    const stores = [createRedisStore(REDIS_URL, { keyPrefix: prefix }), createRedisStore(REDIS_URL, { keyPrefix: prefix })]
+    try {
+      const [a, b] = await Promise.all(stores.map(async (store) => createApp(await testDeps({ store }))))
+      const registered = await request(a!).post('/oauth2/register').send({ redirect_uris: [REDIRECT] })
+      const client_id = registered.body.client_id as string
+      const { verifier, challenge } = pkce()
+      const q = new URLSearchParams({ response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' })
+      const page = await openConsent(a!, `/oauth2/authorize?${q}`)
+      const { location } = await decide(b!, page)
+      const code = new URL(location!).searchParams.get('code')!
+      const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id }
+      const answers = await Promise.all([a, b, a, b].map((app) => request(app!).post('/oauth2/token').type('form').send(fields)))
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400, 400])
+    } finally {
+      const admin = new Redis(REDIS_URL)
+      const keys = await admin.keys(`${prefix}*`)
+      if (keys.length) await admin.del(...keys)
+      await admin.quit()
+      for (const store of stores) await store.close()
+    }
   })
 })
