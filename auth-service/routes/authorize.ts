@@ -27,11 +27,11 @@ export const authorize: WriteAction = {
     description:
       'Opened in the person’s browser. The client is registered (POST /oauth2/register) or its client_id is the https URL of its client ID metadata document. Answers an HTML page; refusals after the client and redirect URI are checked go back to the redirect URI with error, state and iss.',
     parameters: [
-      param('response_type', 'Always `code`.', true, { type: 'string', const: 'code' }),
-      param('client_id', 'A registered client_id, or the https URL of the client’s metadata document.', true),
-      param('redirect_uri', 'One of the client’s redirect URIs, exactly (a loopback one on any port).', true, { type: 'string', format: 'uri' }),
-      param('code_challenge', 'RFC 7636: BASE64URL(SHA256(code_verifier)), 43 characters.', true),
-      param('code_challenge_method', 'Always `S256`.', true, { type: 'string', const: 'S256' }),
+      param('response_type', 'Always `code`.', true, { type: 'string', const: 'code' }, 'code'),
+      param('client_id', 'A registered client_id, or the https URL of the client’s metadata document.', true, undefined, '<client_id>'),
+      param('redirect_uri', 'One of the client’s redirect URIs, exactly (a loopback one on any port).', true, { type: 'string', format: 'uri' }, 'http://127.0.0.1:8976/cb'),
+      param('code_challenge', 'RFC 7636: BASE64URL(SHA256(code_verifier)), 43 characters.', true, undefined, '<code_challenge>'),
+      param('code_challenge_method', 'Always `S256`.', true, { type: 'string', const: 'S256' }, 'S256'),
       param('scope', 'Space-separated scopes; all of them when omitted.', false),
       param('resource', `RFC 8707: ${url('getCatalog')} (the default) or the MCP endpoint.`, false, { type: 'string', format: 'uri' }),
       param('state', 'Returned unchanged with the answer.', false),
@@ -98,6 +98,6 @@ function checked<T>(check: () => T, back: (e: ServiceError) => AuthorizationRedi
   }
 }
 
-function param(name: string, description: string, required: boolean, schema: object = { type: 'string' }) {
-  return { name, in: 'query', required, description, schema }
+function param(name: string, description: string, required: boolean, schema: object = { type: 'string' }, example?: string) {
+  return { name, in: 'query', required, description, schema, ...(example === undefined ? {} : { example }) }
 }

@@ -19,13 +19,7 @@ export const registerClient: WriteAction = {
     summary: 'Register an OAuth client (RFC 7591; public clients, token_endpoint_auth_method none)',
     requestBody: {
       required: true,
-      content: json(ref('ClientMetadata'), {
-        client_name: 'Example MCP client',
-        redirect_uris: ['http://127.0.0.1:33418/callback'],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-      }),
+      content: json(ref('ClientMetadata'), { client_name: 'My agent', redirect_uris: ['http://127.0.0.1:8976/cb'] }),
     },
     responses: {
       '201': { description: 'The registered client (RFC 7591 §3.2.1).', headers: noStore, content: json(ref('ClientInformation')) },

@@ -47,6 +47,16 @@ export function samples(e: Endpoint, base: string): { curl: string; js: string; 
   const form = bodyTypes[0] === 'application/x-www-form-urlencoded'
   const example = e.requestBody?.content[bodyTypes[0] ?? '']?.example as Record<string, string> | undefined
 
+  // Many query parameters (the OAuth authorization endpoint) go one per line, as a URL that long would not fit.
+  if (e.method === 'GET' && query.length > 2) {
+    const params = Object.fromEntries(query.map((p) => [p.name, String(p.example ?? p.schema.default ?? '')]))
+    const pretty = JSON.stringify(params, null, 2)
+    return {
+      curl: `curl -s -G '${base}${path}' \\\n${Object.entries(params).map(([k, v]) => `  --data-urlencode '${k}=${v}'`).join(' \\\n')}`,
+      js: `const url = new URL('${base}${path}')\nurl.search = new URLSearchParams(${pretty}).toString()\nconst res = await fetch(url)`,
+      python: `import requests\n\nres = requests.get('${base}${path}', params=${pretty})`,
+    }
+  }
   if (e.method === 'GET')
     return {
       curl: `curl -s '${url}'`,
