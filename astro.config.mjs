@@ -9,7 +9,7 @@ const site = process.env.BASE_URL ?? `http://localhost:${process.env.PORT ?? 432
 
 // Article pages are assembled by scripts/build.ts from one template page, not by Astro: the
 // sitemap lists them from the same manifest the list pages read.
-const TEMPLATE_PAGE = '/article-template'
+const TEMPLATE_PAGES = ['/article-template', '/authorize-template']
 const manifest = process.env.ARTICLES_MANIFEST
 /** @type {string[]} */
 const articlePages = manifest
@@ -29,7 +29,7 @@ export default defineConfig({
   integrations: [
     sitemap({
       customPages: articlePages,
-      filter: (page) => new URL(page).pathname !== TEMPLATE_PAGE,
+      filter: (page) => !TEMPLATE_PAGES.includes(new URL(page).pathname),
     }),
   ],
 })

@@ -1,6 +1,7 @@
-import express, { type Express, type RequestHandler } from 'express'
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express'
 import type { Logger } from 'pino'
 import type { PostIndex } from './articles/post-index.ts'
+import type { FetchOptions } from './auth/client-metadata-fetch.ts'
 import type { SigningKey } from './auth/signing-key.ts'
 import type { TokenService } from './auth/tokens.ts'
 import { RETRY_AFTER_SECONDS, type RateLimits } from './defaults.ts'
@@ -30,6 +31,8 @@ export interface AppDeps {
   signingKey: SigningKey
   tokens: TokenService
   anonymousRegistration?: boolean
+  /** Fetching client ID metadata documents: public https hosts only, unless origins are allowed for development. */
+  clientMetadata?: FetchOptions
   /** The static build to serve; omitted in API-only tests. */
   siteDir?: string
   logError?: LogError
@@ -73,6 +76,8 @@ export function createApp(deps: AppDeps): Express {
     tokens: deps.tokens,
     signingKey: deps.signingKey,
     anonymousRegistration: deps.anonymousRegistration ?? true,
+    clientMetadata: deps.clientMetadata ?? {},
+    ...(deps.siteDir ? { siteDir: deps.siteDir } : {}),
     onIssued: (kind) => deps.metrics?.issued.inc({ kind }),
     openapi: buildOpenApiDocument(deps.baseUrl),
   }
@@ -83,18 +88,20 @@ export function createApp(deps: AppDeps): Express {
   const securityHeaders = securityHeaderList({ https: deps.baseUrl.startsWith('https:') })
 
   // Each action is built once; reads of the protected resource are shared with the fast path.
-  const handlers = new Map<Endpoint, RequestHandler[]>()
+  const handlers = new Map<Endpoint, Array<RequestHandler | ErrorRequestHandler>>()
   const readRoutes: ReadRoute[] = []
   for (const e of ENDPOINTS as readonly Endpoint[]) {
     if (e.action.kind === 'write') {
-      handlers.set(e, e.action.handle(ctx))
+      handlers.set(e, [...e.action.handle(ctx), ...(e.action.refuse ? [e.action.refuse(ctx)] : [])])
       continue
     }
     const read = e.action.read(ctx)
     const cacheControl = e.action.cacheControl
     // Reads of the protected resource answer from the post index: they name its build.
     const build = e.scope ? () => buildHeader(deps.posts()) : () => []
-    handlers.set(e, [(req, res) => void sendPrepared(req, res, read({ params: req.params as Record<string, string>, query: req.query }), cacheControl, build())])
+    handlers.set(e, [
+      ((req, res) => void sendPrepared(req, res, read({ params: req.params as Record<string, string>, query: req.query }), cacheControl, build())) satisfies RequestHandler,
+    ])
     if (e.scope) readRoutes.push({ path: e.path, scope: e.scope, cacheControl, read })
   }
 
@@ -128,10 +135,12 @@ export function createApp(deps: AppDeps): Express {
   const api = express.Router()
   // The API, agents, OAuth and discovery are meant for any origin's scripts: no cookies are involved.
   api.use(openCors('GET, HEAD, POST, OPTIONS'))
-  // Every write draws on the general budget; an issuance also on its own, which counts successes only.
+  // Every write draws on the general budget (the authorization page too: it stores a consent, and
+  // may fetch a client's metadata document); an issuance also on its own, which counts successes only.
   if (limiters)
     for (const e of ENDPOINTS as readonly Endpoint[])
-      if (e.method === 'POST') api.post(e.path, limiters.writes, ...(e.budget && e.budget !== 'reads' ? [limiters[e.budget]] : []))
+      if (e.action.kind === 'write')
+        api[e.method === 'GET' ? 'get' : 'post'](e.path, limiters.writes, ...(e.budget && e.budget !== 'reads' ? [limiters[e.budget]] : []))
   // The protected resource: a bearer credential is checked on every call, scopes and the read budget on reads.
   api.use(RESOURCE_PATH, authenticate(resolvePrincipal))
   api.use(RESOURCE_PATH, scopeCheck(readRouteMatcher(readRoutes), resourceMetadata))

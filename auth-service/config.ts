@@ -22,6 +22,11 @@ export interface Config {
   readonly logLevel: string
   /** Express "trust proxy": the hops allowed to set X-Forwarded-* (e.g. "loopback" behind nginx). */
   readonly trustProxy: string | boolean
+  /**
+   * Origins whose client ID metadata documents may be fetched from private or loopback addresses,
+   * and over http: a client under development on this machine. Empty unless CLIENT_METADATA_DEV_ORIGINS is set.
+   */
+  readonly clientMetadataDevOrigins: readonly string[]
   /** undefined when RATE_LIMITS=off. */
   readonly rateLimits: RateLimits | undefined
 }
@@ -47,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   const trustProxy = parseTrustProxy(env.TRUST_PROXY)
   const rateLimits = parseRateLimits(env, problems)
+  const clientMetadataDevOrigins = parseOrigins('CLIENT_METADATA_DEV_ORIGINS', env.CLIENT_METADATA_DEV_ORIGINS, problems)
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze({
     port,
@@ -61,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     signingKeySecret,
     logLevel,
     trustProxy,
+    clientMetadataDevOrigins,
     rateLimits,
   })
 }
@@ -78,6 +85,21 @@ function parseOrigin(value: string, problems: string[]): string {
   if (url.pathname !== '/' || url.search || url.hash || url.username)
     problems.push(`BASE_URL must be a bare origin like https://research.example.org, got "${value}"`)
   return url.origin
+}
+
+/** A comma-separated list of bare http(s) origins. */
+function parseOrigins(name: string, value: string | undefined, problems: string[]): readonly string[] {
+  const origins: string[] = []
+  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    let url: URL | undefined
+    try {
+      url = new URL(item)
+    } catch {}
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== item.replace(/\/$/, ''))
+      problems.push(`${name} must list bare origins like https://127.0.0.1:8443, separated by commas; got "${item}"`)
+    else origins.push(url.origin)
+  }
+  return Object.freeze(origins)
 }
 
 function parseBoolean(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {

@@ -15,6 +15,8 @@ export interface RateLimits {
   identitiesPerHour: number
   /** Access tokens issued per client address per minute (refused requests do not count). */
   tokensPerMinute: number
+  /** OAuth clients registered (RFC 7591) per client address per hour (refused requests do not count). */
+  clientsPerHour: number
   /** Every write (POST), whatever its outcome, per client address: bounds floods of bad requests. */
   writesPerMinute: number
 }
@@ -25,6 +27,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
   keysPerHour: 20,
   identitiesPerHour: 20,
   tokensPerMinute: 60,
+  clientsPerHour: 20,
   writesPerMinute: 120,
 })
 
@@ -35,12 +38,14 @@ export const RATE_LIMIT_VARS = {
   RATE_LIMIT_KEYS_PER_HOUR: 'keysPerHour',
   RATE_LIMIT_IDENTITIES_PER_HOUR: 'identitiesPerHour',
   RATE_LIMIT_TOKENS_PER_MINUTE: 'tokensPerMinute',
+  RATE_LIMIT_CLIENTS_PER_HOUR: 'clientsPerHour',
   RATE_LIMIT_WRITES_PER_MINUTE: 'writesPerMinute',
 } as const satisfies Record<string, keyof RateLimits>
 
 /**
  * Defaults of the environment variables that have one written in code (`$PORT` stands for the
- * port in use). Those without one (REDIS_URL, SIGNING_KEY_SECRET, TRUST_PROXY) are unset by default.
+ * port in use). Those without one (REDIS_URL, SIGNING_KEY_SECRET, TRUST_PROXY,
+ * CLIENT_METADATA_DEV_ORIGINS) are unset by default.
  */
 export const ENV_DEFAULTS = {
   PORT: '4321',
@@ -76,6 +81,14 @@ export const LIFETIMES = {
   accessToken: 60 * 60,
   identityAssertion: 30 * 24 * 60 * 60,
   apiKey: 90 * 24 * 60 * 60,
+  /** An authorization code, from the consent to its exchange (RFC 6749 §4.1.2: short; single use). */
+  authorizationCode: 60,
+  /** The consent page's transaction: how long the person may take to decide. */
+  consentTransaction: 10 * 60,
+  /** A refresh token; each use replaces it with a new one of the same lifetime. */
+  refreshToken: 30 * 24 * 60 * 60,
+  /** A dynamically registered client (RFC 7591). */
+  registeredClient: 365 * 24 * 60 * 60,
   /** Records that must outlive any token that refers to them. */
   forever: 100 * 365 * 24 * 60 * 60,
 } as const
@@ -110,3 +123,36 @@ export const REDIS_TIMEOUTS = { commandMs: 1500, connectMs: 2000 } as const
 
 /** Seconds a client is told to wait when the store or the article index is not there yet. */
 export const RETRY_AFTER_SECONDS = { storeUnavailable: 5, indexLoading: 2 } as const
+
+/**
+ * Fetching a Client ID Metadata Document (the client_id is a URL the client names): small, quick,
+ * and cached within bounds whatever the document's own caching headers say.
+ */
+export const CLIENT_METADATA_FETCH = {
+  timeoutMs: 5000,
+  maxBytes: 5 * 1024,
+  /** Cache bounds in seconds, and the lifetime of a document that sends no caching headers. */
+  minCacheSeconds: 60,
+  maxCacheSeconds: 24 * 60 * 60,
+  defaultCacheSeconds: 5 * 60,
+  /** A document that could not be fetched is not fetched again for this long. */
+  failureCacheSeconds: 30,
+} as const
+
+/** Bounds of client metadata, registered (RFC 7591) or fetched (client ID metadata document). */
+export const CLIENT_METADATA_LIMITS = {
+  redirectUris: 10,
+  uriLength: 2000,
+  clientName: 200,
+  /** A registration request's JSON body. */
+  registrationBody: '8kb',
+} as const
+
+/** Bounds of the authorization request's parameters (a URL that an attacker may write). */
+export const AUTHORIZATION_LIMITS = {
+  state: 1024,
+  clientId: 2000,
+  redirectUri: 2000,
+  scope: 512,
+  resource: 2048,
+} as const

@@ -14,6 +14,11 @@ const STATUS = {
   invalid_target: 400,
   invalid_scope: 400,
   unsupported_grant_type: 400,
+  invalid_client: 400,
+  unsupported_response_type: 400,
+  access_denied: 400,
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
   authorization_pending: 400,
   anonymous_not_enabled: 400,
   service_auth_not_enabled: 400,
@@ -97,6 +102,32 @@ export class SecurityEventError extends LatticeError {
   }
 }
 
+/**
+ * A refusal of an authorization request once its client and redirect URI are known: it goes
+ * back to the client's redirect URI (RFC 6749 §4.1.2.1) with `error`, `error_description`,
+ * `state` and `iss` (RFC 9207), never to a page of ours. Earlier refusals are ServiceErrors,
+ * shown on the authorization error page and never redirected.
+ */
+export class AuthorizationRedirectError extends LatticeError {
+  readonly code: ErrorCode
+  readonly location: string
+  constructor(code: ErrorCode, description: string, target: { redirectUri: string; state?: string; issuer: string }) {
+    super(description)
+    this.code = code
+    this.location = authorizationResponseUrl(target.redirectUri, { error: code, error_description: description, state: target.state, iss: target.issuer })
+  }
+  override response(): ErrorResponse {
+    return { status: 303, headers: { Location: this.location }, body: errorBody(this.code, this.message) }
+  }
+}
+
+/** The redirect URI with the response's parameters added to its query (RFC 6749 §4.1.2); unset ones are left out. */
+export function authorizationResponseUrl(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri)
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value)
+  return url.href
+}
+
 /** The backing store cannot be reached: 503, never a 500, and never a false 401 that would send agents to register again. */
 export class StoreUnavailableError extends LatticeError {
   readonly code = 'store_unavailable'
@@ -136,5 +167,5 @@ export function errorBody(code: ErrorCode, description: string): { error: ErrorC
 
 /** Errors whose details belong in the log: everything but a client's own mistake. */
 export function isLoggable(err: unknown): boolean {
-  return !(err instanceof ServiceError || err instanceof SecurityEventError || err instanceof InvalidTokenError)
+  return !(err instanceof ServiceError || err instanceof SecurityEventError || err instanceof InvalidTokenError || err instanceof AuthorizationRedirectError)
 }

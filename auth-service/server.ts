@@ -102,6 +102,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
     signingKey,
     tokens,
     anonymousRegistration: config.anonymousRegistration,
+    clientMetadata: { devOrigins: config.clientMetadataDevOrigins },
     siteDir: join(current, 'site'),
     logger,
     metrics: createMetrics(),

@@ -51,3 +51,10 @@ function readInfo(link: string): { baseUrl: string; builtAt: string } | undefine
     return undefined
   }
 }
+
+/**
+ * The authorization pages' template in a build folder, beside the site (not in it): the page
+ * Astro built from site/pages/authorize-template.astro, whose `@@title@@` and `@@content@@` the
+ * service fills for the consent page and its error page.
+ */
+export const AUTHORIZE_TEMPLATE = 'authorize.html'

@@ -21,6 +21,7 @@ import { articleCitation } from './build/citation/index.ts'
 import { openCache, type BuildCache, type CacheEntry } from './build/cache.ts'
 import { articleBody, parseArticle, readSources, type ArticleMeta, type SourceFile } from './build/content.ts'
 import { acquireLock, configKey, linkTree, liveBuildDir, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
+import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
 import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { writeIndexFile } from '../auth-service/articles/index-file.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './build/renderer.ts'
@@ -52,7 +53,7 @@ const DEFAULT_RENDERER: Renderer = { version: RENDERER_VERSION, createPool: () =
 const IN_THREAD_RENDERS = 16
 const PAGEFIND_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }).version
 /** Bump when the layout of a build folder or of state.json changes: the next build starts cold. */
-const STATE_VERSION = 1
+const STATE_VERSION = 2
 /** Files written at once. */
 const WRITE_CONCURRENCY = 32
 /** Articles in the renderer's queue at once: enough to keep every thread busy. */
@@ -171,7 +172,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     if (prev && prev.state.templateKey === templateKey && prev.state.astroKey !== astroKey) {
       const { id, dir } = startBuildDir()
       linkTree(join(prev.dir, 'site'), join(dir, 'site'), new Set(['posts']))
-      linkSync(join(prev.dir, 'template.html'), join(dir, 'template.html'))
+      linkTemplates(prev.dir, dir)
       const navKeys = await assemble(dir, prev.template)
       info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas, navKeys })
       log(`article pages live after ${since()}`)
@@ -184,12 +185,13 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       let pagefind = prev?.state.pagefindKey ?? null
       if (prev && prev.state.astroKey === astroKey) {
         linkTree(join(prev.dir, 'site'), siteDir, new Set(['posts']))
-        linkSync(join(prev.dir, 'template.html'), join(dir, 'template.html'))
+        linkTemplates(prev.dir, dir)
       } else {
         writeFileSync(join(dir, 'manifest.json'), manifest)
         writeFileSync(join(dir, 'openapi.json'), openapi)
         await runAstro(env, { baseUrl, contentDir, siteDir, manifest: join(dir, 'manifest.json'), openapi: join(dir, 'openapi.json'), cacheDir: join(distDir, 'cache', 'astro', key) })
         renameSync(join(siteDir, 'article-template.html'), join(dir, 'template.html'))
+        renameSync(join(siteDir, 'authorize-template.html'), join(dir, AUTHORIZE_TEMPLATE))
         if (prev && existsSync(join(prev.dir, 'site', 'pagefind'))) linkTree(join(prev.dir, 'site', 'pagefind'), join(siteDir, 'pagefind'))
         else pagefind = null
         log(`site pages built after ${since()}`)
@@ -207,7 +209,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     if (options.search !== false && prev!.state.pagefindKey !== pagefindKey) {
       const { id, dir } = startBuildDir()
       linkTree(join(prev!.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
-      linkSync(join(prev!.dir, 'template.html'), join(dir, 'template.html'))
+      linkTemplates(prev!.dir, dir)
       await writeSearchIndex(join(dir, 'site'), searchRecords(published, entries))
       info = await land(dir, id, { ...prev!.state, pagefindKey })
       log(`search index live after ${since()}`)
@@ -225,7 +227,13 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
 }
 
 /** Files of a build folder that the build writes itself; every other top-level file is the post index's. */
-const OWN_FILES = new Set(['build.json', 'state.json', 'template.html', 'manifest.json', 'openapi.json'])
+const OWN_FILES = new Set(['build.json', 'state.json', 'template.html', AUTHORIZE_TEMPLATE, 'manifest.json', 'openapi.json'])
+
+/** The templates Astro built that are not pages of the site: the article page's and the authorization pages'. */
+function linkTemplates(from: string, to: string): void {
+  linkSync(join(from, 'template.html'), join(to, 'template.html'))
+  linkSync(join(from, AUTHORIZE_TEMPLATE), join(to, AUTHORIZE_TEMPLATE))
+}
 
 /** Links the post index's files (whatever their names) from one build folder into another. */
 function linkTopFiles(from: string, to: string): void {

@@ -9,7 +9,14 @@ export const GRANTS = {
   jwtBearer: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
   /** The profile's claim-polling grant (RFC 8628-shaped); this host never completes a claim. */
   claim: 'urn:agent-auth:grant-type:claim',
+  /** RFC 6749 §4.1 with PKCE (RFC 7636, S256 only): how MCP clients obtain tokens. */
+  authorizationCode: 'authorization_code',
+  /** RFC 6749 §6; refresh tokens rotate on every use. */
+  refreshToken: 'refresh_token',
 } as const
+
+/** Refresh tokens carry a recognisable prefix, like API keys: `<prefix>_rt_<secret>`. */
+export const REFRESH_TOKEN_PREFIX = `${API_KEY_PREFIX}_rt_`
 
 export const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag'
 

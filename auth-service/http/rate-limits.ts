@@ -137,5 +137,6 @@ export function rateLimiters(store: Store, limits: RateLimits) {
     tokens: limiter(store, 'tokens', 60, { limit: limits.tokensPerMinute, batched: true, issuance: true }),
     keys: limiter(store, 'keys', 3600, { limit: limits.keysPerHour, issuance: true }),
     identities: limiter(store, 'identities', 3600, { limit: limits.identitiesPerHour, issuance: true }),
+    clients: limiter(store, 'clients', 3600, { limit: limits.clientsPerHour, issuance: true }),
   }
 }

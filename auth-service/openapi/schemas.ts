@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { Post, PostDetail } from '../../model/article.ts'
 import { API_KEY_PATTERN } from '../auth/api-keys.ts'
 import { GRANTS, ID_JAG, SCOPES } from '../auth/policy.ts'
-import { LABEL_MAX } from '../defaults.ts'
+import { CLIENT_METADATA_LIMITS, LABEL_MAX } from '../defaults.ts'
 import { ERROR_CODES, EVENT_ERROR_CODES } from '../errors.ts'
 
 const uri = { type: 'string', format: 'uri' } as const
@@ -119,12 +119,16 @@ export const SCHEMAS = {
   TokenRequest: {
     type: 'object',
     properties: {
-      grant_type: oneOf([GRANTS.jwtBearer, GRANTS.claim]),
+      grant_type: oneOf([GRANTS.jwtBearer, GRANTS.authorizationCode, GRANTS.refreshToken, GRANTS.claim]),
       assertion: { ...str, description: 'The identity_assertion (jwt-bearer grant).' },
+      code: { ...str, description: 'The authorization code (authorization_code grant); single use, one minute.' },
+      code_verifier: { ...str, description: 'The PKCE verifier of the code_challenge (authorization_code grant).' },
+      redirect_uri: { ...uri, description: 'The redirect_uri of the authorization request (authorization_code grant).' },
+      refresh_token: { ...str, description: 'The refresh token (refresh_token grant); each use returns a new one and retires this one.' },
       resource: { ...uri, description: 'The protected resource the token is for (RFC 8707): {base_url}/api/v1 (the default) or {base_url}/mcp. The token is valid only there.' },
       scope: { ...str, description: 'Optional, space-separated subset of the scopes.' },
       claim_token: { ...str, description: 'The claim token (claim grant).' },
-      client_id: { ...str, description: 'Accepted and ignored.' },
+      client_id: { ...str, description: 'The client (authorization_code and refresh_token grants); ignored by the jwt-bearer grant.' },
     },
     required: ['grant_type'],
   },
@@ -135,6 +139,7 @@ export const SCHEMAS = {
       token_type: constant('Bearer'),
       expires_in: { type: 'integer' },
       scope: str,
+      refresh_token: { ...str, description: 'Issued by the authorization_code and refresh_token grants to clients registered for refresh_token; single use.' },
     },
     required: ['access_token', 'token_type', 'expires_in', 'scope'],
     additionalProperties: false,
@@ -143,6 +148,42 @@ export const SCHEMAS = {
     type: 'object',
     properties: { token: str, token_type_hint: str, client_id: str },
     required: ['token'],
+  },
+  ClientMetadata: {
+    type: 'object',
+    description: 'RFC 7591 §2 client metadata; fields not listed are ignored.',
+    properties: {
+      client_name: { ...str, maxLength: CLIENT_METADATA_LIMITS.clientName },
+      redirect_uris: {
+        type: 'array',
+        minItems: 1,
+        maxItems: CLIENT_METADATA_LIMITS.redirectUris,
+        items: { ...uri, maxLength: CLIENT_METADATA_LIMITS.uriLength, description: 'https, or http on 127.0.0.1, [::1] or localhost (any port when used).' },
+      },
+      grant_types: { type: 'array', items: oneOf([GRANTS.authorizationCode, GRANTS.refreshToken]) },
+      response_types: { type: 'array', items: constant('code') },
+      token_endpoint_auth_method: constant('none'),
+    },
+    required: ['redirect_uris'],
+  },
+  ClientInformation: {
+    type: 'object',
+    properties: {
+      client_id: str,
+      client_id_issued_at: { type: 'integer' },
+      client_name: str,
+      redirect_uris: { type: 'array', items: uri },
+      grant_types: { type: 'array', items: str },
+      response_types: { type: 'array', items: constant('code') },
+      token_endpoint_auth_method: constant('none'),
+    },
+    required: ['client_id', 'client_id_issued_at', 'redirect_uris', 'grant_types', 'response_types', 'token_endpoint_auth_method'],
+    additionalProperties: false,
+  },
+  AuthorizationDecision: {
+    type: 'object',
+    properties: { transaction: str, decision: oneOf(['approve', 'deny']) },
+    required: ['transaction', 'decision'],
   },
   KeyRequest: {
     type: 'object',
@@ -165,10 +206,18 @@ export const SCHEMAS = {
     type: 'object',
     properties: {
       issuer: uri,
+      authorization_endpoint: uri,
       token_endpoint: uri,
+      registration_endpoint: uri,
       revocation_endpoint: uri,
       jwks_uri: uri,
+      scopes_supported: { type: 'array', items: str },
+      response_types_supported: { type: 'array', items: constant('code') },
+      response_modes_supported: { type: 'array', items: str },
       grant_types_supported: { type: 'array', items: str },
+      code_challenge_methods_supported: { type: 'array', items: constant('S256') },
+      authorization_response_iss_parameter_supported: { type: 'boolean' },
+      client_id_metadata_document_supported: { type: 'boolean' },
       token_endpoint_auth_methods_supported: { type: 'array', items: str },
       revocation_endpoint_auth_methods_supported: { type: 'array', items: str },
       identity_types_supported: {
@@ -181,7 +230,10 @@ export const SCHEMAS = {
         required: ['skill', 'identity_endpoint', 'claim_endpoint', 'events_endpoint'],
       },
     },
-    required: ['issuer', 'token_endpoint', 'revocation_endpoint', 'grant_types_supported', 'identity_types_supported', 'agent_auth'],
+    required: [
+      'issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint', 'response_types_supported',
+      'grant_types_supported', 'code_challenge_methods_supported', 'identity_types_supported', 'agent_auth',
+    ],
   },
   JWKS: {
     type: 'object',

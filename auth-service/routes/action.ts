@@ -1,5 +1,6 @@
-import type { RequestHandler } from 'express'
+import type { ErrorRequestHandler, RequestHandler } from 'express'
 import type { PostIndex, PreparedBody } from '../articles/post-index.ts'
+import type { FetchOptions } from '../auth/client-metadata-fetch.ts'
 import type { SigningKey } from '../auth/signing-key.ts'
 import type { TokenService } from '../auth/tokens.ts'
 import type { ReadInput } from '../http/read-path.ts'
@@ -17,6 +18,10 @@ export interface ActionContext {
   tokens: TokenService
   signingKey: SigningKey
   anonymousRegistration: boolean
+  /** How client ID metadata documents are fetched (development origins allowed, extra CA). */
+  clientMetadata: FetchOptions
+  /** The static build served, whose authorization page template the consent page fills; none in API-only use. */
+  siteDir?: string
   onIssued(kind: 'api_key' | 'identity' | 'access_token'): void
   /** The OpenAPI document, for the endpoint that serves it. */
   openapi: object
@@ -40,6 +45,8 @@ export interface WriteAction {
   kind: 'write'
   operation(ctx: OperationContext): Json
   handle(ctx: ActionContext): RequestHandler[]
+  /** Answers the route's refusals itself (an HTML page, not JSON); what it passes on goes to the one error handler. */
+  refuse?(ctx: ActionContext): ErrorRequestHandler
 }
 
 export type Action = ReadAction | WriteAction

@@ -1,13 +1,16 @@
 import type { Scope } from '../auth/policy.ts'
 import type { Action } from './action.ts'
+import { authorize } from './authorize.ts'
 import { claimIdentity } from './claim-identity.ts'
 import { createApiKey } from './create-api-key.ts'
+import { decideAuthorization } from './decide-authorization.ts'
 import { exchangeToken } from './exchange-token.ts'
 import { getCatalog } from './get-catalog.ts'
 import { getOpenApi } from './get-openapi.ts'
 import { getPost } from './get-post.ts'
 import { listPosts } from './list-posts.ts'
 import { receiveSecurityEvent } from './receive-security-event.ts'
+import { registerClient } from './register-client.ts'
 import { registerIdentity } from './register-identity.ts'
 import { revokeToken } from './revoke-token.ts'
 import { searchPosts } from './search-posts.ts'
@@ -17,7 +20,7 @@ import { getAuthorizationServerMetadata, getJwks, getProtectedResourceMetadata, 
  * Budgets an endpoint draws on (limits in defaults.ts). `reads` counts every read; the issuance
  * budgets count only what was issued. Every POST also draws on the general `writes` budget.
  */
-export type Budget = 'reads' | 'keys' | 'identities' | 'tokens'
+export type Budget = 'reads' | 'keys' | 'identities' | 'tokens' | 'clients'
 
 export interface Endpoint {
   /** The OpenAPI operationId, and the name other documents refer to the endpoint by. */
@@ -60,6 +63,10 @@ export const ENDPOINTS = [
   { operationId: 'claimIdentity', method: 'POST', path: '/agent/identity/claim', action: claimIdentity },
   { operationId: 'exchangeToken', method: 'POST', path: '/oauth2/token', budget: 'tokens', action: exchangeToken },
   { operationId: 'revokeToken', method: 'POST', path: '/oauth2/revoke', action: revokeToken },
+  { operationId: 'authorize', method: 'GET', path: '/oauth2/authorize', action: authorize },
+  // The decision creates an anonymous identity: it draws on the identity budget.
+  { operationId: 'decideAuthorization', method: 'POST', path: '/oauth2/authorize', budget: 'identities', action: decideAuthorization },
+  { operationId: 'registerClient', method: 'POST', path: '/oauth2/register', budget: 'clients', action: registerClient },
   { operationId: 'receiveSecurityEvent', method: 'POST', path: '/agent/event/notify', action: receiveSecurityEvent },
   { operationId: 'getProtectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource', action: getProtectedResourceMetadata },
   { operationId: 'getProtectedResourceMetadataForPath', method: 'GET', path: '/.well-known/oauth-protected-resource/api/v1', action: getProtectedResourceMetadataForPath },

@@ -1,5 +1,8 @@
 import type { Response } from 'express'
+import { recordCodeIssue, redeemCode, verifierMatches } from '../auth/authorization-codes.ts'
 import { findClaim, findIdentity } from '../auth/identities.ts'
+import { issueRefreshToken, revokeFamily, startFamily, useRefreshToken, type RefreshGrant } from '../auth/refresh-tokens.ts'
+import { revokeTokenId } from '../auth/revocations.ts'
 import { GRANTS, SCOPES } from '../auth/policy.ts'
 import { CLAIM_POLL_INTERVAL_SECONDS } from '../defaults.ts'
 import { InvalidTokenError, ServiceError } from '../errors.ts'
@@ -16,7 +19,7 @@ export const exchangeToken: WriteAction = {
   kind: 'write',
   operation: ({ url }) => ({
     tags: ['Agents'],
-    summary: 'Token endpoint (jwt-bearer and claim grants)',
+    summary: 'Token endpoint (jwt-bearer, authorization_code with PKCE, refresh_token and claim grants)',
     requestBody: {
       required: true,
       content: {
@@ -40,10 +43,15 @@ export const exchangeToken: WriteAction = {
       async function exchangeToken(req, res) {
         const fields = formFields(req)
         const grantType = requiredField(fields, 'grant_type', 256)
-        // client_id is accepted and ignored: the agent is a public client (auth method "none").
-        optionalField(fields, 'client_id', 256)
+        // Public clients only (auth method "none"): client_id identifies, it does not authenticate;
+        // the grants that are bound to a client check it, the jwt-bearer grant ignores it.
+        optionalField(fields, 'client_id', 2048)
         const grant = Object.hasOwn(grants, grantType) ? grants[grantType] : undefined
-        if (!grant) throw new ServiceError('unsupported_grant_type', `Use "${GRANTS.jwtBearer}" (or the claim grant "${GRANTS.claim}").`)
+        if (!grant)
+          throw new ServiceError(
+            'unsupported_grant_type',
+            `Use "${GRANTS.jwtBearer}", "${GRANTS.authorizationCode}" or "${GRANTS.refreshToken}" (or the claim grant "${GRANTS.claim}").`,
+          )
         await grant(fields, res)
       },
     ]
@@ -52,6 +60,19 @@ export const exchangeToken: WriteAction = {
 
 function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
   const register = ctx.url('registerIdentity')
+
+  /** An access token, and with `family` a refresh token (of a new family, or the next of one). */
+  async function issueTokens(grant: RefreshGrant, family?: 'new' | string, familyGrant: RefreshGrant = grant) {
+    const { token, claims } = await ctx.tokens.signAccessToken(grant)
+    ctx.onIssued('access_token')
+    const body: Record<string, unknown> = { access_token: token, token_type: 'Bearer', expires_in: claims.exp - claims.iat, scope: grant.scope }
+    let familyId: string | undefined
+    if (family !== undefined) {
+      familyId = family === 'new' ? await startFamily(ctx.store, familyGrant) : family
+      body.refresh_token = await issueRefreshToken(ctx.store, familyId, familyGrant, claims)
+    }
+    return { body, jti: claims.jti, exp: claims.exp, family: familyId }
+  }
   return {
     async [GRANTS.jwtBearer](fields, res) {
       const assertion = requiredField(fields, 'assertion', 16_384)
@@ -70,6 +91,62 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
       const { token, claims: issued } = await ctx.tokens.signAccessToken({ sub: claims.sub, scope, resource })
       ctx.onIssued('access_token')
       res.json({ access_token: token, token_type: 'Bearer', expires_in: issued.exp - issued.iat, scope })
+    },
+    // RFC 6749 §4.1.3 with RFC 7636: the code is redeemed once, by its client, with its verifier,
+    // redirect URI and resource; a second use revokes what the first one issued (§4.1.2).
+    async [GRANTS.authorizationCode](fields, res) {
+      const code = requiredField(fields, 'code', 128)
+      const redirectUri = requiredField(fields, 'redirect_uri', 2048)
+      const clientId = requiredField(fields, 'client_id', 2048)
+      const verifier = requiredField(fields, 'code_verifier', 128)
+      const resource = optionalField(fields, 'resource', 2048)
+      const redeemed = await redeemCode(ctx.store, code)
+      if (!redeemed) throw new ServiceError('invalid_grant', 'The authorization code is unknown or expired; start the authorization again.')
+      if ('replayed' in redeemed) {
+        const { jti, exp, family } = redeemed.replayed
+        if (jti && exp) await revokeTokenId(ctx.store, jti, exp)
+        if (family) await revokeFamily(ctx.store, family)
+        throw new ServiceError('invalid_grant', 'The authorization code was already used; the tokens issued for it are revoked. Start the authorization again.')
+      }
+      const { grant } = redeemed
+      if (grant.clientId !== clientId) throw new ServiceError('invalid_grant', 'The authorization code was issued to another client.')
+      if (grant.redirectUri !== redirectUri) throw new ServiceError('invalid_grant', 'The redirect_uri is not the one of the authorization request.')
+      if (!verifierMatches(verifier, grant.codeChallenge)) throw new ServiceError('invalid_grant', 'The code_verifier does not match the code_challenge (S256).')
+      if (resource !== undefined && resource !== grant.resource)
+        throw new ServiceError('invalid_target', `The code was issued for the resource ${grant.resource}; ask for that one, or for none.`)
+      if (!(await findIdentity(ctx.store, grant.sub))) throw new ServiceError('invalid_grant', 'The identity behind this code no longer exists; start the authorization again.')
+      const issued = await issueTokens({ sub: grant.sub, clientId, scope: grant.scope, resource: grant.resource }, grant.refresh ? 'new' : undefined)
+      await recordCodeIssue(ctx.store, code, { jti: issued.jti, exp: issued.exp, family: issued.family })
+      res.json(issued.body)
+    },
+    // RFC 6749 §6; each refresh token is used once and replaced (RFC 9700 §4.14.2): a reused one
+    // revokes its family.
+    async [GRANTS.refreshToken](fields, res) {
+      const token = requiredField(fields, 'refresh_token', 128)
+      const clientId = requiredField(fields, 'client_id', 2048)
+      const resource = optionalField(fields, 'resource', 2048)
+      const requestedScope = optionalField(fields, 'scope', 512)
+      const used = await useRefreshToken(ctx.store, token)
+      if (used === 'reused') throw new ServiceError('invalid_grant', 'The refresh token was already used; every token of this grant is now revoked. Start the authorization again.')
+      if (!used) throw new ServiceError('invalid_grant', 'The refresh token is unknown, expired or revoked; start the authorization again.')
+      const { grant, familyId } = used
+      if (grant.clientId !== clientId) {
+        await revokeFamily(ctx.store, familyId)
+        throw new ServiceError('invalid_grant', 'The refresh token was issued to another client; it is now revoked.')
+      }
+      if (resource !== undefined && resource !== grant.resource)
+        throw new ServiceError('invalid_target', `The refresh token is for the resource ${grant.resource}; ask for that one, or for none.`)
+      let scope = grant.scope
+      if (requestedScope !== undefined && requestedScope.trim() !== '') {
+        scope = grantedScope(requestedScope)
+        if (scope.split(' ').some((s) => !grant.scope.split(' ').includes(s))) throw new ServiceError('invalid_scope', `This grant covers only "${grant.scope}".`)
+      }
+      if (!(await findIdentity(ctx.store, grant.sub))) {
+        await revokeFamily(ctx.store, familyId)
+        throw new ServiceError('invalid_grant', 'The identity behind this refresh token no longer exists; start the authorization again.')
+      }
+      const issued = await issueTokens({ ...grant, scope }, familyId, grant)
+      res.json(issued.body)
     },
     async [GRANTS.claim](fields) {
       const claimToken = requiredField(fields, 'claim_token', 512)

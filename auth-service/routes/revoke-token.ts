@@ -1,5 +1,6 @@
 import { looksLikeApiKey, revokeApiKey } from '../auth/api-keys.ts'
 import { removeIdentity } from '../auth/identities.ts'
+import { looksLikeRefreshToken, revokeRefreshToken } from '../auth/refresh-tokens.ts'
 import { revokeTokenId } from '../auth/revocations.ts'
 import { InvalidTokenError } from '../errors.ts'
 import { oauthNoStore } from '../http/conditional.ts'
@@ -7,12 +8,12 @@ import { formBody, formFields, optionalField, requiredField } from '../http/form
 import { READ_ERRORS, error, ref } from './openapi-parts.ts'
 import type { ActionContext, WriteAction } from './action.ts'
 
-/** POST /oauth2/revoke (RFC 7009): revokes an API key, an access token or an identity_assertion. */
+/** POST /oauth2/revoke (RFC 7009): revokes an API key, an access token, a refresh token or an identity_assertion. */
 export const revokeToken: WriteAction = {
   kind: 'write',
   operation: () => ({
     tags: ['Agents'],
-    summary: 'Revoke an access token, API key or identity_assertion (RFC 7009)',
+    summary: 'Revoke an access token, refresh token, API key or identity_assertion (RFC 7009)',
     requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('RevocationRequest') } } },
     responses: {
       '200': { description: 'Revoked, or nothing to revoke: the answer is the same.' },
@@ -27,7 +28,7 @@ export const revokeToken: WriteAction = {
       const fields = formFields(req)
       const token = requiredField(fields, 'token', 16_384)
       optionalField(fields, 'token_type_hint', 64)
-      optionalField(fields, 'client_id', 256)
+      optionalField(fields, 'client_id', 2048)
       await revoke(ctx, token)
       // RFC 7009 §2.2: 200 whether or not the token was valid, so nothing about it leaks.
       res.status(200).end()
@@ -35,9 +36,13 @@ export const revokeToken: WriteAction = {
   ],
 }
 
-/** Revokes whatever the token is: an API key, an access token, or an identity_assertion (its identity). */
+/**
+ * Revokes whatever the token is: an API key, a refresh token (its whole family, and the access
+ * token issued with it), an access token, or an identity_assertion (its identity).
+ */
 async function revoke(ctx: ActionContext, token: string): Promise<void> {
   if (looksLikeApiKey(token)) return revokeApiKey(ctx.store, token)
+  if (looksLikeRefreshToken(token)) return revokeRefreshToken(ctx.store, token)
   try {
     const claims = await ctx.tokens.verifyAccessToken(token, { ignoreExpiry: true, anyResource: true })
     return revokeTokenId(ctx.store, claims.jti, claims.exp)

@@ -26,14 +26,21 @@ function authorizationServerMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>
   const guide = `${ctx.baseUrl}${SITE_PAGES.guide}`
   return {
     issuer: ctx.baseUrl,
+    authorization_endpoint: ctx.url('authorize'),
     token_endpoint: ctx.url('exchangeToken'),
+    registration_endpoint: ctx.url('registerClient'),
     revocation_endpoint: ctx.url('revokeToken'),
     jwks_uri: ctx.url('getJwks'),
     scopes_supported: [...SCOPES],
-    response_types_supported: [],
-    grant_types_supported: [GRANTS.jwtBearer, GRANTS.claim],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: [GRANTS.jwtBearer, GRANTS.authorizationCode, GRANTS.refreshToken, GRANTS.claim],
+    code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
+    // RFC 9207: every authorization response names its issuer.
+    authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
     service_documentation: guide,
     identity_types_supported: [{ type: 'anonymous' }, { type: 'identity_assertion', assertion_types_supported: [ID_JAG] }, { type: 'service_auth' }],
     agent_auth: {

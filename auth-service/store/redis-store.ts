@@ -59,6 +59,10 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     async putIfAbsent(key: string, value: StoredValue, ttlSeconds: number) {
       return (await run(() => redis.set(key, JSON.stringify(value), 'PX', ttlMs(ttlSeconds), 'NX'))) === 'OK'
     },
+    async take<T extends StoredValue>(key: string) {
+      const raw = await run(() => redis.getdel(key))
+      return raw === null ? undefined : (JSON.parse(raw) as T)
+    },
     async delete(key: string) {
       await run(() => redis.del(key))
     },

@@ -32,6 +32,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE kv.expires_at <= ?',
   )
   const deleteStmt = db.prepare('DELETE FROM kv WHERE key = ?')
+  // One statement: of concurrent takes (even from other processes) only one sees the row.
+  const takeStmt = db.prepare('DELETE FROM kv WHERE key = ? RETURNING value, expires_at')
   // Rate-limit counters are worth nothing after a crash, and are written on every limited
   // request: they get their own connection that skips fsync (synchronous is per connection).
   const counters = new DatabaseSync(file)
@@ -67,6 +69,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     },
     async putIfAbsent(key: string, value: StoredValue, ttlSeconds: number) {
       return Number(putIfAbsentStmt.run(key, JSON.stringify(value), expiry(ttlSeconds), now()).changes) === 1
+    },
+    async take<T extends StoredValue>(key: string) {
+      const row = takeStmt.get(key) as { value: string; expires_at: number } | undefined
+      return row && row.expires_at > now() ? (JSON.parse(row.value) as T) : undefined
     },
     async delete(key: string) {
       deleteStmt.run(key)

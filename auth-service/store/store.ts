@@ -13,6 +13,11 @@ export interface Store {
   get<T extends StoredValue = StoredValue>(key: string): Promise<T | undefined>
   /** Writes only if the key is absent (or expired); false if it exists. For one-time values. */
   putIfAbsent(key: string, value: StoredValue, ttlSeconds: number): Promise<boolean>
+  /**
+   * Removes the key and returns the value it held, in one atomic step: of many concurrent takes
+   * of one key, exactly one gets the value. For single-use values (authorization codes).
+   */
+  take<T extends StoredValue = StoredValue>(key: string): Promise<T | undefined>
   /** Removes the key; a miss is not an error. */
   delete(key: string): Promise<void>
   /**

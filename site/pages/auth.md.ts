@@ -103,6 +103,42 @@ same way removes your identity; an API key from \`POST ${base}/api/v1/keys\` is 
 - 5xx or 503: retry with exponential backoff (honour \`Retry-After\`).
 - Any other 4xx: do not retry the same request; fix it as the table below says.
 
+## Another grant: authorization code with PKCE (a person at a browser)
+
+MCP clients and other OAuth 2.1 clients that can open a browser for a person use the
+authorization code grant instead of Steps 2 to 5. The authorization server metadata lists
+\`authorization_endpoint\` (\`${base}/oauth2/authorize\`), \`registration_endpoint\`
+(\`${base}/oauth2/register\`), \`response_types_supported\` (\`code\`),
+\`code_challenge_methods_supported\` (\`S256\`) and \`client_id_metadata_document_supported\` (true).
+
+1. Identify the client, one of two ways:
+   - a client ID metadata document: your \`client_id\` is the https URL (with a path) of a JSON
+     document whose \`client_id\` is that same URL, with \`redirect_uris\` and \`client_name\`.
+     It is fetched over https without following redirects, within 5 s and 5 KB, as
+     \`application/json\`, from a public address only; or
+   - dynamic registration (RFC 7591): \`POST ${base}/oauth2/register\` with
+     \`{"client_name": "…", "redirect_uris": ["http://127.0.0.1:33418/callback"], "grant_types": ["authorization_code", "refresh_token"], "token_endpoint_auth_method": "none"}\`;
+     the 201 answer carries your \`client_id\`. Clients are public: no secret is issued.
+   Redirect URIs are https, or http on \`127.0.0.1\`, \`[::1]\` or \`localhost\` (any port when used); they match exactly.
+2. Send the person's browser to
+   \`${base}/oauth2/authorize?response_type=code&client_id=…&redirect_uri=…&code_challenge=…&code_challenge_method=S256&state=…&resource=${base}/api/v1\`
+   (\`scope\` optional). PKCE with S256 is required. The consent page names your client; there are
+   no accounts: continuing creates an anonymous identity for you.
+3. The browser comes back to your redirect URI with \`code\`, \`state\` and \`iss\` (check both),
+   or with \`error\` (\`access_denied\` when the person cancels).
+4. Within 60 seconds, once:
+
+\`\`\`sh
+curl -s -X POST ${base}/oauth2/token \\
+  -d grant_type=authorization_code -d code="$CODE" -d code_verifier="$VERIFIER" \\
+  -d redirect_uri="$REDIRECT_URI" -d client_id="$CLIENT_ID" -d resource=${base}/api/v1
+\`\`\`
+
+The answer adds a \`refresh_token\` when your client registered the \`refresh_token\` grant. Each
+refresh (\`grant_type=refresh_token\`, \`refresh_token\`, \`client_id\`) returns a new one: keep only
+the newest. Presenting a used refresh token (or code) again revokes everything issued from it.
+Revoke a refresh token at \`${base}/oauth2/revoke\` like any other token.
+
 ## Errors
 
 Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
@@ -114,11 +150,16 @@ Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
 | \`service_auth_not_enabled\` | 400 | \`/agent/identity\` | The method is off here; use \`anonymous\`. |
 | \`issuer_not_enabled\` | 400 | \`/agent/identity\` | No issuer trust list; use \`anonymous\`. |
 | \`claimed_or_in_flight\` | 400 | \`/agent/identity/claim\` | Exchange your \`identity_assertion\` instead. |
-| \`invalid_grant\` | 400 | \`/oauth2/token\` | Register again at \`/agent/identity\`. |
+| \`invalid_grant\` | 400 | \`/oauth2/token\` | Register again at \`/agent/identity\` (authorization code grant: start the authorization again). |
 | \`invalid_target\` | 400 | \`/oauth2/token\` | Use \`resource=${base}/api/v1\`. |
 | \`invalid_scope\` | 400 | \`/oauth2/token\` | Ask only for \`research.read\` and/or \`research.search\`. |
 | \`unsupported_grant_type\` | 400 | \`/oauth2/token\` | Use the jwt-bearer grant (or the claim grant). |
 | \`authorization_pending\` | 400 | \`/oauth2/token\` | Honour the polling interval; this host does not complete claims. |
+| \`invalid_client\` | 400 | \`/oauth2/authorize\` (error page) | The client_id is not registered, or its metadata document cannot be used; the page says why. |
+| \`invalid_redirect_uri\` | 400 | \`/oauth2/register\`, \`/oauth2/authorize\` (error page) | Use an https or loopback redirect URI, exactly as registered. |
+| \`invalid_client_metadata\` | 400 | \`/oauth2/register\` | Register a public client (\`token_endpoint_auth_method: none\`) for \`authorization_code\` (and \`refresh_token\`). |
+| \`unsupported_response_type\` | 400 | redirect from \`/oauth2/authorize\` | Use \`response_type=code\`. |
+| \`access_denied\` | 400 | redirect from \`/oauth2/authorize\` | The person cancelled; ask them again later. |
 | \`invalid_token\` | 401 | \`/api/v1/*\` | Drop the credential; exchange again once, then restart at Step 1. |
 | \`insufficient_scope\` | 403 | \`/api/v1/*\` | Exchange again without narrowing \`scope\`. |
 | \`not_found\` | 404 | \`/api/v1/*\` | Unknown slug or path; see \`${base}/api/v1\`. |

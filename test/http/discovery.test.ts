@@ -32,10 +32,16 @@ describe('authorization server metadata (RFC 8414)', () => {
     const m = res.body
     expect(m).toMatchObject({
       issuer: BASE_URL,
+      authorization_endpoint: `${BASE_URL}/oauth2/authorize`,
       token_endpoint: `${BASE_URL}/oauth2/token`,
+      registration_endpoint: `${BASE_URL}/oauth2/register`,
       revocation_endpoint: `${BASE_URL}/oauth2/revoke`,
       jwks_uri: `${BASE_URL}/.well-known/jwks.json`,
-      grant_types_supported: ['urn:ietf:params:oauth:grant-type:jwt-bearer', 'urn:agent-auth:grant-type:claim'],
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      grant_types_supported: ['urn:ietf:params:oauth:grant-type:jwt-bearer', 'authorization_code', 'refresh_token', 'urn:agent-auth:grant-type:claim'],
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
       token_endpoint_auth_methods_supported: ['none'],
       revocation_endpoint_auth_methods_supported: ['none'],
       agent_auth: {

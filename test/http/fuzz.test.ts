@@ -8,7 +8,7 @@ import { postRegistration } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
 
 const deps = await testDeps()
-const app = createApp({ ...deps, rateLimits: { ...DEFAULT_RATE_LIMITS, keysPerHour: 1e6, identitiesPerHour: 1e6, tokensPerMinute: 1e6, anonymousReadsPerMinute: 1e6, writesPerMinute: 1e6 } })
+const app = createApp({ ...deps, rateLimits: { ...DEFAULT_RATE_LIMITS, keysPerHour: 1e6, identitiesPerHour: 1e6, tokensPerMinute: 1e6, clientsPerHour: 1e6, anonymousReadsPerMinute: 1e6, writesPerMinute: 1e6 } })
 const KNOWN = new Set<string>(ERROR_CODES)
 const EVENT_CODES = new Set(['invalid_request', 'invalid_key', 'invalid_issuer', 'invalid_audience', 'authentication_failed', 'access_denied'])
 
@@ -81,6 +81,31 @@ describe('hostile input, generated', () => {
         expect(revoke.status).toBe(token === '' ? 400 : 200)
       }),
       { numRuns: 200 },
+    )
+  })
+
+  it('never answers 5xx at the authorization and registration endpoints; refusals are pages, redirects or coded JSON', async () => {
+    const { client_id } = (await request(app).post('/oauth2/register').send({ redirect_uris: ['https://app.example/cb'] })).body as { client_id: string }
+    const param = fc.oneof(fc.string(), credential, fc.constantFrom(client_id, 'https://app.example/cb', 'S256', 'plain', 'code', 'https://127.0.0.1/c.json'))
+    const authorizeQuery = fc.dictionary(
+      fc.constantFrom('response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'resource', 'state', 'client_id[]'),
+      param,
+      { maxKeys: 9 },
+    )
+    const metadata = fc.oneof(
+      fc.json(),
+      fc.record({ redirect_uris: fc.oneof(fc.array(param), param), client_name: fc.oneof(fc.string(), fc.integer()), grant_types: fc.array(param) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+    )
+    await fc.assert(
+      fc.asyncProperty(authorizeQuery, metadata, async (q, body) => {
+        const page = await request(app).get('/oauth2/authorize').query(q)
+        expect(page.status).toBeLessThan(500)
+        if (page.status === 303) expect(new URL(page.headers.location!).origin).toBe('https://app.example')
+        else if (page.status >= 400) expect(page.headers['content-type']).toMatch(/^text\/html/)
+        const registered = await request(app).post('/oauth2/register').set('Content-Type', 'application/json').send(body)
+        if (registered.status !== 201) assertAnswer('/oauth2/register', registered.status, registered.headers['content-type'], registered.body)
+      }),
+      { numRuns: 150 },
     )
   })
 

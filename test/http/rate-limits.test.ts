@@ -71,6 +71,47 @@ describe('rate limits', () => {
     expect((await exchange()).status).toBe(429)
   })
 
+  it('counts registered OAuth clients, and authorization pages as writes', async () => {
+    const { app } = await proxiedApp({ clientsPerHour: 2, writesPerMinute: 12 })
+    const from = '203.0.113.11'
+    const registerClient = (body: object) => request(app).post('/oauth2/register').set('X-Forwarded-For', from).send(body)
+    expect((await registerClient({ redirect_uris: ['http://evil.example/cb'] })).status).toBe(400)
+    const client = await registerClient({ redirect_uris: ['https://app.example/cb'] })
+    expect(client.status).toBe(201)
+    expect((await registerClient({ redirect_uris: ['https://app.example/cb'] })).status).toBe(201)
+    const third = await registerClient({ redirect_uris: ['https://app.example/cb'] })
+    expect(third.status).toBe(429)
+    expect(third.headers['ratelimit-policy']).toMatch(/"clients"; q=2; w=3600/)
+
+    const q = new URLSearchParams({
+      response_type: 'code', client_id: client.body.client_id, redirect_uri: 'https://app.example/cb', code_challenge: 'c'.repeat(43), code_challenge_method: 'S256',
+    })
+    const page = () => request(app).get(`/oauth2/authorize?${q}`).set('X-Forwarded-For', from)
+    // 4 writes so far (the registrations, refused ones too); the pages take the rest of the 12, then 429.
+    for (let i = 0; i < 8; i++) expect((await page()).status).toBe(200)
+    expect((await page()).status).toBe(429)
+  })
+
+  it('counts an approved consent on the identity budget, as it registers an identity', async () => {
+    const { app } = await proxiedApp({ writesPerMinute: 100 })
+    const from = '203.0.113.12'
+    const client = await request(app).post('/oauth2/register').set('X-Forwarded-For', from).send({ redirect_uris: ['https://app.example/cb'] })
+    const q = new URLSearchParams({
+      response_type: 'code', client_id: client.body.client_id, redirect_uri: 'https://app.example/cb', code_challenge: 'c'.repeat(43), code_challenge_method: 'S256',
+    })
+    const consent = async () => {
+      const page = await request(app).get(`/oauth2/authorize?${q}`).set('X-Forwarded-For', from)
+      const transaction = /name="transaction" value="([^"]+)"/.exec(page.text)![1]!
+      const cookie = String(page.headers['set-cookie']).split(';')[0]!
+      return request(app).post('/oauth2/authorize').set('X-Forwarded-For', from).set('Cookie', cookie).type('form').send({ transaction, decision: 'approve' })
+    }
+    expect((await postRegistration(app, { 'X-Forwarded-For': from })).status).toBe(200)
+    expect((await consent()).status).toBe(303)
+    const refused = await consent()
+    expect(refused.status).toBe(429)
+    expect(refused.headers['ratelimit-policy']).toMatch(/"identities"; q=2; w=3600/)
+  })
+
   it('ends a flood of malformed writes with the general per-address budget', async () => {
     const { app } = await proxiedApp({ writesPerMinute: 6 })
     const bad = () => request(app).post('/agent/identity').set('X-Forwarded-For', '203.0.113.11').send({ type: 'nonsense' })

@@ -103,6 +103,16 @@ describe('the build of a content folder', () => {
     const info = JSON.parse(readFileSync(join(current, 'build.json'), 'utf8'))
     expect(info).toMatchObject({ contentDir: FIXTURE_CORPUS, baseUrl: 'http://localhost:4321', articles: 3 })
   })
+
+  it('keeps the authorization pages’ template beside the site, with its markers, and out of the sitemap', () => {
+    const current = join(distOf('fixture'), 'current')
+    expect(existsSync(join(current, 'site', 'authorize-template.html'))).toBe(false)
+    const template = readFileSync(join(current, 'authorize.html'), 'utf8')
+    expect(template).toContain('@@title@@')
+    expect(template).toContain('@@content@@')
+    expect(template).toMatch(/<link rel="stylesheet"/)
+    expect(site('sitemap-0.xml')).not.toContain('authorize')
+  })
 })
 
 describe('a bad content folder', () => {

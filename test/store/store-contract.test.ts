@@ -63,6 +63,22 @@ function describeStoreContract(name: string, subject: Subject) {
       expect(await store.get('race')).toEqual({ i: winner })
     })
 
+    it('take returns the value once and removes it; an expired value is not taken', async () => {
+      await store.put('tk', { v: 1 }, 10)
+      expect(await store.take('tk')).toEqual({ v: 1 })
+      expect(await store.take('tk')).toBeUndefined()
+      expect(await store.get('tk')).toBeUndefined()
+      await store.put('tk-old', { v: 2 }, 5)
+      await elapse(5100)
+      expect(await store.take('tk-old')).toBeUndefined()
+    })
+
+    it('gives a value to exactly one of many concurrent takes', async () => {
+      await store.put('take-race', { secret: 'x' }, 60)
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.take('take-race')))
+      expect(results.filter((r) => r !== undefined)).toEqual([{ secret: 'x' }])
+    })
+
     it('deletes idempotently', async () => {
       await store.put('del', { a: 1 }, 60)
       await store.delete('del')

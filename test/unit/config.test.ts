@@ -29,6 +29,15 @@ describe('loadConfig', () => {
     }
   })
 
+  it('allows no client metadata development origin unless listed, and refuses anything but bare origins', () => {
+    expect(loadConfig({}).clientMetadataDevOrigins).toEqual([])
+    expect(loadConfig({ CLIENT_METADATA_DEV_ORIGINS: 'https://127.0.0.1:8443, http://localhost:3000/' }).clientMetadataDevOrigins).toEqual([
+      'https://127.0.0.1:8443', 'http://localhost:3000',
+    ])
+    for (const bad of ['127.0.0.1:8443', 'https://127.0.0.1:8443/client.json', 'ftp://x.example'])
+      expect(() => loadConfig({ CLIENT_METADATA_DEV_ORIGINS: bad }), bad).toThrow(/CLIENT_METADATA_DEV_ORIGINS/)
+  })
+
   it('reads rate limits, TRUST_PROXY and LOG_LEVEL', () => {
     const c = loadConfig({ RATE_LIMIT_KEYS_PER_HOUR: '5', TRUST_PROXY: 'loopback', LOG_LEVEL: 'warn' })
     expect(c.rateLimits).toMatchObject({ keysPerHour: 5, anonymousReadsPerMinute: 600 })
