@@ -6,7 +6,7 @@ import type { RequestHandler } from 'express'
  */
 export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'ETag, Last-Modified, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, Location, X-Request-Id',
+  'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, Location, X-Request-Id',
 } as const
 
 export function openCors(methods: string): RequestHandler {
