@@ -9,6 +9,12 @@ export const CORS_HEADERS = {
   'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, Location, X-Request-Id',
 } as const
 
+/**
+ * Files of the static site meant for programs (markdown twins, auth.md, llms.txt, llms-full.txt,
+ * feeds, sitemaps): any origin's scripts may read them too, as they read the API that links to them.
+ */
+export const OPEN_FILES = /\.(md|txt|xml|json)$/
+
 export function openCors(methods: string): RequestHandler {
   return function cors(req, res, next) {
     for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
