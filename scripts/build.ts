@@ -24,6 +24,7 @@ import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { writeIndexFile } from '../auth-service/articles/index-file.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './build/renderer.ts'
 import { writeSearchIndex, type SearchRecord } from './build/search-index.ts'
+import { LLMS_FULL, reuseLlmsFull, writeLlmsFull } from './build/llms-full.ts'
 
 export { BuildError } from './build/errors.ts'
 
@@ -330,15 +331,27 @@ async function writeArticles(
   mkdirSync(postsDir, { recursive: true })
   const template = parseTemplate(templateHtml)
   const samePages = prev !== undefined && prev.template === templateHtml
-  await forEachLimited(published, WRITE_CONCURRENCY, async (m) => {
+  const twinOf = (m: ArticleMeta) => markdownTwin(m, articleBody(sources.get(m.slug)!.source), baseUrl)
+  const pages = forEachLimited(published, WRITE_CONCURRENCY, async (m) => {
     const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
     const page = join(postsDir, `${m.slug}.html`)
     const twin = join(postsDir, `${m.slug}.md`)
     if (unchanged) linkSync(join(prev!.dir, 'site', 'posts', `${m.slug}.md`), twin)
-    else await writeFile(twin, markdownTwin(m, articleBody(sources.get(m.slug)!.source), baseUrl))
+    else await writeFile(twin, twinOf(m))
     if (unchanged && samePages) linkSync(join(prev!.dir, 'site', 'posts', `${m.slug}.html`), page)
     else await writeFile(page, articlePage(template, m, (await entries.get(m)).html, baseUrl))
   })
+  // The same articles as the previous build (each unchanged, none added or removed): the same file.
+  const sameArticles =
+    prev !== undefined &&
+    published.length === prev.state.articles.filter((a) => !a.draft).length &&
+    published.every((m) => prev.bySlug.get(m.slug)?.hash === m.hash)
+  const full = join(siteDir, LLMS_FULL)
+  // Written beside the pages, from the sources already in memory, in the order of the list.
+  const fullText = sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full) ? undefined : writeLlmsFull(full, (function* () {
+    for (const m of published) yield twinOf(m)
+  })())
+  await Promise.all([pages, fullText])
 }
 
 async function* searchRecords(published: ArticleMeta[], entries: EntrySource): AsyncIterable<SearchRecord> {

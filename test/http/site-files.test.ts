@@ -59,6 +59,21 @@ describe('markdown by negotiation on an article’s address', () => {
   })
 })
 
+describe('llms-full.txt', () => {
+  it('holds every published article’s twin, newest first, as text', async () => {
+    const res = await request(app).get('/llms-full.txt')
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8')
+    expect(res.text).toMatch(/^# .+\n\n> /)
+    const at = ['hashing-rings', 'cafe-latency-notes', 'search-evaluation'].map((slug) => {
+      const text = readFileSync(join(siteDir, 'posts', `${slug}.md`), 'utf8')
+      expect(res.text).toContain(`\n---\n\n${text}`)
+      return res.text.indexOf(text)
+    })
+    expect([...at].sort((a, b) => a - b)).toEqual(at)
+  })
+})
+
 describe('files for programs are open to any origin', () => {
   it.each(['/posts/cafe-latency-notes.md', '/auth.md', '/llms.txt', '/llms-full.txt', '/rss.xml', '/sitemap-index.xml', '/robots.txt'])('%s', async (path) => {
     const res = await request(app).get(path)
