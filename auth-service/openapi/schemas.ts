@@ -189,6 +189,25 @@ export const SCHEMAS = {
     },
     required: ['issuer', 'token_endpoint', 'revocation_endpoint', 'grant_types_supported', 'identity_types_supported', 'agent_auth'],
   },
+  Linkset: {
+    type: 'object',
+    description: 'RFC 9264 §4.2 linkset: per link context (anchor), its links by relation type.',
+    properties: {
+      linkset: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { anchor: uri },
+          required: ['anchor'],
+          additionalProperties: {
+            type: 'array',
+            items: { type: 'object', properties: { href: uri, type: str, title: str }, required: ['href'] },
+          },
+        },
+      },
+    },
+    required: ['linkset'],
+  },
   JWKS: {
     type: 'object',
     properties: {
