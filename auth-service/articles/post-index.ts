@@ -226,6 +226,7 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
   const size = modifiedMs.length
   // Pages past the first, and filtered ones, are kept up to a total size, the oldest dropped first.
   const pages = new Map<string, PreparedBody>()
+  const firstPages = new Map<number, PreparedBody>()
   let pageBytes = 0
   const keepPage = (key: string, page: PreparedBody) => {
     pages.set(key, page)
@@ -305,8 +306,10 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
       return body
     },
     listPage(filter, after, limit, next) {
-      const key = JSON.stringify(['list', limit, filter.tag, filter.author, filter.updatedSinceMs, after?.date, after?.slug])
-      const kept = pages.get(key)
+      // The first pages of the whole list are most of the traffic: kept apart, found by limit alone.
+      const first = after === undefined && filter.tag === undefined && filter.author === undefined && filter.updatedSinceMs === undefined
+      const key = first ? '' : JSON.stringify(['list', limit, filter.tag, filter.author, filter.updatedSinceMs, after?.date, after?.slug])
+      const kept = first ? firstPages.get(limit) : pages.get(key)
       if (kept) return kept
       const start = after ? firstAfter(after) : 0
       const since = filter.updatedSinceMs
@@ -337,7 +340,8 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
         const last = found[limit - 1]!
         return next({ date: dates[last]!, slug: slugs[last]! })
       })
-      keepPage(key, body)
+      if (first) firstPages.set(limit, body)
+      else keepPage(key, body)
       return body
     },
     searchPage(query, after, limit, next) {

@@ -1,5 +1,5 @@
 import { READ_LIMITS } from '../defaults.ts'
-import { filterKey, type ListPosition } from '../articles/post-index.ts'
+import { filterKey, type ListFilter, type ListPosition } from '../articles/post-index.ts'
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
 import { instantParam, intParam, onlyParams, optionalTextParam } from '../http/params.ts'
 import { SLUG_PATTERN } from '../../model/article.ts'
@@ -9,6 +9,8 @@ import type { ReadAction } from './action.ts'
 const PARAMS = ['limit', 'cursor', 'tag', 'author', 'updated_since'] as const
 const SLUG = new RegExp(SLUG_PATTERN)
 const DAY = /^\d{4}-\d{2}-\d{2}$/
+const NO_FILTER: ListFilter = Object.freeze({})
+const UNFILTERED = JSON.stringify(['posts', undefined, undefined, undefined])
 
 /** A list cursor's position: the date and slug of the last post of the page before. */
 export const readListPosition = (fields: readonly unknown[]): ListPosition | undefined => {
@@ -52,12 +54,15 @@ export const listPosts: ReadAction = {
       const tag = optionalTextParam(query, 'tag', READ_LIMITS.filterLength)
       const author = optionalTextParam(query, 'author', READ_LIMITS.filterLength)
       const updatedSince = instantParam(query, 'updated_since')
-      const filter = {
-        ...(tag === undefined ? {} : { tag: filterKey(tag) }),
-        ...(author === undefined ? {} : { author: filterKey(author) }),
-        ...(updatedSince === undefined ? {} : { updatedSinceMs: updatedSince }),
-      }
-      const binding = JSON.stringify(['posts', filter.tag, filter.author, filter.updatedSinceMs])
+      const filter: ListFilter =
+        tag === undefined && author === undefined && updatedSince === undefined
+          ? NO_FILTER
+          : {
+              ...(tag === undefined ? {} : { tag: filterKey(tag) }),
+              ...(author === undefined ? {} : { author: filterKey(author) }),
+              ...(updatedSince === undefined ? {} : { updatedSinceMs: updatedSince }),
+            }
+      const binding = filter === NO_FILTER ? UNFILTERED : JSON.stringify(['posts', filter.tag, filter.author, filter.updatedSinceMs])
       const raw = optionalTextParam(query, 'cursor', Infinity)
       const after = raw === undefined ? undefined : decodeCursor(raw, binding, readListPosition)
       return ctx.posts().listPage(filter, after, limit, (last) => {
