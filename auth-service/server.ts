@@ -13,7 +13,7 @@ import { createTokenService } from './auth/tokens.ts'
 import { createLogger, flushLogs } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { openStore } from './store/open-store.ts'
-import { endpointUrls } from './routes/endpoints.ts'
+import { protectedResources } from './routes/endpoints.ts'
 import { createLimitedServer } from './http/server-limits.ts'
 import { SERVER_TIMEOUTS } from './defaults.ts'
 import { configBuildLink, findBuildFor } from '../model/build-dir.ts'
@@ -83,11 +83,16 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
       logger.info({ articles: next.size }, 'post index reloaded')
     },
     (err) => logger.error({ err }, 'post index reload failed; still serving the previous one'),
+    undefined,
+    (build) => {
+      // The same index, linked into a later swap of its build: it now answers for that build.
+      if (index && index.build !== build) index = { ...index, build }
+    },
   )
 
   const store = await openStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
   const signingKey = await loadOrCreateSigningKey(store, loadSealingSecret(config.signingKeySecret, config.dataDir))
-  const tokens = createTokenService({ issuer: config.baseUrl, resource: endpointUrls(config.baseUrl)('getCatalog'), key: signingKey })
+  const tokens = createTokenService({ issuer: config.baseUrl, resources: protectedResources(config.baseUrl), key: signingKey })
   let accepting = true
 
   const app = createApp({

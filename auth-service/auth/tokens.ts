@@ -31,9 +31,19 @@ export interface IdentityAssertionClaims {
 export { InvalidTokenError }
 
 export interface TokenService {
-  signAccessToken(input: { sub: string; scope: string }): Promise<{ token: string; claims: AccessTokenClaims }>
-  /** Verifies signature, `typ`, issuer, audience and expiry; throws InvalidTokenError. */
-  verifyAccessToken(token: string, options?: { ignoreExpiry?: boolean }): Promise<AccessTokenClaims>
+  /**
+   * An access token for one protected resource (RFC 8707: its audience), the first of `resources`
+   * unless named; `clientId` is the OAuth client it was issued to (the identity itself when the
+   * agent is its own client).
+   */
+  signAccessToken(input: { sub: string; scope: string; resource?: string; clientId?: string }): Promise<{ token: string; claims: AccessTokenClaims }>
+  /**
+   * Verifies signature, `typ`, issuer, audience and expiry; throws InvalidTokenError. The audience
+   * must be `resource` (the first of `resources` by default), or any of `resources` with `anyResource`.
+   */
+  verifyAccessToken(token: string, options?: { ignoreExpiry?: boolean; resource?: string; anyResource?: boolean }): Promise<AccessTokenClaims>
+  /** The protected resources this service issues tokens for (absolute URLs), the default first. */
+  readonly resources: readonly string[]
   signIdentityAssertion(input: { sub: string }): Promise<{ token: string; claims: IdentityAssertionClaims }>
   verifyIdentityAssertion(token: string, options?: { ignoreExpiry?: boolean }): Promise<IdentityAssertionClaims>
 }
@@ -45,12 +55,13 @@ export interface TokenService {
  */
 export function createTokenService(options: {
   issuer: string
-  /** The protected resource: the audience of access tokens. */
-  resource: string
+  /** The protected resources (RFC 8707), the audiences of access tokens; the first is the default. */
+  resources: readonly [string, ...string[]]
   key: SigningKey
   now?: () => number
 }): TokenService {
-  const { issuer, resource, key } = options
+  const { issuer, resources, key } = options
+  const [defaultResource] = resources
   const nowSeconds = () => Math.floor((options.now?.() ?? Date.now()) / 1000)
   const headers = new Map<string, string>()
 
@@ -74,20 +85,20 @@ export function createTokenService(options: {
   // Expiry is re-checked on every hit; revocation is checked by the caller on every call.
   const verified = new LRUCache<string, { typ: string; audience: string; payload: JWTPayload }>({ max: VERIFIED_TOKEN_CACHE_SIZE })
 
-  async function verify(token: string, typ: string, audience: string, ignoreExpiry = false): Promise<JWTPayload> {
+  async function verify(token: string, typ: string, audience: string | readonly string[], ignoreExpiry = false): Promise<JWTPayload> {
     const hit = ignoreExpiry ? undefined : verified.get(token)
-    if (hit && hit.typ === typ && hit.audience === audience) {
+    if (hit && hit.typ === typ && (typeof audience === 'string' ? hit.audience === audience : audience.includes(hit.audience))) {
       const exp = hit.payload.exp!
       if (exp + CLOCK_SKEW_SECONDS >= nowSeconds()) return hit.payload
       verified.delete(token)
       throw new InvalidTokenError('The token has expired.')
     }
     const payload = await verifyUncached(token, typ, audience, ignoreExpiry)
-    if (!ignoreExpiry) verified.set(token, { typ, audience, payload })
+    if (!ignoreExpiry && typeof payload.aud === 'string') verified.set(token, { typ, audience: payload.aud, payload })
     return payload
   }
 
-  async function verifyUncached(token: string, typ: string, audience: string, ignoreExpiry: boolean): Promise<JWTPayload> {
+  async function verifyUncached(token: string, typ: string, audience: string | readonly string[], ignoreExpiry: boolean): Promise<JWTPayload> {
     try {
       const { payload } = await jwtVerify(
         token,
@@ -99,7 +110,7 @@ export function createTokenService(options: {
           algorithms: [key.alg],
           typ,
           issuer,
-          audience,
+          audience: typeof audience === 'string' ? audience : [...audience],
           clockTolerance: CLOCK_SKEW_SECONDS,
           requiredClaims: ['iss', 'sub', 'aud', 'exp', 'iat', 'jti'],
           currentDate: new Date(nowSeconds() * 1000),
@@ -117,15 +128,18 @@ export function createTokenService(options: {
   }
 
   return {
-    async signAccessToken({ sub, scope }) {
+    resources,
+    async signAccessToken({ sub, scope, resource = defaultResource, clientId = sub }) {
+      if (!resources.includes(resource)) throw new Error(`No protected resource is called "${resource}".`)
       const iat = nowSeconds()
       const claims: AccessTokenClaims = {
-        iss: issuer, sub, aud: resource, client_id: sub, scope, iat, exp: iat + LIFETIMES.accessToken, jti: randomUUID(),
+        iss: issuer, sub, aud: resource, client_id: clientId, scope, iat, exp: iat + LIFETIMES.accessToken, jti: randomUUID(),
       }
       return { token: await sign(TOKEN_TYPES.accessToken, { ...claims }), claims }
     },
     async verifyAccessToken(token, opts) {
-      const p = await verify(token, TOKEN_TYPES.accessToken, resource, opts?.ignoreExpiry)
+      const audience = opts?.anyResource ? resources : (opts?.resource ?? defaultResource)
+      const p = await verify(token, TOKEN_TYPES.accessToken, audience, opts?.ignoreExpiry)
       if (typeof p.scope !== 'string' || typeof p.client_id !== 'string')
         throw new InvalidTokenError('The access token lacks scope or client_id.')
       return p as unknown as AccessTokenClaims

@@ -32,7 +32,14 @@ export type ResolvePrincipal = (authorization: string | undefined) => Promise<Pr
  * access token, and otherwise a 401 `invalid_token` whose WWW-Authenticate points at the
  * protected resource metadata (RFC 9728 §5.1). Revocation is checked on every call.
  */
-export function principalResolver(deps: { store: Store; tokens: TokenService; resourceMetadataUrl: string }): ResolvePrincipal {
+export function principalResolver(deps: {
+  store: Store
+  tokens: TokenService
+  resourceMetadataUrl: string
+  /** The protected resource whose tokens this accepts (their audience); the default resource when omitted. */
+  resource?: string
+}): ResolvePrincipal {
+  const audience = { resource: deps.resource }
   const challenge = `Bearer error="invalid_token", resource_metadata="${deps.resourceMetadataUrl}"`
   const refuse = (description: string, cause?: unknown) =>
     new ServiceError('invalid_token', description, { cause, headers: { 'WWW-Authenticate': challenge } })
@@ -55,7 +62,7 @@ export function principalResolver(deps: { store: Store; tokens: TokenService; re
     }
     let claims
     try {
-      claims = await deps.tokens.verifyAccessToken(value)
+      claims = await deps.tokens.verifyAccessToken(value, audience)
     } catch (e) {
       if (e instanceof InvalidTokenError) throw refuse(`The access token is not valid: ${e.message}`, e)
       throw e
@@ -66,7 +73,7 @@ export function principalResolver(deps: { store: Store; tokens: TokenService; re
     known.set(header, {
       principal,
       // Expiry by the token service's own clock (a cache hit there), revocation from the store.
-      live: async () => (await deps.tokens.verifyAccessToken(value).then(() => true, () => false)) && !(await isTokenRevoked(deps.store, jti)),
+      live: async () => (await deps.tokens.verifyAccessToken(value, audience).then(() => true, () => false)) && !(await isTokenRevoked(deps.store, jti)),
     })
     return principal
   }

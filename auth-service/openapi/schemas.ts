@@ -127,7 +127,7 @@ export const SCHEMAS = {
     properties: {
       grant_type: oneOf([GRANTS.jwtBearer, GRANTS.claim]),
       assertion: { ...str, description: 'The identity_assertion (jwt-bearer grant).' },
-      resource: { ...uri, description: 'The protected resource; defaults to it.' },
+      resource: { ...uri, description: 'The protected resource the token is for (RFC 8707): {base_url}/api/v1 (the default) or {base_url}/mcp. The token is valid only there.' },
       scope: { ...str, description: 'Optional, space-separated subset of the scopes.' },
       claim_token: { ...str, description: 'The claim token (claim grant).' },
       client_id: { ...str, description: 'Accepted and ignored.' },

@@ -35,6 +35,17 @@ export interface Endpoint {
 /** The protected resource (RFC 9728): every path under it is bearer-checked. */
 export const RESOURCE_PATH = '/api/v1'
 
+/** The MCP endpoint (Streamable HTTP), a second protected resource with its own metadata. */
+export const MCP_PATH = '/mcp'
+
+/**
+ * The protected resources access tokens are issued for (RFC 8707 `resource`), as absolute URLs;
+ * the REST API first, as the default audience of a token requested without `resource`.
+ */
+export function protectedResources(baseUrl: string): [string, ...string[]] {
+  return [`${baseUrl}${RESOURCE_PATH}`, `${baseUrl}${MCP_PATH}`]
+}
+
 /**
  * The one endpoint table. The router, the 405s and their `Allow`, the limiters, the `/api/v1`
  * catalog, the discovery documents and `/openapi.json` all derive from it; adding an endpoint

@@ -51,13 +51,11 @@ export const exchangeToken: WriteAction = {
 }
 
 function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
-  const resource = ctx.url('getCatalog')
   const register = ctx.url('registerIdentity')
   return {
     async [GRANTS.jwtBearer](fields, res) {
       const assertion = requiredField(fields, 'assertion', 16_384)
-      const requested = optionalField(fields, 'resource', 2048)
-      if (requested !== undefined && requested !== resource) throw new ServiceError('invalid_target', `The only resource here is ${resource}.`)
+      const resource = requestedResource(ctx, optionalField(fields, 'resource', 2048))
       const scope = grantedScope(optionalField(fields, 'scope', 512))
       let claims
       try {
@@ -69,7 +67,7 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
       }
       if (!(await findIdentity(ctx.store, claims.sub)))
         throw new ServiceError('invalid_grant', `The identity behind this identity_assertion no longer exists; register again at ${register}.`)
-      const { token, claims: issued } = await ctx.tokens.signAccessToken({ sub: claims.sub, scope })
+      const { token, claims: issued } = await ctx.tokens.signAccessToken({ sub: claims.sub, scope, resource })
       ctx.onIssued('access_token')
       res.json({ access_token: token, token_type: 'Bearer', expires_in: issued.exp - issued.iat, scope })
     },
@@ -85,7 +83,15 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
   }
 }
 
-function grantedScope(requested: string | undefined): string {
+/** RFC 8707: the token is bound to the resource asked for, one of this service's; the REST API by default. */
+export function requestedResource(ctx: Pick<ActionContext, 'tokens'>, requested: string | undefined): string {
+  const { resources } = ctx.tokens
+  if (requested === undefined) return resources[0]!
+  if (!resources.includes(requested)) throw new ServiceError('invalid_target', `The resources here are ${resources.join(' and ')}.`)
+  return requested
+}
+
+export function grantedScope(requested: string | undefined): string {
   if (requested === undefined || requested.trim() === '') return SCOPES.join(' ')
   const wanted = [...new Set(requested.trim().split(/ +/))]
   const unknown = wanted.filter((s) => !(SCOPES as readonly string[]).includes(s))

@@ -39,7 +39,7 @@ export const revokeToken: WriteAction = {
 async function revoke(ctx: ActionContext, token: string): Promise<void> {
   if (looksLikeApiKey(token)) return revokeApiKey(ctx.store, token)
   try {
-    const claims = await ctx.tokens.verifyAccessToken(token, { ignoreExpiry: true })
+    const claims = await ctx.tokens.verifyAccessToken(token, { ignoreExpiry: true, anyResource: true })
     return revokeTokenId(ctx.store, claims.jti, claims.exp)
   } catch (e) {
     if (!(e instanceof InvalidTokenError)) throw e

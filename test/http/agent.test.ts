@@ -123,6 +123,16 @@ describe('POST /oauth2/token', () => {
     expect(search.headers['www-authenticate']).toContain('error="insufficient_scope"')
   })
 
+  it('binds a token to the resource asked for (RFC 8707): a token for /mcp is refused by /api/v1', async () => {
+    const { identity_assertion } = await register()
+    const res = await exchange(identity_assertion, { resource: `${BASE_URL}/mcp` })
+    expect(res.status).toBe(200)
+    expect(decodeJwt(res.body.access_token)).toMatchObject({ aud: `${BASE_URL}/mcp` })
+    const refused = await read(res.body.access_token)
+    expect(refused.status).toBe(401)
+    expect(refused.headers['www-authenticate']).toContain('resource_metadata=')
+  })
+
   it('refuses another resource with invalid_target and an unknown scope with invalid_scope', async () => {
     const { identity_assertion } = await register()
     const target = await exchange(identity_assertion, { resource: 'https://elsewhere.example/api' })

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { loadOrCreateSigningKey } from '../../auth-service/auth/signing-key.ts'
+import { protectedResources } from '../../auth-service/routes/endpoints.ts'
 import { createTokenService } from '../../auth-service/auth/tokens.ts'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
 import type { Store } from '../../auth-service/store/store.ts'
@@ -23,7 +24,7 @@ async function serve(store: Store): Promise<{ base: string; server: Server }> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const signingKey = await loadOrCreateSigningKey(store, SEALING_SECRET)
-  const tokens = createTokenService({ issuer: base, resource: `${base}/api/v1`, key: signingKey })
+  const tokens = createTokenService({ issuer: base, resources: protectedResources(base), key: signingKey })
   const index = builtIndex()
   server.on('request', createApp({ baseUrl: base, posts: () => index, store, signingKey, tokens, logError: () => {} }))
   return { base, server }
@@ -133,7 +134,7 @@ describe.each([
     expect(read.status).toBe(200)
     // The assertion names the first origin as issuer; the stored identity and key still verify it.
     const verified = await createTokenService({
-      issuer: a.base, resource: `${a.base}/api/v1`, key: await loadOrCreateSigningKey(after, SEALING_SECRET),
+      issuer: a.base, resources: protectedResources(a.base), key: await loadOrCreateSigningKey(after, SEALING_SECRET),
     }).verifyIdentityAssertion(identity_assertion)
     expect(await after.get(`identity:${verified.sub}`)).toMatchObject({ kind: 'anonymous' })
   })

@@ -4,7 +4,7 @@ import { tempDir } from './temp.ts'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
 import { loadOrCreateSigningKey } from '../../auth-service/auth/signing-key.ts'
 import { createTokenService } from '../../auth-service/auth/tokens.ts'
-import { endpointUrls } from '../../auth-service/routes/endpoints.ts'
+import { protectedResources } from '../../auth-service/routes/endpoints.ts'
 import { openStore } from '../../auth-service/store/open-store.ts'
 import type { Store } from '../../auth-service/store/store.ts'
 import type { PostIndex } from '../../auth-service/articles/post-index.ts'
@@ -48,7 +48,7 @@ export async function testDeps(
     posts: () => index,
     store,
     signingKey,
-    tokens: createTokenService({ issuer: baseUrl, resource: endpointUrls(baseUrl)('getCatalog'), key: signingKey, now: options.now }),
+    tokens: createTokenService({ issuer: baseUrl, resources: protectedResources(baseUrl), key: signingKey, now: options.now }),
     logError: () => {},
   }
 }

@@ -8,10 +8,11 @@ import { SEALING_SECRET, tempStore } from '../support/index.ts'
 
 const ISSUER = 'https://research.example.org'
 const RESOURCE = `${ISSUER}/api/v1`
+const OTHER_RESOURCE = `${ISSUER}/mcp`
 const store = await tempStore()
 const key = await loadOrCreateSigningKey(store, SEALING_SECRET)
 let now = Date.now()
-const tokens = createTokenService({ issuer: ISSUER, resource: RESOURCE, key, now: () => now })
+const tokens = createTokenService({ issuer: ISSUER, resources: [RESOURCE, OTHER_RESOURCE], key, now: () => now })
 const seconds = () => Math.floor(now / 1000)
 
 /** A token signed with the service's own key, with whatever header and claims a test needs. */
@@ -49,6 +50,17 @@ describe('token verification (RFC 8725)', () => {
     await refused(tokens.verifyAccessToken(await forge({}, { iss: 'https://elsewhere.example' })))
     await refused(tokens.verifyAccessToken(await forge({}, { aud: 'https://elsewhere.example/api' })))
     await refused(tokens.verifyAccessToken(await forge({}, { aud: undefined })))
+  })
+
+  it('binds a token to the resource it was issued for (RFC 8707): one resource\'s token is refused by the other', async () => {
+    const { token: forMcp } = await tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read', resource: OTHER_RESOURCE, clientId: 'https://client.example/meta.json' })
+    await expect(tokens.verifyAccessToken(forMcp, { resource: OTHER_RESOURCE })).resolves.toMatchObject({ aud: OTHER_RESOURCE, client_id: 'https://client.example/meta.json' })
+    await refused(tokens.verifyAccessToken(forMcp))
+    const { token: forApi } = await tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read' })
+    await refused(tokens.verifyAccessToken(forApi, { resource: OTHER_RESOURCE }))
+    // Revocation accepts a token of any of the resources.
+    await expect(tokens.verifyAccessToken(forMcp, { anyResource: true })).resolves.toMatchObject({ aud: OTHER_RESOURCE })
+    await expect(tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read', resource: 'https://elsewhere.example/mcp' })).rejects.toThrow()
   })
 
   it('tolerates 30 seconds of clock skew, and no more', async () => {
