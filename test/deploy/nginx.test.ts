@@ -281,6 +281,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       '/.well-known/oauth-authorization-server',
       '/.well-known/jwks.json',
       '/openapi.json',
+      '/.well-known/api-catalog',
     ]
     /** Headers that differ per response or per hop, whatever the cache does. */
     // Lattice-Build is for the edge alone, which does not pass it on.
