@@ -230,7 +230,8 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
   const SEARCH_CACHE_LIMIT = 10_000
   const { dates, slugs, byTag, byAuthor } = state
   const size = modifiedMs.length
-  // Pages past the first, and filtered ones, are kept up to a total size, the oldest dropped first.
+  // Pages past the first, and filtered ones, are kept up to a total size and count, the oldest
+  // dropped first; the first pages of the whole list, one per limit, are kept apart.
   const pages = new Map<string, PreparedBody>()
   const firstPages = new Map<number, PreparedBody>()
   let pageBytes = 0
@@ -238,7 +239,7 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     pages.set(key, page)
     pageBytes += page.body.length
     for (const [oldest, old] of pages) {
-      if (pageBytes <= PAGE_CACHE_BYTES) break
+      if (pageBytes <= PAGE_CACHE.bytes && pages.size <= PAGE_CACHE.entries) break
       pages.delete(oldest)
       pageBytes -= old.body.length
     }
@@ -313,9 +314,9 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     },
     listPage(filter, after, limit, next) {
       // The first pages of the whole list are most of the traffic: kept apart, found by limit alone.
-      const first = after === undefined && filter.tag === undefined && filter.author === undefined && filter.updatedSinceMs === undefined
-      const key = first ? '' : JSON.stringify(['list', limit, filter.tag, filter.author, filter.updatedSinceMs, after?.date, after?.slug])
-      const kept = first ? firstPages.get(limit) : pages.get(key)
+      const opening = after === undefined && filter.tag === undefined && filter.author === undefined && filter.updatedSinceMs === undefined
+      const key = opening ? '' : JSON.stringify(['list', limit, filter.tag, filter.author, filter.updatedSinceMs, after?.date, after?.slug])
+      const kept = opening ? firstPages.get(limit) : pages.get(key)
       if (kept) return kept
       const start = after ? firstAfter(after) : 0
       const since = filter.updatedSinceMs
@@ -346,7 +347,7 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
         const last = found[limit - 1]!
         return next({ date: dates[last]!, slug: slugs[last]! })
       })
-      if (first) firstPages.set(limit, body)
+      if (opening) firstPages.set(limit, body)
       else keepPage(key, body)
       return body
     },
@@ -365,8 +366,8 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
   }
 }
 
-/** Bytes of pages kept per index (see postIndexFrom). */
-const PAGE_CACHE_BYTES = 32 << 20
+/** Pages kept per index (see postIndexFrom): many distinct filters cost at most this. */
+const PAGE_CACHE = { bytes: 32 << 20, entries: 10_000 }
 const NONE = new Int32Array(0)
 
 /** The first place in an ascending list whose value is at least `value`. */
