@@ -10,10 +10,11 @@ export const CORS_HEADERS = {
 } as const
 
 /**
- * Files of the static site meant for programs (markdown twins, auth.md, llms.txt, llms-full.txt,
- * feeds, sitemaps): any origin's scripts may read them too, as they read the API that links to them.
+ * Files of the static site meant for programs (markdown and citation twins, auth.md, llms.txt,
+ * llms-full.txt, feeds, sitemaps): any origin's scripts may read them too, as they read the API
+ * that links to them.
  */
-export const OPEN_FILES = /\.(md|txt|xml|json)$/
+export const OPEN_FILES = /\.(md|bib|txt|xml|json)$/
 
 export function openCors(methods: string): RequestHandler {
   return function cors(req, res, next) {

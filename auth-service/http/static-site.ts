@@ -9,6 +9,15 @@ const ARTICLE = /^\/posts\/([a-z0-9]+(?:-[a-z0-9]+)*)$/
 /** Files whose names carry a content hash never change: cache them for a year. */
 const HASHED = /^\/(_astro|pagefind\/(fragment|index|filter))\//
 
+/** Types of the twins and feeds, which file extensions alone do not tell (the same in deploy/nginx). */
+const TYPES: ReadonlyArray<readonly [suffix: string, type: string]> = [
+  ['.md', 'text/markdown; charset=utf-8'],
+  ['.bib', 'application/x-bibtex; charset=utf-8'],
+  ['.csl.json', 'application/vnd.citationstyles.csl+json; charset=utf-8'],
+  ['/atom.xml', 'application/atom+xml; charset=utf-8'],
+  ['/rss.xml', 'application/rss+xml; charset=utf-8'],
+]
+
 /**
  * Serves the static build. `siteDir` goes through the `current` link that each build swaps
  * atomically, so a rebuild changes what is served without a restart.
@@ -23,7 +32,8 @@ export function staticSite(siteDir: string): RequestHandler[] {
     setHeaders(res: Response, path: string) {
       const url = path.slice(siteDir.length)
       res.setHeader('Cache-Control', HASHED.test(url) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate')
-      if (path.endsWith('.md')) res.setHeader('Content-Type', 'text/markdown; charset=utf-8')
+      const type = TYPES.find(([suffix]) => path.endsWith(suffix))
+      if (type) res.setHeader('Content-Type', type[1])
       if (OPEN_FILES.test(path)) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
     },
   })

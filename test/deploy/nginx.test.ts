@@ -260,7 +260,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       expect(await missing.text(), accept).toContain('Page not found')
     }
     // Files for programs carry the API's CORS headers, as the service sends them.
-    for (const path of ['/posts/cafe-latency-notes.md', '/auth.md', '/llms.txt', '/llms-full.txt', '/rss.xml', '/sitemap-index.xml']) {
+    for (const path of ['/posts/cafe-latency-notes.md', '/posts/cafe-latency-notes.bib', '/posts/cafe-latency-notes.csl.json', '/auth.md', '/llms.txt', '/llms-full.txt', '/rss.xml', '/atom.xml', '/sitemap-index.xml']) {
       const [viaNginx, viaReplica] = [await fetch(`${origin}${path}`), await fetch(`${direct[0]}${path}`)]
       expect(viaNginx.status, path).toBe(200)
       for (const name of ['access-control-allow-origin', 'access-control-expose-headers'])
@@ -268,6 +268,22 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       expect(viaNginx.headers.get('access-control-allow-origin'), path).toBe('*')
     }
     expect((await fetch(`${origin}/`)).headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  it('serves the citation twins and the feeds in the types the service gives them', async () => {
+    const expected: Record<string, string> = {
+      '/posts/cafe-latency-notes.bib': 'application/x-bibtex; charset=utf-8',
+      '/posts/cafe-latency-notes.csl.json': 'application/vnd.citationstyles.csl+json; charset=utf-8',
+      '/atom.xml': 'application/atom+xml; charset=utf-8',
+      '/rss.xml': 'application/rss+xml; charset=utf-8',
+    }
+    for (const [path, type] of Object.entries(expected)) {
+      const [edge, replica] = await Promise.all([fetch(`${origin}${path}`), fetch(`${direct[1]}${path}`)])
+      expect(edge.status, path).toBe(200)
+      expect(edge.headers.get('content-type'), path).toBe(type)
+      expect(replica.headers.get('content-type'), path).toBe(type)
+      expect(await edge.text(), path).toBe(await replica.text())
+    }
   })
 
   describe('anonymous reads from the edge cache', () => {

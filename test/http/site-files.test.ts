@@ -75,7 +75,7 @@ describe('llms-full.txt', () => {
 })
 
 describe('files for programs are open to any origin', () => {
-  it.each(['/posts/cafe-latency-notes.md', '/auth.md', '/llms.txt', '/llms-full.txt', '/rss.xml', '/sitemap-index.xml', '/robots.txt'])('%s', async (path) => {
+  it.each(['/posts/cafe-latency-notes.md', '/posts/cafe-latency-notes.bib', '/posts/cafe-latency-notes.csl.json', '/auth.md', '/llms.txt', '/llms-full.txt', '/rss.xml', '/atom.xml', '/sitemap-index.xml', '/robots.txt'])('%s', async (path) => {
     const res = await request(app).get(path)
     expect(res.status).toBe(200)
     expect(res.headers['access-control-allow-origin']).toBe('*')
