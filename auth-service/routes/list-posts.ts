@@ -29,15 +29,15 @@ export const listPosts: ReadAction = {
     parameters: [
       limitParam(READ_LIMITS.posts),
       cursorParam,
-      { name: 'tag', in: 'query', required: false, description: 'Only articles with this tag (case-insensitive).', schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength }, example: 'performance' },
-      { name: 'author', in: 'query', required: false, description: 'Only articles by this author, the full name (case-insensitive).', schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength }, example: SAMPLE_POST.author },
+      // Optional filters carry no `example`: a client filling its forms from them would narrow the list unasked.
+      { name: 'tag', in: 'query', required: false, description: 'Only articles with this tag (case-insensitive), e.g. `performance`.', schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength } },
+      { name: 'author', in: 'query', required: false, description: `Only articles by this author, the full name (case-insensitive), e.g. \`${SAMPLE_POST.author}\`.`, schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength } },
       {
         name: 'updated_since',
         in: 'query',
         required: false,
-        description: 'Only articles whose lastModified is at or after this moment: an ISO 8601 date (midnight UTC) or date-time with offset.',
+        description: 'Only articles whose lastModified is at or after this moment: an ISO 8601 date (midnight UTC) or date-time with offset, e.g. `2025-08-01T00:00:00Z`.',
         schema: { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] },
-        example: '2025-08-01T00:00:00Z',
       },
     ],
     responses: {
