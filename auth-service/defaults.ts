@@ -68,6 +68,8 @@ export const READ_LIMITS = {
   posts: { min: 1, max: 100, fallback: 50 },
   search: { min: 1, max: 50, fallback: 20 },
   queryLength: 200,
+  /** Longest `tag` or `author` filter of the list. */
+  filterLength: 200,
 } as const
 
 /** Longest label of an API key. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { keepYoungGenerationSmall, loadIndexFile } from '../auth-service/articles/index-file.ts'
-import type { PostIndex } from '../auth-service/articles/post-index.ts'
+import type { PostIndexCore } from '../auth-service/articles/post-index.ts'
 import { loadJsonIndex } from './references/json-post-index.ts'
 
 const [kind, dir, workloadFile] = process.argv.slice(2)
@@ -18,7 +18,7 @@ const { slugs, queries } = JSON.parse(readFileSync(workloadFile!, 'utf8')) as { 
 keepYoungGenerationSmall()
 const rssMb = () => process.memoryUsage.rss() / 1024 / 1024
 const started = performance.now()
-const index: PostIndex = kind === 'json' ? loadJsonIndex(dir!, 'http://localhost:4321') : await loadIndexFile(dir!, 'http://localhost:4321')
+const index: PostIndexCore = kind === 'json' ? loadJsonIndex(dir!, 'http://localhost:4321') : await loadIndexFile(dir!, 'http://localhost:4321')
 const loadMs = performance.now() - started
 const rssAfterLoad = rssMb()
 for (const slug of slugs) index.detail(slug)

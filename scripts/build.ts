@@ -28,6 +28,7 @@ import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticl
 import { writeSearchIndex, type SearchRecord } from './build/search-index.ts'
 import { coverHtml, navHtml, tocHtml } from './build/reading-parts.ts'
 import { relatedArticles } from './build/related.ts'
+import { LLMS_FULL, reuseLlmsFull, writeLlmsFull } from './build/llms-full.ts'
 
 export { BuildError } from './build/errors.ts'
 
@@ -347,10 +348,11 @@ async function writeArticles(
   mkdirSync(postsDir, { recursive: true })
   const template = parseTemplate(templateHtml)
   const samePages = prev !== undefined && prev.template === templateHtml
+  const twinOf = (m: ArticleMeta) => markdownTwin(m, articleBody(sources.get(m.slug)!.source), baseUrl)
   // A page also shows its neighbours and related articles: it is rewritten when they change,
   // e.g. when another article is added, removed or retitled.
   const navKeys: Record<string, string> = {}
-  await forEachLimited(published, WRITE_CONCURRENCY, async (m, i) => {
+  const pages = forEachLimited(published, WRITE_CONCURRENCY, async (m, i) => {
     const older = published[i + 1]
     const newer = published[i - 1]
     const others = related[i]!.map((j) => published[j]!)
@@ -369,7 +371,7 @@ async function writeArticles(
       reuse(`${m.slug}.bib`)
       reuse(`${m.slug}.csl.json`)
     } else {
-      await writeFile(twin, markdownTwin(m, articleBody(sources.get(m.slug)!.source), baseUrl))
+      await writeFile(twin, twinOf(m))
       await writeFile(join(postsDir, `${m.slug}.bib`), citation!.bibtex)
       await writeFile(join(postsDir, `${m.slug}.csl.json`), citation!.csl)
     }
@@ -380,6 +382,17 @@ async function writeArticles(
       await writeFile(page, articlePage(template, m, entry.html, baseUrl, { cover: coverHtml(m), toc: tocHtml(entry.headings), nav }, citation))
     }
   })
+  // The same articles as the previous build (each unchanged, none added or removed): the same file.
+  const sameArticles =
+    prev !== undefined &&
+    published.length === prev.state.articles.filter((a) => !a.draft).length &&
+    published.every((m) => prev.bySlug.get(m.slug)?.hash === m.hash)
+  const full = join(siteDir, LLMS_FULL)
+  // Written beside the pages, from the sources already in memory, in the order of the list.
+  const fullText = sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full) ? undefined : writeLlmsFull(full, (function* () {
+    for (const m of published) yield twinOf(m)
+  })())
+  await Promise.all([pages, fullText])
   return navKeys
 }
 

@@ -8,6 +8,10 @@ export interface PreparedBody {
   readonly etag: string
   /** HTTP-date */
   readonly lastModified: string
+  /** JSON unless given. */
+  readonly contentType?: string
+  /** Further name/value pairs to send with it (a page's `Link` to the next). */
+  readonly headers?: readonly string[]
 }
 
 export interface PostIndex {
@@ -25,7 +29,43 @@ export interface PostIndex {
   search(query: string, limit: number): Post[]
   /** The search envelope `{"query", "posts"}` as a prepared body, cached per query. */
   searchBody(query: string, limit: number): PreparedBody
+  /**
+   * A page of the list `{"posts", "next_cursor"}`: up to `limit` posts matching `filter`, in list
+   * order, after `after` (from the start when undefined); `next` names the page after it.
+   */
+  listPage(filter: ListFilter, after: ListPosition | undefined, limit: number, next: NextPage<ListPosition>): PreparedBody
+  /** A page of a search `{"query", "posts", "next_cursor"}`: up to `limit` matches ranked after `after`. */
+  searchPage(query: string, after: SearchPosition | undefined, limit: number, next: NextPage<SearchPosition>): PreparedBody
 }
+
+/** The reads that every index format answers, the benchmark's reference index too (bench/references). */
+export type PostIndexCore = Pick<PostIndex, 'size' | 'detail' | 'latest' | 'search' | 'searchBody'>
+
+/** A place in the list order (newest first, then by slug): a page starts after it. */
+export interface ListPosition {
+  date: string
+  slug: string
+}
+
+/** A place in a search's ranking: words matched, then score, then the list order. */
+export interface SearchPosition extends ListPosition {
+  words: number
+  score: number
+}
+
+/** What a list page keeps: posts with the tag, by the author (both by filterKey), modified at or after a moment. */
+export interface ListFilter {
+  tag?: string
+  author?: string
+  updatedSinceMs?: number
+}
+
+/**
+ * How a page refers to the one after it, given its last post: a cursor for the body and a URL
+ * for the `Link` header. Pages are kept per filter, position and limit, so it must depend on
+ * nothing else.
+ */
+export type NextPage<P> = (last: P) => { cursor: string; url: string }
 
 /** An index entry without its body: what the index reads before the bodies. */
 export type PostMeta = Omit<IndexEntry, 'markdown'>
@@ -72,6 +112,9 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
   const modifiedMs: number[] = []
   const markdownBytes: number[] = []
   const bySlug = new Map<string, number>()
+  const dates: string[] = []
+  const byTag = new Map<string, number[]>()
+  const byAuthor = new Map<string, number[]>()
   const search = keywordIndexBuilder()
   let previous: PostMeta | undefined
 
@@ -91,7 +134,11 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
       chunkUsed += chunk.write(json, chunkUsed)
       postBytes += length
       postStart.push(postBytes)
-      bySlug.set(meta.slug, modifiedMs.length)
+      const at = modifiedMs.length
+      bySlug.set(meta.slug, at)
+      dates.push(meta.date)
+      for (const tag of new Set(meta.tags.map(filterKey))) listOf(byTag, tag).push(at)
+      listOf(byAuthor, filterKey(meta.author)).push(at)
       modifiedMs.push(Date.parse(meta.lastModified))
       markdownBytes.push(bytes)
       search.add(meta)
@@ -121,7 +168,18 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
         copy(i, details, at)
         details[detailAt[i + 1]! - 1] = 0x7d // }
       }
-      return { posts, postAt, details, detailAt, modifiedMs: Float64Array.from(modifiedMs), slugs: [...bySlug.keys()], search: search.finishState() }
+      return {
+        posts,
+        postAt,
+        details,
+        detailAt,
+        modifiedMs: Float64Array.from(modifiedMs),
+        slugs: [...bySlug.keys()],
+        dates,
+        byTag: positions(byTag),
+        byAuthor: positions(byAuthor),
+        search: search.finishState(),
+      }
     },
   }
 }
@@ -136,7 +194,27 @@ export interface PostIndexState {
   detailAt: Float64Array
   modifiedMs: Float64Array
   slugs: string[]
+  /** Each post's `date` (YYYY-MM-DD), in index order. */
+  dates: string[]
+  /** The positions of the posts of each tag and of each author (by filterKey), ascending: a filtered page is a slice. */
+  byTag: Map<string, Int32Array>
+  byAuthor: Map<string, Int32Array>
   search: KeywordIndexState
+}
+
+/** How a tag or an author is matched by the list's filters: case-insensitive, trimmed, NFC. */
+export function filterKey(value: string): string {
+  return value.normalize('NFC').trim().toLowerCase()
+}
+
+function listOf(map: Map<string, number[]>, key: string): number[] {
+  let list = map.get(key)
+  if (!list) map.set(key, (list = []))
+  return list
+}
+
+function positions(map: Map<string, number[]>): Map<string, Int32Array> {
+  return new Map([...map].map(([key, list]) => [key, Int32Array.from(list)]))
 }
 
 /** The index answering from a finished state. */
@@ -150,9 +228,45 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
   // Popular queries repeat: their answers are kept, for this index only, up to a bound.
   const searches = new Map<string, PreparedBody>()
   const SEARCH_CACHE_LIMIT = 10_000
+  const { dates, slugs, byTag, byAuthor } = state
+  const size = modifiedMs.length
+  // Pages past the first, and filtered ones, are kept up to a total size and count, the oldest
+  // dropped first; the first pages of the whole list, one per limit, are kept apart.
+  const pages = new Map<string, PreparedBody>()
+  const firstPages = new Map<number, PreparedBody>()
+  let pageBytes = 0
+  const keepPage = (key: string, page: PreparedBody) => {
+    pages.set(key, page)
+    pageBytes += page.body.length
+    for (const [oldest, old] of pages) {
+      if (pageBytes <= PAGE_CACHE.bytes && pages.size <= PAGE_CACHE.entries) break
+      pages.delete(oldest)
+      pageBytes -= old.body.length
+    }
+  }
+  /** The first position after `after` in the list order (binary search: the order is the index's). */
+  const firstAfter = (after: ListPosition): number => {
+    let lo = 0
+    let hi = size
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compareEntries({ date: dates[mid]!, slug: slugs[mid]! } as PostMeta, after as PostMeta) <= 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+  /** `{"posts": […], "next_cursor": …}` or the search's, with the `Link` to the next page. */
+  const page = (head: string, found: number[], limit: number, next: () => { cursor: string; url: string }): PreparedBody => {
+    const more = found.length > limit
+    if (more) found.length = limit
+    const link = more ? next() : undefined
+    const { body, newest } = envelope(head, found, `,"next_cursor":${link ? JSON.stringify(link.cursor) : 'null'}`)
+    const prepared = prepareBytes(body, newest || now.getTime())
+    return link ? { ...prepared, headers: ['Link', `<${link.url}>; rel="next"`] } : prepared
+  }
   const postJson = (i: number) => posts.subarray(postAt[i]!, postAt[i + 1]!)
-  /** `{<head>[post, post, ...]}` exactly as JSON.stringify writes it, and its newest lastModified. */
-  const envelope = (head: string, found: readonly number[]): { body: Buffer; newest: number } => {
+  /** `{<head>[post, post, ...]<tail>}` exactly as JSON.stringify writes it, and its newest lastModified. */
+  const envelope = (head: string, found: readonly number[], tail = ''): { body: Buffer; newest: number } => {
     const parts: Buffer[] = [Buffer.from(`{${head}[`)]
     let newest = 0
     found.forEach((i, k) => {
@@ -160,7 +274,7 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
       parts.push(postJson(i))
       newest = Math.max(newest, modifiedMs[i]!)
     })
-    parts.push(CLOSE)
+    parts.push(tail ? Buffer.from(`]${tail}}`) : CLOSE)
     return { body: Buffer.concat(parts), newest }
   }
 
@@ -198,7 +312,74 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
       searches.set(key, body)
       return body
     },
+    listPage(filter, after, limit, next) {
+      // The first pages of the whole list are most of the traffic: kept apart, found by limit alone.
+      const opening = after === undefined && filter.tag === undefined && filter.author === undefined && filter.updatedSinceMs === undefined
+      const key = opening ? '' : JSON.stringify(['list', limit, filter.tag, filter.author, filter.updatedSinceMs, after?.date, after?.slug])
+      const kept = opening ? firstPages.get(limit) : pages.get(key)
+      if (kept) return kept
+      const start = after ? firstAfter(after) : 0
+      const since = filter.updatedSinceMs
+      const lists: Int32Array[] = []
+      if (filter.tag !== undefined) lists.push(byTag.get(filter.tag) ?? NONE)
+      if (filter.author !== undefined) lists.push(byAuthor.get(filter.author) ?? NONE)
+      // One more than asked, to know whether a next page exists.
+      const found: number[] = []
+      const take = (i: number) => {
+        if (since === undefined || modifiedMs[i]! >= since) found.push(i)
+      }
+      if (lists.length === 0) for (let i = start; i < size && found.length <= limit; i++) take(i)
+      else {
+        // Walk the first list from the start; the others are intersected with pointers that only advance.
+        const [first, ...others] = lists
+        const at = others.map((list) => lowerBound(list, start))
+        for (let k = lowerBound(first!, start); k < first!.length && found.length <= limit; k++) {
+          const i = first![k]!
+          let everywhere = true
+          others.forEach((list, o) => {
+            while (at[o]! < list.length && list[at[o]!]! < i) at[o]!++
+            if (list[at[o]!] !== i) everywhere = false
+          })
+          if (everywhere) take(i)
+        }
+      }
+      const body = page('"posts":', found, limit, () => {
+        const last = found[limit - 1]!
+        return next({ date: dates[last]!, slug: slugs[last]! })
+      })
+      if (opening) firstPages.set(limit, body)
+      else keepPage(key, body)
+      return body
+    },
+    searchPage(query, after, limit, next) {
+      const key = JSON.stringify(['search', limit, query, after?.words, after?.score, after?.date, after?.slug])
+      const kept = pages.get(key)
+      if (kept) return kept
+      const ranked = search.rank(query, limit + 1, after && { words: after.words, score: after.score, doc: firstAfter(after) })
+      const body = page(`"query":${JSON.stringify(query)},"posts":`, ranked.docs, limit, () => {
+        const last = ranked.docs[limit - 1]!
+        return next({ words: ranked.words[limit - 1]!, score: ranked.scores[limit - 1]!, date: dates[last]!, slug: slugs[last]! })
+      })
+      keepPage(key, body)
+      return body
+    },
   }
+}
+
+/** Pages kept per index (see postIndexFrom): many distinct filters cost at most this. */
+const PAGE_CACHE = { bytes: 32 << 20, entries: 10_000 }
+const NONE = new Int32Array(0)
+
+/** The first place in an ascending list whose value is at least `value`. */
+function lowerBound(list: Int32Array, value: number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (list[mid]! < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 const COMMA = Buffer.from(',')

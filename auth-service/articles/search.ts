@@ -63,6 +63,21 @@ export function buildKeywordSearch(posts: ReadonlyArray<SearchedFields & { slug:
 /** The search over documents numbered in the order they were added (newest first, so ties go to the lower number). */
 export interface KeywordIndex {
   search(query: string, limit: number): number[]
+  /** As search, with each result's rank (words matched, score), and only results ranked after `after`. */
+  rank(query: string, limit: number, after?: RankPosition): Ranked
+}
+
+/** A place in a ranking: results ranked after it have fewer words, else a lower score, else a document number from `doc` on. */
+export interface RankPosition {
+  words: number
+  score: number
+  doc: number
+}
+
+export interface Ranked {
+  docs: number[]
+  words: number[]
+  scores: number[]
 }
 
 /** Builds the search one document at a time, so that a loader need not keep the documents. */
@@ -188,14 +203,13 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
   const wordTouched = new Int32Array(n)
   const isWordTouched = new Uint8Array(n)
 
-  return {
-    search(query, limit) {
+  const rank = (query: string, limit: number, after?: RankPosition): Ranked => {
       const words: string[] = []
       for (const token of tokenize(informative(query))) {
         const term = normalizeTerm(token)
         if (term) words.push(term)
       }
-      if (words.length === 0 || limit <= 0) return []
+      if (words.length === 0 || limit <= 0) return { docs: [], words: [], scores: [] }
       // Which distinct words each document matched, as a bit set of `width` 32-bit words.
       const distinct = [...new Set(words)]
       const width = Math.ceil(distinct.length / 32)
@@ -254,6 +268,7 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
         const score = sum[doc]! * hits
         sum[doc] = 0
         isTouched[doc] = 0
+        if (after && before(hits, score, doc, after.words, after.score, after.doc)) continue
         let at = topDoc.length
         while (at > 0 && before(hits, score, doc, topWords[at - 1]!, topScore[at - 1]!, topDoc[at - 1]!)) at--
         if (at >= limit) continue
@@ -266,9 +281,9 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
           topScore.pop()
         }
       }
-      return topDoc
-    },
+      return { docs: topDoc, words: topWords, scores: topScore }
   }
+  return { rank, search: (query, limit) => rank(query, limit).docs }
 }
 
 

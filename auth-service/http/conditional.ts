@@ -26,6 +26,7 @@ export function sendPrepared(
 ): number {
   const caching = req.headers.authorization === undefined ? cacheControl : CREDENTIAL_CACHE_CONTROL
   headers.push('Cache-Control', caching, 'Vary', 'Authorization', 'ETag', prepared.etag, 'Last-Modified', prepared.lastModified)
+  if (prepared.headers) headers.push(...prepared.headers)
   // Only the preconditions are handed to `fresh`: its reading of a request's `Cache-Control:
   // no-cache` is a cache's (RFC 9111 §5.2.1.4), while an origin evaluates preconditions as sent
   // (RFC 9110 §13.2.1), and fetch() adds no-cache to every request with If-None-Match.
@@ -34,7 +35,7 @@ export function sendPrepared(
     res.writeHead(304, headers).end()
     return 304
   }
-  headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(prepared.body.length))
+  headers.push('Content-Type', prepared.contentType ?? 'application/json; charset=utf-8', 'Content-Length', String(prepared.body.length))
   res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : prepared.body)
   return 200
 }

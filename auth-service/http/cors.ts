@@ -6,8 +6,15 @@ import type { RequestHandler } from 'express'
  */
 export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'ETag, Last-Modified, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, Location, X-Request-Id',
+  'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, Location, X-Request-Id',
 } as const
+
+/**
+ * Files of the static site meant for programs (markdown and citation twins, auth.md, llms.txt,
+ * llms-full.txt, feeds, sitemaps): any origin's scripts may read them too, as they read the API
+ * that links to them.
+ */
+export const OPEN_FILES = /\.(md|bib|txt|xml|json)$/
 
 export function openCors(methods: string): RequestHandler {
   return function cors(req, res, next) {

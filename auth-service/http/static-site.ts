@@ -1,6 +1,10 @@
 import express, { type RequestHandler, type Response } from 'express'
 import { statSync } from 'node:fs'
 import { extname, join, normalize } from 'node:path'
+import { CORS_HEADERS, OPEN_FILES } from './cors.ts'
+
+/** An article page's address (the twin is the same with `.md`). */
+const ARTICLE = /^\/posts\/([a-z0-9]+(?:-[a-z0-9]+)*)$/
 
 /** Files whose names carry a content hash never change: cache them for a year. */
 const HASHED = /^\/(_astro|pagefind\/(fragment|index|filter))\//
@@ -30,8 +34,23 @@ export function staticSite(siteDir: string): RequestHandler[] {
       res.setHeader('Cache-Control', HASHED.test(url) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate')
       const type = TYPES.find(([suffix]) => path.endsWith(suffix))
       if (type) res.setHeader('Content-Type', type[1])
+      if (OPEN_FILES.test(path)) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
     },
   })
+  // An article's address answers with its markdown twin to a client that prefers text/markdown
+  // (q-values honoured; HTML when Accept names neither, or only through wildcards), and says so
+  // with Vary, whichever it answers.
+  const negotiate: RequestHandler = (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+    const article = ARTICLE.exec(req.path)
+    if (!article) return next()
+    res.vary('Accept')
+    if (req.headers.accept && req.accepts(['text/html', 'text/markdown']) === 'text/markdown' && isFile(join(siteDir, 'posts', `${article[1]}.md`))) {
+      res.setHeader('Content-Location', `/posts/${article[1]}.md`)
+      req.url = `/posts/${article[1]}.md${req.url.slice(req.path.length)}`
+    }
+    next()
+  }
   // Pages are files (tags.html) that can sit beside a folder of the same name (tags/): serve the
   // page for the extensionless address, which a plain static server would treat as the folder.
   const pages: RequestHandler = (req, _res, next) => {
@@ -49,7 +68,7 @@ export function staticSite(siteDir: string): RequestHandler[] {
       if (err) res.type('text/plain').send('Not found')
     })
   }
-  return [pages, files, notFound]
+  return [negotiate, pages, files, notFound]
 }
 
 function isFile(path: string): boolean {

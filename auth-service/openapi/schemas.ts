@@ -11,6 +11,11 @@ const str = { type: 'string' } as const
 const constant = (value: string) => ({ type: 'string', const: value }) as const
 const oneOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] }) as const
 
+const nextCursor = {
+  type: ['string', 'null'],
+  description: 'Pass as `cursor` to get the next page; null on the last page.',
+} as const
+
 /** The wire Post and PostDetail, from the one article schema (model/article.ts). */
 function fromZod(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' })
@@ -23,7 +28,7 @@ export const SCHEMAS = {
   PostDetail: fromZod(PostDetail),
   PostList: {
     type: 'object',
-    properties: { posts: { type: 'array', items: { $ref: '#/components/schemas/Post' } } },
+    properties: { posts: { type: 'array', items: { $ref: '#/components/schemas/Post' } }, next_cursor: nextCursor },
     required: ['posts'],
     additionalProperties: false,
   },
@@ -32,6 +37,7 @@ export const SCHEMAS = {
     properties: {
       query: { ...str, description: 'The query that was searched (trimmed).' },
       posts: { type: 'array', items: { $ref: '#/components/schemas/Post' }, description: 'Ranked matches.' },
+      next_cursor: nextCursor,
     },
     required: ['query', 'posts'],
     additionalProperties: false,
@@ -234,6 +240,25 @@ export const SCHEMAS = {
       'issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint', 'response_types_supported',
       'grant_types_supported', 'code_challenge_methods_supported', 'identity_types_supported', 'agent_auth',
     ],
+  },
+  Linkset: {
+    type: 'object',
+    description: 'RFC 9264 §4.2 linkset: per link context (anchor), its links by relation type.',
+    properties: {
+      linkset: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { anchor: uri },
+          required: ['anchor'],
+          additionalProperties: {
+            type: 'array',
+            items: { type: 'object', properties: { href: uri, type: str, title: str }, required: ['href'] },
+          },
+        },
+      },
+    },
+    required: ['linkset'],
   },
   JWKS: {
     type: 'object',

@@ -5,6 +5,7 @@ import { claimIdentity } from './claim-identity.ts'
 import { createApiKey } from './create-api-key.ts'
 import { decideAuthorization } from './decide-authorization.ts'
 import { exchangeToken } from './exchange-token.ts'
+import { getApiCatalog } from './get-api-catalog.ts'
 import { getCatalog } from './get-catalog.ts'
 import { getOpenApi } from './get-openapi.ts'
 import { getPost } from './get-post.ts'
@@ -73,6 +74,7 @@ export const ENDPOINTS = [
   { operationId: 'getAuthorizationServerMetadata', method: 'GET', path: '/.well-known/oauth-authorization-server', action: getAuthorizationServerMetadata },
   { operationId: 'getJwks', method: 'GET', path: '/.well-known/jwks.json', action: getJwks },
   { operationId: 'getOpenApi', method: 'GET', path: '/openapi.json', action: getOpenApi },
+  { operationId: 'getApiCatalog', method: 'GET', path: '/.well-known/api-catalog', action: getApiCatalog },
 ] as const satisfies readonly Endpoint[]
 
 /** `/api/v1/posts/:slug` as OpenAPI writes it: `/api/v1/posts/{slug}`. */

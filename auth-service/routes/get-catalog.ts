@@ -39,6 +39,7 @@ export const getCatalog: ReadAction = {
         endpoints,
         links: {
           openapi: ctx.url('getOpenApi'),
+          api_catalog: ctx.url('getApiCatalog'),
           auth_guide: `${baseUrl}${SITE_PAGES.guide}`,
           developers: `${baseUrl}${SITE_PAGES.developers}`,
           protected_resource_metadata: ctx.url('getProtectedResourceMetadata'),

@@ -1,3 +1,5 @@
+import { CURSOR_MAX_LENGTH } from '../http/cursor.ts'
+
 /** Building blocks of the OpenAPI operations that the actions describe themselves with. */
 
 export type Json = Record<string, unknown>
@@ -47,6 +49,20 @@ export const limitParam = (bounds: { min: number; max: number; fallback: number 
   description: `How many posts, ${bounds.min} to ${bounds.max}. Anything else is a 400 invalid_request.`,
   schema: { type: 'integer', minimum: bounds.min, maximum: bounds.max, default: bounds.fallback },
 })
+
+export const cursorParam = {
+  name: 'cursor',
+  in: 'query',
+  required: false,
+  description:
+    'Where the page starts: the `next_cursor` of the previous page, unchanged. Opaque; valid only with the same filters (and q) as the page that gave it, with any limit. A malformed or foreign cursor is a 400 invalid_request.',
+  schema: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH },
+}
+
+/** The paged answers' pointer to the next page (RFC 8288), absent on the last. */
+export const nextLink = {
+  Link: { description: 'The next page, as `<url>; rel="next"` (RFC 8288); absent on the last page.', schema: { type: 'string' } },
+}
 
 /** Answers any operation may give: a body too large, too many requests, or an unexpected failure. */
 export const COMMON = {

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { IndexEntry, toPost } from '../../model/article.ts'
 import { buildKeywordSearch } from './minisearch-search.ts'
-import type { PostIndex, PreparedBody } from '../../auth-service/articles/post-index.ts'
+import type { PostIndexCore, PreparedBody } from '../../auth-service/articles/post-index.ts'
 
 const FILE = 'post-index.json'
 
@@ -17,7 +17,7 @@ export async function writeJsonIndex(dir: string, entries: readonly IndexEntry[]
   await writeFile(join(dir, FILE), JSON.stringify({ version: 1, posts: entries }))
 }
 
-export function loadJsonIndex(dir: string, baseUrl: string): PostIndex {
+export function loadJsonIndex(dir: string, baseUrl: string): PostIndexCore {
   const data = JSON.parse(readFileSync(join(dir, FILE), 'utf8')) as { posts: unknown[] }
   return createJsonPostIndex(data.posts.map((p) => IndexEntry.parse(p)), baseUrl)
 }
@@ -28,7 +28,7 @@ function prepareBody(json: string, lastModifiedMs: number): PreparedBody {
   return { body, etag, lastModified: new Date(lastModifiedMs).toUTCString() }
 }
 
-export function createJsonPostIndex(indexed: readonly IndexEntry[], baseUrl: string, now = new Date()): PostIndex {
+export function createJsonPostIndex(indexed: readonly IndexEntry[], baseUrl: string, now = new Date()): PostIndexCore {
   const ordered = [...indexed].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug))
   const markdown: Array<string | undefined> = ordered.map((p) => p.markdown)
   const sorted = ordered.map(({ markdown: _body, ...meta }) => meta)

@@ -133,6 +133,8 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     ['GET', '/.well-known/oauth-authorization-server'],
     ['GET', '/.well-known/jwks.json'],
     ['GET', '/openapi.json'],
+    ['GET', '/.well-known/api-catalog'],
+    ['GET', '/api/v1/posts?limit=1&tag=performance'],
     ['POST', '/api/v1/keys'],
     ['POST', '/agent/identity'],
     ['POST', '/agent/identity/claim'],
@@ -226,6 +228,48 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     expect((await fetch(`${origin}/metrics`)).status).toBe(404)
   })
 
+  it('answers an article’s address with its twin when Accept prefers markdown, varying by Accept, and opens the files for programs', async () => {
+    const twin = await (await fetch(`${origin}/posts/cafe-latency-notes.md`)).text()
+    const cases: Array<[string | undefined, 'markdown' | 'html']> = [
+      ['text/markdown', 'markdown'],
+      ['text/html;q=0.5, text/markdown', 'markdown'],
+      ['text/markdown;q=0.1, text/html', 'html'],
+      ['text/markdown;q=0', 'html'],
+      ['text/html,application/xhtml+xml,*/*;q=0.8', 'html'],
+      [undefined, 'html'],
+    ]
+    for (const [accept, kind] of cases) {
+      const res = await fetch(`${origin}/posts/cafe-latency-notes`, { headers: accept ? { Accept: accept } : {} })
+      const label = `Accept: ${accept}`
+      expect(res.status, label).toBe(200)
+      expect(res.headers.get('vary'), label).toMatch(/\bAccept\b/)
+      expect(res.headers.get('cache-control'), label).toBe('public, max-age=0, must-revalidate')
+      expect(res.headers.get('x-content-type-options'), label).toBe('nosniff')
+      if (kind === 'markdown') {
+        expect(res.headers.get('content-type'), label).toBe('text/markdown; charset=utf-8')
+        expect(res.headers.get('access-control-allow-origin'), label).toBe('*')
+        expect(await res.text(), label).toBe(twin)
+      } else {
+        expect(res.headers.get('content-type'), label).toBe('text/html; charset=utf-8')
+        expect(await res.text(), label).toContain('Café Latency Notes')
+      }
+    }
+    for (const accept of ['text/markdown', 'text/html']) {
+      const missing = await fetch(`${origin}/posts/no-such-post`, { headers: { Accept: accept } })
+      expect(missing.status, accept).toBe(404)
+      expect(await missing.text(), accept).toContain('Page not found')
+    }
+    // Files for programs carry the API's CORS headers, as the service sends them.
+    for (const path of ['/posts/cafe-latency-notes.md', '/posts/cafe-latency-notes.bib', '/posts/cafe-latency-notes.csl.json', '/auth.md', '/llms.txt', '/llms-full.txt', '/rss.xml', '/atom.xml', '/sitemap-index.xml']) {
+      const [viaNginx, viaReplica] = [await fetch(`${origin}${path}`), await fetch(`${direct[0]}${path}`)]
+      expect(viaNginx.status, path).toBe(200)
+      for (const name of ['access-control-allow-origin', 'access-control-expose-headers'])
+        expect(viaNginx.headers.get(name), `${path} ${name}`).toBe(viaReplica.headers.get(name))
+      expect(viaNginx.headers.get('access-control-allow-origin'), path).toBe('*')
+    }
+    expect((await fetch(`${origin}/`)).headers.get('access-control-allow-origin')).toBeNull()
+  })
+
   it('serves the citation twins and the feeds in the types the service gives them', async () => {
     const expected: Record<string, string> = {
       '/posts/cafe-latency-notes.bib': 'application/x-bibtex; charset=utf-8',
@@ -253,6 +297,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       '/.well-known/oauth-authorization-server',
       '/.well-known/jwks.json',
       '/openapi.json',
+      '/.well-known/api-catalog',
     ]
     /** Headers that differ per response or per hop, whatever the cache does. */
     // Lattice-Build is for the edge alone, which does not pass it on.

@@ -15,7 +15,7 @@ const EVENT_CODES = new Set(['invalid_request', 'invalid_key', 'invalid_issuer',
 const PATHS = [
   '/api/v1', '/api/v1/posts', '/api/v1/posts/hashing-rings', '/api/v1/search', '/api/v1/keys', '/agent/identity',
   '/agent/identity/claim', '/oauth2/token', '/oauth2/revoke', '/agent/event/notify', '/.well-known/oauth-protected-resource',
-  '/.well-known/oauth-authorization-server', '/.well-known/jwks.json', '/openapi.json', '/api/v1/posts/',
+  '/.well-known/oauth-authorization-server', '/.well-known/jwks.json', '/openapi.json', '/api/v1/posts/', '/.well-known/api-catalog',
 ]
 const METHODS = ['get', 'post', 'put', 'delete', 'patch', 'options', 'head'] as const
 const CONTENT_TYPES = [
@@ -42,7 +42,18 @@ const body = fc.oneof(
   fc.dictionary(fc.constantFrom('grant_type', 'assertion', 'resource', 'token', 'label', 'claim_token', 'scope', 'client_id'), fc.oneof(fc.string(), credential)).map((d) => new URLSearchParams(d).toString()),
   fc.constant(''),
 )
-const query = fc.dictionary(fc.constantFrom('q', 'limit', 'x', 'q[]', 'limit[a]'), fc.oneof(fc.string(), fc.integer().map(String)), { maxKeys: 3 })
+/** Cursors of every malformed shape: random text, base64url of random JSON, of near-valid positions. */
+const cursor = fc.oneof(
+  fc.string(),
+  fc.json().map((j) => Buffer.from(j).toString('base64url')),
+  fc.tuple(fc.constantFrom(1, 2, '1'), fc.string(), fc.oneof(fc.string(), fc.double()), fc.oneof(fc.string(), fc.integer()), fc.string())
+    .map((fields) => Buffer.from(JSON.stringify(fields)).toString('base64url')),
+)
+const query = fc.dictionary(
+  fc.constantFrom('q', 'limit', 'x', 'q[]', 'limit[a]', 'cursor', 'tag', 'author', 'updated_since', 'offset'),
+  fc.oneof(fc.string(), fc.integer().map(String), cursor, fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+  { maxKeys: 3 },
+)
 
 function assertAnswer(path: string, status: number, type: string | undefined, parsed: unknown) {
   expect(status, path).toBeLessThan(500)

@@ -27,7 +27,7 @@ describe('/openapi.json', () => {
   it('describes every endpoint of the interface, with its parameters, bounds and errors', async () => {
     const { paths, components } = (await request(app).get('/openapi.json')).body
     expect(Object.keys(paths).sort()).toEqual([
-      '/.well-known/jwks.json', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource',
+      '/.well-known/api-catalog', '/.well-known/jwks.json', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource',
       '/.well-known/oauth-protected-resource/api/v1', '/agent/event/notify', '/agent/identity', '/agent/identity/claim',
       '/api/v1', '/api/v1/keys', '/api/v1/posts', '/api/v1/posts/{slug}', '/api/v1/search', '/oauth2/authorize', '/oauth2/register',
       '/oauth2/revoke', '/oauth2/token',
@@ -35,6 +35,12 @@ describe('/openapi.json', () => {
     const limit = (path: string) => paths[path].get.parameters.find((p: { name: string }) => p.name === 'limit').schema
     expect(limit('/api/v1/posts')).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
     expect(limit('/api/v1/search')).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 20 })
+    // The paging additions: a cursor on both reads, filters on the list, next_cursor in both envelopes.
+    const names = (path: string) => paths[path].get.parameters.map((p: { name: string }) => p.name)
+    expect(names('/api/v1/posts')).toEqual(['limit', 'cursor', 'tag', 'author', 'updated_since'])
+    expect(names('/api/v1/search')).toEqual(['q', 'limit', 'cursor'])
+    for (const envelope of ['PostList', 'SearchResult']) expect(components.schemas[envelope].properties.next_cursor.type).toEqual(['string', 'null'])
+    expect(paths['/api/v1/posts'].get.responses['200'].headers).toHaveProperty('Link')
     const q = paths['/api/v1/search'].get.parameters.find((p: { name: string }) => p.name === 'q')
     expect(q.required).toBe(true)
     expect(paths['/api/v1/search'].get.responses).toHaveProperty('400')

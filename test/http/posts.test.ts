@@ -134,7 +134,7 @@ describe('GET /api/v1/search', () => {
   it('returns an empty list when nothing matches', async () => {
     const res = await request(app).get('/api/v1/search?q=zyzzyva')
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ query: 'zyzzyva', posts: [] })
+    expect(res.body).toEqual({ query: 'zyzzyva', posts: [], next_cursor: null })
   })
 
   it('honours limit', async () => {
@@ -233,7 +233,7 @@ describe('CORS, unknown paths and methods', () => {
   it('never leaks a stack trace on an unexpected failure', async () => {
     const broken = createApp({
       ...deps,
-      posts: () => ({ ...index, latest: () => { throw new Error('secret internals') } }),
+      posts: () => ({ ...index, listPage: () => { throw new Error('secret internals') } }),
       logError: () => {},
     })
     const res = await request(broken).get('/api/v1/posts')

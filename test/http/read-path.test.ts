@@ -58,6 +58,8 @@ describe('the read fast path', () => {
     const narrow = (await exchange('research.read')).body.access_token as string
     const etag = (await request(chain).get('/api/v1/posts/hashing-rings')).headers.etag!
     await request(fast).get('/api/v1/posts/hashing-rings') // the same read on both budgets
+    const listCursor = (await request(chain).get('/api/v1/posts?limit=1')).body.next_cursor as string
+    const searchCursor = (await request(chain).get('/api/v1/search?q=hashing&limit=1')).body.next_cursor as string
 
     // [path, headers, who answers on the fast app]
     const cases: Array<[string, Record<string, string>, 'fast' | 'chain']> = [
@@ -65,7 +67,14 @@ describe('the read fast path', () => {
       ['/api/v1/posts', {}, 'fast'],
       ['/api/v1/posts/', {}, 'fast'],
       ['/api/v1/posts?limit=2', {}, 'fast'],
-      ['/api/v1/posts?limit=2&other=1', {}, 'fast'],
+      ['/api/v1/posts?limit=2&other=1', {}, 'chain'],
+      ['/api/v1/posts?limit=1', {}, 'fast'], // a page with a Link to the next
+      [`/api/v1/posts?limit=1&cursor=${listCursor}`, {}, 'fast'],
+      ['/api/v1/posts?tag=performance&author=L%C3%A9a%20Fontaine&updated_since=2025-01-01', {}, 'fast'],
+      [`/api/v1/posts?tag=performance&cursor=${listCursor}`, {}, 'chain'],
+      ['/api/v1/posts?cursor=not-a-cursor', {}, 'chain'],
+      ['/api/v1/posts?updated_since=yesterday', {}, 'chain'],
+      ['/api/v1/posts?offset=50', {}, 'chain'],
       ['/api/v1/posts?limit=0', {}, 'chain'],
       ['/api/v1/posts?limit=1&limit=2', {}, 'chain'],
       ['/api/v1/posts/hashing-rings', {}, 'fast'],
@@ -84,10 +93,14 @@ describe('the read fast path', () => {
       ['/api/v1/search?q=hashing', {}, 'fast'],
       ['/api/v1/search?q=hashing&limit=1', { Authorization: `Bearer ${token}` }, 'fast'],
       ['/api/v1/search?q=hashing', { Authorization: `Bearer ${narrow}` }, 'chain'],
+      [`/api/v1/search?q=hashing&limit=1&cursor=${searchCursor}`, {}, 'fast'],
+      [`/api/v1/search?q=rings&limit=1&cursor=${searchCursor}`, {}, 'chain'],
       ['/api/v1/search?q=', {}, 'chain'],
       ['/api/v1/search?q=a&q=b', {}, 'chain'],
       ['/api/v1/nothing-here', {}, 'chain'],
     ]
+    expect(listCursor).toEqual(expect.any(String))
+    expect(searchCursor).toEqual(expect.any(String))
     for (const [path, headers, answerer] of cases) {
       const before = reachedChain.length
       const [a, b] = [await request(fast).get(path).set(headers), await request(chain).get(path).set(headers)]

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { closeSync, cpSync, existsSync, openSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -49,10 +49,17 @@ describe('an incremental build', () => {
   it('serves an edited body without running Astro, and reuses the unchanged pages by hard link', async () => {
     const before = join(dist, 'current', 'site', 'posts', 'hashing-rings.html')
     const inode = statSync(before).ino
+    const fullBefore = join(dist, 'current', 'site', 'llms-full.txt')
+    const fullText = readFileSync(fullBefore, 'utf8')
+    const fullFd = openSync(fullBefore, 'r')
     const twins = ['hashing-rings.bib', 'hashing-rings.csl.json'].map((f) => join(dist, 'current', 'site', 'posts', f))
     const twinInodes = twins.map((f) => statSync(f).ino)
     edit('cafe-latency-notes', '## Queues', '## Queues and espresso')
     await run()
+    // llms-full.txt follows the edit, in a new file: the previous build's copy is left as it was.
+    expect(live('llms-full.txt')).toContain('## Queues and espresso')
+    expect(readFileSync(fullFd, 'utf8')).toBe(fullText)
+    closeSync(fullFd)
     expect(lines.some((l) => l.startsWith('site pages built'))).toBe(false)
     expect(live('posts/cafe-latency-notes.html')).toContain('Queues and espresso')
     expect(live('posts/cafe-latency-notes.md')).toContain('## Queues and espresso')
@@ -100,7 +107,7 @@ describe('an incremental build', () => {
     unlinkSync(join(content, 'evaluating-search.md'))
     await run()
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'evaluating-search.html'))).toBe(false)
-    for (const page of ['index.html', 'rss.xml', 'atom.xml', 'llms.txt', 'sitemap-0.xml', 'tags.html']) expect(live(page), page).not.toContain('evaluating-search')
+    for (const page of ['index.html', 'rss.xml', 'atom.xml', 'llms.txt', 'llms-full.txt', 'sitemap-0.xml', 'tags.html']) expect(live(page), page).not.toContain('evaluating-search')
     expect(liveIndex().map((p) => p.slug).sort()).toEqual(['cafe-latency-notes', 'hashing-rings'])
   }, 180_000)
 

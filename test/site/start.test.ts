@@ -46,7 +46,14 @@ describe('npm start', () => {
     const md = await fetch(`${origin}/posts/cafe-latency-notes.md`)
     expect(md.status).toBe(200)
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
-    expect(await md.text()).toContain('# Café Latency Notes')
+    const twin = await md.text()
+    expect(twin).toContain('# Café Latency Notes')
+    // The article's own address answers with the twin to a client that prefers markdown.
+    const negotiated = await fetch(`${origin}/posts/cafe-latency-notes`, { headers: { Accept: 'text/markdown, text/html;q=0.5' } })
+    expect(negotiated.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+    expect(negotiated.headers.get('vary')).toMatch(/\bAccept\b/)
+    expect(await negotiated.text()).toBe(twin)
+    expect(page.headers.get('vary')).toMatch(/\bAccept\b/)
 
     const api = await fetch(`${origin}/api/v1/posts/cafe-latency-notes`)
     expect(api.status).toBe(200)

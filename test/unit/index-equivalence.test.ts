@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadIndexFileSync, writeIndexFile } from '../../auth-service/articles/index-file.ts'
-import type { PostIndex } from '../../auth-service/articles/post-index.ts'
+import type { PostIndexCore } from '../../auth-service/articles/post-index.ts'
 import { loadJsonIndex, writeJsonIndex } from '../../bench/references/json-post-index.ts'
 import { prng } from '../../bench/corpus.ts'
 import type { IndexEntry } from '../../model/article.ts'
@@ -18,7 +18,7 @@ const BASE = 'https://research.example.org'
 const dirs: string[] = []
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
-async function bothIndexes(entries: IndexEntry[]): Promise<{ current: PostIndex; reference: PostIndex }> {
+async function bothIndexes(entries: IndexEntry[]): Promise<{ current: PostIndexCore; reference: PostIndexCore }> {
   const dir = mkdtempSync(join(tmpdir(), 'lattice-equivalence-'))
   dirs.push(dir)
   await writeIndexFile(dir, entries)
@@ -57,7 +57,7 @@ function queriesFor(entries: readonly IndexEntry[]): string[] {
   return queries
 }
 
-function expectSameAnswers(current: PostIndex, reference: PostIndex, entries: readonly IndexEntry[]) {
+function expectSameAnswers(current: PostIndexCore, reference: PostIndexCore, entries: readonly IndexEntry[]) {
   expect(current.size).toBe(reference.size)
   for (const e of entries) expect(current.detail(e.slug), e.slug).toEqual(reference.detail(e.slug))
   expect(current.detail('no-such-post')).toBeUndefined()

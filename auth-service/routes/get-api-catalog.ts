@@ -1,0 +1,46 @@
+import { prepareBody } from '../articles/post-index.ts'
+import { READ_ERRORS, cachedRead, ref } from './openapi-parts.ts'
+import { SITE_PAGES, type ReadAction } from './action.ts'
+
+/** RFC 9727 §4.2: the catalog is a linkset (RFC 9264 §4.2) with this profile. */
+export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727'
+export const API_CATALOG_TYPE = `application/linkset+json; profile="${API_CATALOG_PROFILE}"`
+
+/**
+ * GET /.well-known/api-catalog (RFC 9727): where a program finds this origin's API, its OpenAPI
+ * description, its documentation and its auth metadata, without knowing the paths beforehand.
+ */
+export const getApiCatalog: ReadAction = {
+  kind: 'read',
+  cacheControl: 'public, max-age=300',
+  operation: () => ({
+    tags: ['Discovery'],
+    summary: 'API catalog (RFC 9727 linkset)',
+    description: 'The API, its OpenAPI description, its documentation (/auth.md, the developer portal) and its protected resource metadata, as an RFC 9264 linkset.',
+    responses: {
+      '200': { description: 'The catalog.', headers: cachedRead, content: { [API_CATALOG_TYPE]: { schema: ref('Linkset') } } },
+      '304': READ_ERRORS['304'],
+    },
+  }),
+  read(ctx) {
+    const self = ctx.url('getApiCatalog')
+    const api = ctx.url('getCatalog')
+    const linkset = {
+      linkset: [
+        // The catalog itself: its one API, and the profile it follows (RFC 9727 §4.2).
+        { anchor: self, item: [{ href: api }], profile: [{ href: API_CATALOG_PROFILE }] },
+        {
+          anchor: api,
+          'service-desc': [{ href: ctx.url('getOpenApi'), type: 'application/vnd.oai.openapi+json;version=3.1' }],
+          'service-doc': [
+            { href: `${ctx.baseUrl}${SITE_PAGES.guide}`, type: 'text/markdown', title: 'How agents get and use credentials' },
+            { href: `${ctx.baseUrl}${SITE_PAGES.developers}`, type: 'text/html', title: 'Developer portal' },
+          ],
+          'service-meta': [{ href: ctx.url('getProtectedResourceMetadata'), type: 'application/json' }],
+        },
+      ],
+    }
+    const prepared = { ...prepareBody(JSON.stringify(linkset), Date.now()), contentType: API_CATALOG_TYPE, headers: ['Link', `<${self}>; rel="api-catalog"`] }
+    return () => prepared
+  },
+}
