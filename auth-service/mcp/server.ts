@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js'
+import type { PreparedBody } from '../articles/post-index.ts'
 import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 import type { LogError } from '../http/errors-middleware.ts'
 import type { ActionContext } from '../routes/action.ts'
@@ -30,6 +31,16 @@ function strict<S extends z.ZodType>(schema: S, request: unknown): z.output<S> {
   throw new RpcError(RPC_CODES.invalidParams, `Invalid params: ${problems.slice(0, 300)}`)
 }
 
+export interface McpServerFactory {
+  create: () => Server
+  tools: readonly ArticleTool[]
+  /** What the server's tools/call handler answers with; refusals of the call itself (an unknown tool) are thrown. */
+  runTool(name: string, args: Record<string, unknown> | undefined): ToolAnswer
+}
+
+/** A tool's answer: the read's prepared JSON (the structured content), or a tool error result. */
+export type ToolAnswer = { prepared: PreparedBody } | { refusal: CallToolResult }
+
 export const SERVER_INFO = { name: 'lattice-research', title: 'Lattice Research', version: '1.0.0' } as const
 
 const INSTRUCTIONS =
@@ -41,7 +52,7 @@ const INSTRUCTIONS =
  * request; everything that does not depend on the request (tools, their schemas, the schema
  * validator, the resource listing) is built once here and shared.
  */
-export function mcpServerFactory(ctx: ActionContext, logError: LogError): { create: () => Server; tools: readonly ArticleTool[] } {
+export function mcpServerFactory(ctx: ActionContext, logError: LogError): McpServerFactory {
   const tools = articleTools(ctx)
   const byName = new Map(tools.map((t) => [t.name, t]))
   const listed: { tools: Tool[] } = {
@@ -64,24 +75,30 @@ export function mcpServerFactory(ctx: ActionContext, logError: LogError): { crea
       }
     }
 
-  function callTool(name: string, args: Record<string, unknown> | undefined): CallToolResult {
+  /** A tool's answer: the REST read's JSON text, or the refusal of the arguments as a tool error. */
+  function runTool(name: string, args: Record<string, unknown> | undefined): ToolAnswer {
     const tool = byName.get(name)
     if (!tool) throw new RpcError(RPC_CODES.invalidParams, `Unknown tool "${name.slice(0, 60)}"; the tools are ${tools.map((t) => t.name).join(', ')}.`)
-    let body: Buffer
     try {
-      body = tool.call(args ?? {}).body
+      return { prepared: tool.call(args ?? {}) }
     } catch (e) {
       // A refusal of the arguments is the tool's answer (MCP: tool execution errors), so the model can correct them.
-      if (e instanceof ServiceError && e.status < 500)
-        return { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] }
+      if (e instanceof ServiceError && e.status < 500) return { refusal: { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] } }
       throw e
     }
-    const text = body.toString()
+  }
+
+  function callTool(name: string, args: Record<string, unknown> | undefined): CallToolResult {
+    const answer = runTool(name, args)
+    if ('refusal' in answer) return answer.refusal
+    // The structured content, and its serialisation as text, as the specification recommends.
+    const text = answer.prepared.body.toString()
     return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> }
   }
 
   return {
     tools,
+    runTool,
     create() {
       const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator })
       server.setRequestHandler(ListToolsRequestSchema, () => listed)

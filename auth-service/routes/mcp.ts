@@ -33,7 +33,6 @@ export const mcp: WriteAction = {
     },
   }),
   handle(ctx) {
-    const { create, tools } = mcpServerFactory(ctx, ctx.logError)
-    return mcpHandlers({ createServer: create, tools, resourceMetadataUrl: ctx.url('getMcpProtectedResourceMetadata') })
+    return mcpHandlers({ servers: mcpServerFactory(ctx, ctx.logError), resourceMetadataUrl: ctx.url('getMcpProtectedResourceMetadata') })
   },
 }

@@ -224,6 +224,26 @@ describe('/mcp refusals', () => {
     expect(note.status).toBe(202)
   })
 
+  it('answers a plain tools/call directly exactly as the SDK server does', async () => {
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['get_post', { slug: 'hashing-rings' }],
+      ['search_posts', { q: 'latency', limit: 2 }],
+      ['list_posts', {}],
+      ['list_posts', { limit: 'many' }],
+      ['get_post', { slug: 'no-such-post' }],
+      ['search_posts', { q: 'x', extra: true }],
+      ['no_such_tool', {}],
+    ]
+    for (const [name, args] of calls) {
+      const direct = await post({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name, arguments: args } })
+      // _meta is not something the direct answer looks at: the message goes through the SDK's server.
+      const viaSdk = await post({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name, arguments: args, _meta: {} } })
+      expect(direct.status, name).toBe(200)
+      expect(direct.headers['content-type']).toMatch(/^application\/json/)
+      expect(direct.body, `${name} ${JSON.stringify(args)}`).toEqual(viaSdk.body)
+    }
+  })
+
   it('refuses bad JSON, a batch, a scalar, another media type and an oversized body with a coded 4xx', async () => {
     expect((await post('{"jsonrpc": "2.0", ')).body).toEqual(errorBody('invalid_request'))
     const batch = await post([call, call])
