@@ -6,7 +6,7 @@ import type { TokenService } from './auth/tokens.ts'
 import { RETRY_AFTER_SECONDS, type RateLimits } from './defaults.ts'
 import { ServiceError } from './errors.ts'
 import { authenticate, insufficientScope, hasScope, principalOf, principalResolver } from './http/bearer.ts'
-import { sendPrepared } from './http/conditional.ts'
+import { buildHeader, sendPrepared } from './http/conditional.ts'
 import { CORS_HEADERS, openCors } from './http/cors.ts'
 import { apiNotFound, errorHandler, methodNotAllowed, type LogError } from './http/errors-middleware.ts'
 import { rateLimiters } from './http/rate-limits.ts'
@@ -102,7 +102,9 @@ export function createApp(deps: AppDeps): Express {
     }
     const read = e.action.read(ctx)
     const cacheControl = e.action.cacheControl
-    handlers.set(e, [(req, res) => void sendPrepared(req, res, read({ params: req.params as Record<string, string>, query: req.query }), cacheControl)])
+    // Reads of the protected resource answer from the post index: they name its build.
+    const build = e.scope ? () => buildHeader(deps.posts()) : () => []
+    handlers.set(e, [(req, res) => void sendPrepared(req, res, read({ params: req.params as Record<string, string>, query: req.query }), cacheControl, build())])
     if (e.scope) readRoutes.push({ path: e.path, scope: e.scope, cacheControl, read })
   }
 
@@ -114,6 +116,7 @@ export function createApp(deps: AppDeps): Express {
         resolvePrincipal,
         budget,
         constantHeaders: [...securityHeaders, ...Object.entries(CORS_HEADERS).flat()],
+        buildHeader: () => buildHeader(deps.posts()),
         logger: deps.logger,
         metrics: deps.metrics,
         accepting: deps.accepting,

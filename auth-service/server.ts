@@ -83,6 +83,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
       logger.info({ articles: next.size }, 'post index reloaded')
     },
     (err) => logger.error({ err }, 'post index reload failed; still serving the previous one'),
+    undefined,
+    (build) => {
+      // The same index, linked into a later swap of its build: it now answers for that build.
+      if (index && index.build !== build) index = { ...index, build }
+    },
   )
 
   const store = await openStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })

@@ -1,6 +1,6 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync, unwatchFile, watchFile, type Stats } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, unwatchFile, watchFile, type Stats } from 'node:fs'
 import { open, rename } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { z } from 'zod'
 import { IndexEntry } from '../../model/article.ts'
@@ -98,7 +98,18 @@ export async function loadIndexFile(buildDir: string, baseUrl: string): Promise<
 
 /** loadIndexFile in one step: for tests and tools that load before anything else runs. */
 export function loadIndexFileSync(buildDir: string, baseUrl: string): PostIndex {
-  return postIndexFrom(readIndexState(buildDir, baseUrl))
+  // Read through the link once: the files and the build's name then come from one build, even
+  // if a newer one is swapped in meanwhile.
+  const dir = resolvedBuildDir(buildDir)
+  return Object.assign(postIndexFrom(readIndexState(dir, baseUrl)), { build: basename(dir) })
+}
+
+function resolvedBuildDir(buildDir: string): string {
+  try {
+    return realpathSync(buildDir)
+  } catch {
+    return buildDir // reading it says what is wrong
+  }
 }
 
 /** The post index in `buildDir` read into its finished state. */
@@ -223,6 +234,10 @@ function parseJson(text: string): unknown {
  * link, so the entries file's inode changes; it is also the file a writer renames last). Polls
  * with stat, which sees through the link and works on every filesystem and inside containers.
  * A bad new index keeps the old one serving.
+ *
+ * A later swap of the same build (the search index lands after the pages) hard-links the same
+ * entries file into a new build folder: nothing to reload, but the index now stands for that
+ * build, and `onRelabel` is told its name (linking changes the file's ctime, which the poll sees).
  */
 export function watchIndexFile(
   buildDir: string,
@@ -230,14 +245,16 @@ export function watchIndexFile(
   onLoad: (index: PostIndex) => void,
   onError: (error: unknown) => void,
   intervalMs = 1000,
+  onRelabel: (build: string) => void = () => {},
 ): () => void {
   const file = join(buildDir, INDEX_FILES.entries)
   let loading: Promise<void> = Promise.resolve()
   const changed = (curr: Stats, prev: Stats) =>
     curr.ino !== prev.ino || curr.mtimeMs !== prev.mtimeMs || curr.size !== prev.size
   const listener = (curr: Stats, prev: Stats) => {
-    if (curr.nlink === 0 || !changed(curr, prev)) return
-    loading = loading.then(() => loadIndexFile(buildDir, baseUrl).then(onLoad, onError))
+    if (curr.nlink === 0) return
+    if (changed(curr, prev)) loading = loading.then(() => loadIndexFile(buildDir, baseUrl).then(onLoad, onError))
+    else loading = loading.then(() => onRelabel(basename(resolvedBuildDir(buildDir))))
   }
   watchFile(file, { interval: intervalMs, persistent: false }, listener)
   return () => unwatchFile(file, listener)

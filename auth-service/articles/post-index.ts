@@ -12,6 +12,12 @@ export interface PreparedBody {
 
 export interface PostIndex {
   readonly size: number
+  /**
+   * The build the index was read from (its folder's name, as the build's link resolves). Answers
+   * from the index carry it (`Lattice-Build`), so that an edge cache keyed by the build it serves
+   * stores only answers of that build.
+   */
+  readonly build?: string
   detail(slug: string): PreparedBody | undefined
   /** The newest `limit` posts as the list envelope `{"posts": [...]}`. */
   latest(limit: number): PreparedBody

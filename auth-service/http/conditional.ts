@@ -39,6 +39,15 @@ export function sendPrepared(
   return 200
 }
 
+/**
+ * Names the build an answer of the post index came from (see PostIndex.build): the edge cache
+ * (deploy/nginx) stores an answer under the build it serves only when the two agree, so a
+ * replica that has not loaded a new build yet cannot fill the new build's cache with old answers.
+ */
+export function buildHeader(index: { build?: string } | undefined): string[] {
+  return index?.build ? ['Lattice-Build', index.build] : []
+}
+
 /** RFC 6749 §5.1: token responses and their errors are never cached. */
 export const oauthNoStore: RequestHandler = (_req, res, next) => {
   res.setHeader('Cache-Control', 'no-store')

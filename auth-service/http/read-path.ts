@@ -58,6 +58,8 @@ export interface ReadPathDeps {
   budget?: ReadBudget
   /** Name/value pairs every API response carries: security headers and CORS. */
   constantHeaders: readonly string[]
+  /** The name/value pair naming the build the answers come from (none before an index loads). */
+  buildHeader?: () => string[]
   logger?: Logger
   metrics?: Metrics
   accepting?: () => boolean
@@ -105,6 +107,7 @@ export function readFastPath(deps: ReadPathDeps): RequestHandler {
     if (decision && !decision.allowed) return next()
 
     const headers = [...deps.constantHeaders]
+    if (deps.buildHeader) headers.push(...deps.buildHeader())
     if (decision) headers.push(...rateLimitHeaders(decision))
     const id = deps.logger ? requestIdOf(req) : undefined
     if (id) headers.push('X-Request-Id', id)

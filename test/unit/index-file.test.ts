@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { INDEX_FILES, loadIndexFile, readIndexEntries, writeIndexFile } from '../../auth-service/articles/index-file.ts'
+import { INDEX_FILES, loadIndexFile, readIndexEntries, watchIndexFile, writeIndexFile } from '../../auth-service/articles/index-file.ts'
 import type { IndexEntry } from '../../model/article.ts'
 
 const BASE = 'https://research.example.org'
@@ -107,4 +107,45 @@ describe('the post index file', () => {
     const other = await editedIndex((l) => ({ ...l, version: 1 }), 0)
     await expect(loadIndexFile(other, BASE)).rejects.toThrow(/not a lattice-post-index file of version 2; rebuild/)
   })
+
+  it('names the build it was read from through the link, and follows a later swap of the same index without reloading', async () => {
+    const dist = buildDir()
+    const swap = (id: string) => {
+      symlinkSync(join('builds', id), join(dist, 'live.tmp'))
+      renameSync(join(dist, 'live.tmp'), join(dist, 'live'))
+    }
+    const live = join(dist, 'live')
+    mkdirSync(join(dist, 'builds', 'one'), { recursive: true })
+    await writeIndexFile(join(dist, 'builds', 'one'), [entry('a-post')])
+    swap('one')
+    expect((await loadIndexFile(live, BASE)).build).toBe('one')
+
+    const loads: number[] = []
+    const labels: string[] = []
+    const stop = watchIndexFile(live, BASE, (index) => loads.push(index.size), (e) => { throw e }, 20, (build) => labels.push(build))
+    try {
+      // The same files hard-linked into a later build (the build's search swap): relabelled, not reloaded.
+      mkdirSync(join(dist, 'builds', 'two'))
+      for (const name of Object.values(INDEX_FILES)) linkSync(join(dist, 'builds', 'one', name), join(dist, 'builds', 'two', name))
+      swap('two')
+      await waitUntil(() => labels.includes('two'))
+      expect(loads).toEqual([])
+      // A new index: reloaded, under its own build's name.
+      mkdirSync(join(dist, 'builds', 'three'))
+      await writeIndexFile(join(dist, 'builds', 'three'), [entry('a-post'), entry('b-post')])
+      swap('three')
+      await waitUntil(() => loads.length > 0)
+      expect(loads).toEqual([2])
+    } finally {
+      stop()
+    }
+  })
 })
+
+async function waitUntil(done: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
