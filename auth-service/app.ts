@@ -14,7 +14,10 @@ import { readBudget } from './http/read-budget.ts'
 import { readFastPath, readRouteMatcher, type ReadRoute } from './http/read-path.ts'
 import { constantHeaders, securityHeaderList } from './http/security-headers.ts'
 import { staticSite } from './http/static-site.ts'
+import { directAnswerer } from './mcp/direct.ts'
+import { mcpFastPath } from './mcp/fast-path.ts'
 import { originCheck } from './mcp/http.ts'
+import { mcpServerFactory } from './mcp/server.ts'
 import { buildOpenApiDocument } from './openapi/document.ts'
 import { requestLogger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
@@ -43,7 +46,7 @@ export interface AppDeps {
   trustProxy?: string | boolean
   /** Per-client budgets, counted in the Store; none when omitted. */
   rateLimits?: RateLimits
-  /** Answer successful reads of the API in one step (default); false runs them through the chain. */
+  /** Answer successful reads of the API and plain MCP tool calls in one step (default); false runs them through the chain. */
   readFastPath?: boolean
 }
 
@@ -122,6 +125,24 @@ export function createApp(deps: AppDeps): Express {
         accepting: deps.accepting,
       }),
     )
+
+  if (deps.readFastPath !== false) {
+    const servers = mcpServerFactory(ctx, logError)
+    app.use(
+      mcpFastPath({
+        path: MCP_PATH,
+        origin: new URL(deps.baseUrl).origin,
+        servers,
+        answerDirectly: directAnswerer(servers),
+        resolvePrincipal: resolveMcpPrincipal,
+        budget,
+        constantHeaders: [...securityHeaders, ...Object.entries(CORS_HEADERS).flat()],
+        logger: deps.logger,
+        metrics: deps.metrics,
+        accepting: deps.accepting,
+      }),
+    )
+  }
 
   if (deps.logger) app.use(requestLogger(deps.logger))
   if (deps.accepting) {

@@ -6,7 +6,7 @@
  * Alone: `node bench/mcp-rows.ts [articles]` builds a generated corpus, starts the service and
  * prints these rows.
  */
-import { mkdirSync, rmSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -30,6 +30,8 @@ export interface McpBenchOptions {
   seconds: number
   repeats: number
   loadCpu: number
+  /** The server's pid: each row then notes the CPU a request cost it (a figure that does not depend on how busy the machine is). */
+  serverPid?: number
 }
 
 /** One JSON-RPC tools/call per line, as wrk sends them. */
@@ -38,9 +40,17 @@ function toolCalls(name: string, args: Array<Record<string, unknown>>): string[]
 }
 
 export async function mcpRows(o: McpBenchOptions): Promise<Row[]> {
+  let cpuNote = ''
   const load = (lines: string[], extra: Partial<Parameters<typeof runWrk>[0]> = {}) => {
+    const run = (seconds: number) => runWrk({ origin: o.origin, lines, workDir: o.workDir, seconds, cpu: o.loadCpu, ...extra })
+    run(1) // warm-up, not counted: both doors prepare an answer on its first read
+    const before = o.serverPid === undefined ? 0 : cpuSeconds(o.serverPid)
     const results: LoadResult[] = []
-    for (let i = 0; i < o.repeats; i++) results.push(runWrk({ origin: o.origin, lines, workDir: o.workDir, seconds: o.seconds, cpu: o.loadCpu, ...extra }))
+    for (let i = 0; i < o.repeats; i++) results.push(run(o.seconds))
+    if (o.serverPid !== undefined) {
+      const requests = results.reduce((n, r) => n + r.rps * o.seconds, 0)
+      cpuNote = `, CPU per request ${(((cpuSeconds(o.serverPid) - before) / requests) * 1e6).toFixed(0)} µs`
+    }
     return results
   }
   const mcp = { method: 'POST' as const, postPath: '/mcp', contentType: 'application/json', accept: MCP_ACCEPT }
@@ -52,6 +62,7 @@ export async function mcpRows(o: McpBenchOptions): Promise<Row[]> {
   const rows: Row[] = []
   const measure = (figure: string, results: LoadResult[]) => {
     const row = loadRow(figure, results)
+    row.note += cpuNote
     console.log(`  ${figure}: ${row.median.toFixed(0)} req/s`)
     rows.push(row)
     return row
@@ -63,6 +74,13 @@ export async function mcpRows(o: McpBenchOptions): Promise<Row[]> {
   const mcpSearch = measure('mcp: tools/call search_posts, 1-3 words', load(toolCalls('search_posts', o.queries.map((q) => ({ q }))), mcp))
   ratio(mcpSearch, restSearch, TARGET)
   return rows
+}
+
+/** CPU seconds a process has used, from /proc (utime + stime, in clock ticks). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 /** Random slugs and 1-3 word queries from the titles of a build's articles. */
@@ -108,7 +126,8 @@ if (import.meta.main) {
     logFile: join(work, 'server.log'),
   })
   try {
-    const rows = await mcpRows({ origin, ...mcpWorkload(dist), workDir: work, seconds: 3, repeats: 1, loadCpu })
+    // taskset execs the command, so the pid is the server's own.
+    const rows = await mcpRows({ origin, ...mcpWorkload(dist), workDir: work, seconds: 3, repeats: 1, loadCpu, serverPid: server.child.pid })
     console.log(`\n${markdownTable(rows).join('\n')}\n`)
   } finally {
     await server.stop()

@@ -214,7 +214,7 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
     recordLoad(`${store}: POST /api/v1/keys`, load(origin, [''], { method: 'POST', postPath: '/api/v1/keys' }))
     if (store === 'embedded') {
       console.log('  MCP tools/call against the REST reads, same server')
-      rows.push(...(await mcpRows({ origin, ...mcpWorkload(dist), workDir: WORK, seconds: SECONDS, repeats: REPEATS, loadCpu: LOAD_CPU })))
+      rows.push(...(await mcpRows({ origin, ...mcpWorkload(dist), workDir: WORK, seconds: SECONDS, repeats: REPEATS, loadCpu: LOAD_CPU, serverPid: server.child.pid })))
     }
 
     if (store === 'embedded') {

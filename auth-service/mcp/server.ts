@@ -53,6 +53,15 @@ const INSTRUCTIONS =
  * validator, the resource listing) is built once here and shared.
  */
 export function mcpServerFactory(ctx: ActionContext, logError: LogError): McpServerFactory {
+  // One per app: the endpoint's handlers and its fast path share the tools and their caches.
+  let factory = factories.get(ctx)
+  if (!factory) factories.set(ctx, (factory = buildFactory(ctx, logError)))
+  return factory
+}
+
+const factories = new WeakMap<ActionContext, McpServerFactory>()
+
+function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory {
   const tools = articleTools(ctx)
   const byName = new Map(tools.map((t) => [t.name, t]))
   const listed: { tools: Tool[] } = {

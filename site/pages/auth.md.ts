@@ -116,7 +116,7 @@ Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
 | \`issuer_not_enabled\` | 400 | \`/agent/identity\` | No issuer trust list; use \`anonymous\`. |
 | \`claimed_or_in_flight\` | 400 | \`/agent/identity/claim\` | Exchange your \`identity_assertion\` instead. |
 | \`invalid_grant\` | 400 | \`/oauth2/token\` | Register again at \`/agent/identity\`. |
-| \`invalid_target\` | 400 | \`/oauth2/token\` | Use \`resource=${base}/api/v1\`. |
+| \`invalid_target\` | 400 | \`/oauth2/token\` | Use \`resource=${base}/api/v1\` (or \`${base}/mcp\` for the MCP server). |
 | \`invalid_scope\` | 400 | \`/oauth2/token\` | Ask only for \`research.read\` and/or \`research.search\`. |
 | \`unsupported_grant_type\` | 400 | \`/oauth2/token\` | Use the jwt-bearer grant (or the claim grant). |
 | \`authorization_pending\` | 400 | \`/oauth2/token\` | Honour the polling interval; this host does not complete claims. |

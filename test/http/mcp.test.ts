@@ -9,6 +9,10 @@ import { createApp, type AppDeps } from '../../auth-service/app.ts'
 import { createPostIndex } from '../../auth-service/articles/post-index.ts'
 import { DEFAULT_RATE_LIMITS, MCP_LIMITS } from '../../auth-service/defaults.ts'
 import type { IndexEntry } from '../../model/article.ts'
+import { Writable } from 'node:stream'
+import type { RequestHandler } from 'express'
+import { createLogger } from '../../auth-service/ops/logger.ts'
+import { createMetrics } from '../../auth-service/ops/metrics.ts'
 import { agentToken } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
 
@@ -332,5 +336,90 @@ describe('/mcp refusals', () => {
     expect(res.body).toMatchObject({ id: 7, error: { code: -32603, message: 'The server failed to answer; retry with backoff.' } })
     expect(JSON.stringify(res.body)).not.toContain('secret')
     expect(errors).toHaveLength(1)
+  })
+})
+
+describe('the /mcp fast path', () => {
+  /** Two apps on one store, one with the fast paths; `reachedChain` counts what reached the fast app's chain. */
+  async function pair() {
+    const deps = await testDeps()
+    const logs: Record<'fast' | 'chain', string[]> = { fast: [], chain: [] }
+    const reachedChain: string[] = []
+    const make = (fast: boolean) => {
+      const lines = logs[fast ? 'fast' : 'chain']
+      const stream = new Writable({
+        write(chunk, _e, done) {
+          lines.push(...chunk.toString().split('\n').filter(Boolean))
+          done()
+        },
+      })
+      const metrics = createMetrics()
+      if (fast) {
+        const middleware = metrics.middleware
+        metrics.middleware = ((req, res, next) => {
+          reachedChain.push(req.originalUrl)
+          middleware(req, res, next)
+        }) as RequestHandler
+      }
+      return createApp({ ...deps, readFastPath: fast, rateLimits: DEFAULT_RATE_LIMITS, logger: createLogger('info', stream), metrics })
+    }
+    return { fast: make(true), chain: make(false), logs, reachedChain }
+  }
+  const VOLATILE = new Set(['date', 'x-request-id', 'connection', 'keep-alive'])
+  const headersOf = (res: request.Response) =>
+    Object.fromEntries(
+      Object.entries(res.headers)
+        .filter(([k]) => !VOLATILE.has(k))
+        .map(([k, v]) => [k, k === 'ratelimit' ? String(v).replace(/r=\d+; t=\d+/, 'r=N; t=N') : v]),
+    )
+  const tool = (name: string, args: unknown, extra: object = {}) => ({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: args, ...extra } })
+
+  it('answers exactly as the chain, and answers every plain tool call itself', async () => {
+    const { fast, chain, reachedChain, logs } = await pair()
+    const key = (await request(chain).post('/api/v1/keys')).body.key as string
+    const mcpToken = (await agentToken(chain, { resource: 'https://research.example.org/mcp' })).access_token
+    const narrow = (await agentToken(chain, { resource: 'https://research.example.org/mcp', scope: 'research.read' })).access_token
+    const restToken = (await agentToken(chain)).access_token
+
+    const cases: Array<[unknown, Record<string, string>, 'fast' | 'chain']> = [
+      [tool('get_post', { slug: 'hashing-rings' }), {}, 'fast'],
+      [tool('search_posts', { q: 'latency', limit: 3 }), { Authorization: `Bearer ${key}` }, 'fast'],
+      [tool('list_posts', { limit: 2 }), { Authorization: `Bearer ${mcpToken}` }, 'fast'],
+      [tool('list_posts', undefined), { Origin: 'https://research.example.org' }, 'fast'],
+      [tool('get_post', { slug: 'no-such-post' }), {}, 'fast'],
+      [tool('list_posts', { limit: 0 }), {}, 'fast'],
+      [tool('search_posts', { q: 'latency' }), { Authorization: `Bearer ${narrow}` }, 'chain'],
+      [tool('get_post', { slug: 'hashing-rings' }), { Authorization: `Bearer ${restToken}` }, 'chain'],
+      [tool('get_post', { slug: 'hashing-rings' }), { Authorization: 'Bearer forged' }, 'chain'],
+      [tool('get_post', { slug: 'hashing-rings' }), { Origin: 'http://evil.example' }, 'chain'],
+      [tool('get_post', { slug: 'hashing-rings' }), { 'MCP-Protocol-Version': '1999-01-01' }, 'chain'],
+      [tool('get_post', { slug: 'hashing-rings' }), { Accept: 'application/json' }, 'chain'],
+      [tool('get_post', { slug: 'hashing-rings' }, { _meta: {} }), {}, 'chain'],
+      [tool('get_post', 'hashing-rings'), {}, 'chain'],
+      [tool('no_such_tool', {}), {}, 'chain'],
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {}, 'chain'],
+      [[tool('get_post', { slug: 'hashing-rings' })], {}, 'chain'],
+      ['{"jsonrpc": "2.0", ', {}, 'chain'],
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_post', arguments: { slug: 'x'.repeat(100_000) } } }, {}, 'chain'],
+    ]
+    for (const [message, headers, answerer] of cases) {
+      const before = reachedChain.length
+      const send = (app: typeof fast) => request(app).post('/mcp').set({ ...MCP_HEADERS, ...headers }).send(typeof message === 'string' ? message : JSON.stringify(message))
+      const [a, b] = [await send(fast), await send(chain)]
+      const label = `${JSON.stringify(message).slice(0, 120)} ${JSON.stringify(headers).slice(0, 80)}`
+      expect(a.status, label).toBe(b.status)
+      expect(a.text, label).toBe(b.text)
+      expect(headersOf(a), label).toEqual(headersOf(b))
+      expect(reachedChain.length > before ? 'chain' : 'fast', label).toBe(answerer)
+    }
+    const shape = (line: string) => {
+      const { level, msg, req, res } = JSON.parse(line)
+      return { level, msg, req: { ...req, id: undefined, remoteAddress: undefined }, res }
+    }
+    await request(fast).post('/mcp').set(MCP_HEADERS).send(JSON.stringify(tool('list_posts', {})))
+    await request(chain).post('/mcp').set(MCP_HEADERS).send(JSON.stringify(tool('list_posts', {})))
+    expect(shape(logs.fast.at(-1)!)).toEqual(shape(logs.chain.at(-1)!))
+    const metrics = (await request(fast).get('/metrics')).text
+    expect(metrics).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/mcp",status_code="200"\} [1-9]/)
   })
 })
