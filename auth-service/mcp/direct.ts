@@ -5,8 +5,11 @@ import type { PreparedBody } from '../articles/post-index.ts'
 import { MCP_LIMITS } from '../defaults.ts'
 import type { McpServerFactory, ToolAnswer } from './server.ts'
 
-/** The answer to a message, as the bytes of a JSON-RPC response, or undefined when the server must judge it. */
-export type DirectAnswerer = (req: IncomingMessage, message: object) => Buffer | undefined
+/**
+ * The answer to a message, as the bytes of a JSON-RPC response in two parts (the kept result, then
+ * the id), or undefined when the server must judge it.
+ */
+export type DirectAnswerer = (req: IncomingMessage, message: object) => [Buffer, Buffer] | undefined
 
 const answerers = new WeakMap<McpServerFactory, DirectAnswerer>()
 
@@ -42,7 +45,7 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
       return undefined // a failure: the server answers it, logged and without details
     }
     const head = 'prepared' in answer ? resultOf(answer.prepared) : Buffer.from(`{"result":${JSON.stringify(answer.refusal)},"jsonrpc":"2.0","id":`)
-    return Buffer.concat([head, Buffer.from(`${JSON.stringify(call.id)}}`)])
+    return [head, Buffer.from(`${JSON.stringify(call.id)}}`)]
   }
   answerers.set(servers, answerer)
   return answerer

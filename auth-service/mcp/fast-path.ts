@@ -5,7 +5,7 @@ import { JSON_TYPES } from '../http/forms.ts'
 import { rateLimitHeaders, type ReadBudget } from '../http/read-budget.ts'
 import { REQUEST_COMPLETED, REQUEST_SERIALIZERS, requestIdOf } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
-import { cacheControlOf, readMcpBody } from './http.ts'
+import { cacheControlOf, readMcpBody, sendDirect } from './http.ts'
 import type { DirectAnswerer } from './direct.ts'
 import type { McpServerFactory } from './server.ts'
 
@@ -57,8 +57,8 @@ export function mcpFastPath(deps: McpFastPathDeps): RequestHandler {
           const id = deps.logger ? requestIdOf(req) : undefined
           if (id) headers.push('X-Request-Id', id)
           if (deps.accepting && !deps.accepting()) headers.push('Connection', 'close')
-          headers.push('Cache-Control', cacheControlOf(principal), 'Vary', 'Authorization', 'Content-Type', 'application/json', 'Content-Length', String(answer.length))
-          res.writeHead(200, headers).end(answer)
+          headers.push('Cache-Control', cacheControlOf(principal), 'Vary', 'Authorization')
+          sendDirect(res, answer, headers)
 
           const ms = performance.now() - started
           deps.metrics?.observe('POST', deps.path, 200, ms / 1000)
