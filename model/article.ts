@@ -16,6 +16,35 @@ const SLUG_RE = new RegExp(SLUG_PATTERN)
 export const DEFAULT_IMAGE_PATH = '/images/default-cover.svg'
 export const WORDS_PER_MINUTE = 230
 
+/**
+ * A DOI as the DOI Handbook spells it, `10.<registrant>/<suffix>`: the registrant is digits
+ * (with optional `.`-separated subdivisions), the suffix any printable characters except
+ * whitespace and the three that cannot sit verbatim in a BibTeX field (`{`, `}`, `\`).
+ */
+export const DOI_PATTERN = '^10\\.\\d{4,9}(?:\\.\\d+)*/[^\\s{}\\\\]+$'
+const DOI_RE = new RegExp(DOI_PATTERN)
+const DOI_EXAMPLE = '10.5555/12345678'
+
+// Characters a DOI may hold that a URL path may not (RFC 3986 pchar, and `/`).
+const NOT_URL_PATH = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu
+
+/** A DOI's resolver link, `https://doi.org/<doi>`, percent-encoded as the DOI Handbook asks. */
+export function doiUrl(doi: string): string {
+  return `https://doi.org/${doi.replace(NOT_URL_PATH, (c) => encodeURIComponent(c))}`
+}
+
+/** The DOI alone, refused with a fix when it is a link or not a DOI. */
+const Doi = z
+  .string({ error: `doi must be text like ${DOI_EXAMPLE}` })
+  .trim()
+  .refine((v) => DOI_RE.test(v), {
+    error: (issue) =>
+      /^(https?:\/\/|doi:)/i.test(String(issue.input))
+        ? `doi must be the DOI alone, not a link, like ${DOI_EXAMPLE}`
+        : `doi must look like 10.<registrant>/<suffix>, like ${DOI_EXAMPLE}`,
+    params: { fix: `write the DOI alone, like "doi: ${DOI_EXAMPLE}" (no https://doi.org/ or doi: in front)` },
+  })
+
 export const Slug = z
   .string()
   .regex(SLUG_RE, 'the file name is the slug and must be lowercase words joined by hyphens, like "my-article.md"')
@@ -41,6 +70,7 @@ export const Frontmatter = z
       .string()
       .refine((v) => v.startsWith('/') || /^https?:\/\//.test(v), 'image must be a site path (/images/x.png) or an http(s) URL')
       .optional(),
+    doi: Doi.optional(),
     // Drafts are validated but not published.
     draft: z.boolean().default(false),
   })
@@ -70,6 +100,8 @@ export const IndexEntry = z.object({
   tags: z.array(z.string()),
   /** A site path or an absolute URL; absent means the default cover. */
   image: z.string().optional(),
+  /** The article's DOI, when it has one. */
+  doi: z.string().regex(DOI_RE).optional(),
   readingMinutes: z.number(),
   markdown: z.string(),
 })
@@ -89,6 +121,7 @@ export interface ManifestRecord {
   author: string
   tags: string[]
   image?: string
+  doi?: string
   readingMinutes: number
 }
 
@@ -109,6 +142,11 @@ export const Post = z
     url: uri().meta({ description: 'The article page.' }),
     markdown_url: uri().meta({ description: 'The markdown twin of the article (text/markdown).' }),
     image: uri().meta({ description: 'Cover image; a default image when the article names none.' }),
+    doi: z
+      .string()
+      .regex(DOI_RE)
+      .nullable()
+      .meta({ description: 'The article\'s DOI (`10.<registrant>/<suffix>`, resolved at https://doi.org/<doi>); null when it has none.', examples: ['10.5555/12345678'] }),
   })
   .strict()
   .meta({ description: 'A published article. Every field is always present.' })
@@ -141,5 +179,6 @@ export function toPost(p: Omit<IndexEntry, 'markdown'>, baseUrl: string): Post {
     url: `${baseUrl}/posts/${p.slug}`,
     markdown_url: `${baseUrl}/posts/${p.slug}.md`,
     image: new URL(p.image ?? DEFAULT_IMAGE_PATH, baseUrl + '/').href,
+    doi: p.doi ?? null,
   }
 }

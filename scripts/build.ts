@@ -17,6 +17,7 @@ import type { IndexEntry } from '../model/article.ts'
 import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
 import { ROOT, buildEnv, buildSourcesFingerprint, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
 import { articlePage, markdownTwin, parseTemplate } from './build/article-page.ts'
+import { articleCitation } from './build/citation/index.ts'
 import { openCache, type BuildCache, type CacheEntry } from './build/cache.ts'
 import { articleBody, parseArticle, readSources, type ArticleMeta, type SourceFile } from './build/content.ts'
 import { acquireLock, configKey, linkTree, liveBuildDir, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
@@ -334,10 +335,20 @@ async function writeArticles(
     const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
     const page = join(postsDir, `${m.slug}.html`)
     const twin = join(postsDir, `${m.slug}.md`)
-    if (unchanged) linkSync(join(prev!.dir, 'site', 'posts', `${m.slug}.md`), twin)
-    else await writeFile(twin, markdownTwin(m, articleBody(sources.get(m.slug)!.source), baseUrl))
+    const reuse = (name: string) => linkSync(join(prev!.dir, 'site', 'posts', name), join(postsDir, name))
+    // The twins depend on the article alone: an unchanged article's are linked from the live build.
+    const citation = unchanged && samePages ? undefined : articleCitation(m, baseUrl)
+    if (unchanged) {
+      reuse(`${m.slug}.md`)
+      reuse(`${m.slug}.bib`)
+      reuse(`${m.slug}.csl.json`)
+    } else {
+      await writeFile(twin, markdownTwin(m, articleBody(sources.get(m.slug)!.source), baseUrl))
+      await writeFile(join(postsDir, `${m.slug}.bib`), citation!.bibtex)
+      await writeFile(join(postsDir, `${m.slug}.csl.json`), citation!.csl)
+    }
     if (unchanged && samePages) linkSync(join(prev!.dir, 'site', 'posts', `${m.slug}.html`), page)
-    else await writeFile(page, articlePage(template, m, (await entries.get(m)).html, baseUrl))
+    else await writeFile(page, articlePage(template, m, (await entries.get(m)).html, baseUrl, citation))
   })
 }
 
@@ -390,6 +401,7 @@ function indexEntry(m: ArticleMeta, f: SourceFile): IndexEntry {
     author: m.author,
     tags: m.tags,
     ...(m.image !== undefined ? { image: m.image } : {}),
+    ...(m.doi !== undefined ? { doi: m.doi } : {}),
     readingMinutes: m.readingMinutes,
     markdown: articleBody(f.source).trim() + '\n',
   }

@@ -5,6 +5,15 @@ import { extname, join, normalize } from 'node:path'
 /** Files whose names carry a content hash never change: cache them for a year. */
 const HASHED = /^\/(_astro|pagefind\/(fragment|index|filter))\//
 
+/** Types of the twins and feeds, which file extensions alone do not tell (the same in deploy/nginx). */
+const TYPES: ReadonlyArray<readonly [suffix: string, type: string]> = [
+  ['.md', 'text/markdown; charset=utf-8'],
+  ['.bib', 'application/x-bibtex; charset=utf-8'],
+  ['.csl.json', 'application/vnd.citationstyles.csl+json; charset=utf-8'],
+  ['/atom.xml', 'application/atom+xml; charset=utf-8'],
+  ['/rss.xml', 'application/rss+xml; charset=utf-8'],
+]
+
 /**
  * Serves the static build. `siteDir` goes through the `current` link that each build swaps
  * atomically, so a rebuild changes what is served without a restart.
@@ -19,7 +28,8 @@ export function staticSite(siteDir: string): RequestHandler[] {
     setHeaders(res: Response, path: string) {
       const url = path.slice(siteDir.length)
       res.setHeader('Cache-Control', HASHED.test(url) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate')
-      if (path.endsWith('.md')) res.setHeader('Content-Type', 'text/markdown; charset=utf-8')
+      const type = TYPES.find(([suffix]) => path.endsWith(suffix))
+      if (type) res.setHeader('Content-Type', type[1])
     },
   })
   // Pages are files (tags.html) that can sit beside a folder of the same name (tags/): serve the

@@ -79,4 +79,5 @@ export const SAMPLE_POST = {
   url: 'https://research.example.org/posts/tail-latency-in-fan-out-services',
   markdown_url: 'https://research.example.org/posts/tail-latency-in-fan-out-services.md',
   image: 'https://research.example.org/images/default-cover.svg',
+  doi: '10.5555/12345678',
 }

@@ -3,14 +3,20 @@
  * (site/pages/article-template.astro) with each `@@name@@` marker replaced by the article's
  * escaped metadata or its cached HTML.
  */
-import { DEFAULT_IMAGE_PATH } from '../../model/article.ts'
+import { DEFAULT_IMAGE_PATH, doiUrl } from '../../model/article.ts'
 import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
+import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
+import { escapeHtml } from './html.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
 export type ArticleTemplate = string[]
 
-const MARKERS = ['slug', 'title', 'description', 'imageUrl', 'author', 'isoDate', 'displayDate', 'updated', 'minutes', 'tags', 'content']
+const MARKERS = [
+  'slug', 'title', 'description', 'imageUrl', 'author', 'isoDate', 'displayDate', 'updated', 'minutes', 'tags', 'content',
+  // site/components/CiteBox.astro and CitationMeta.astro
+  'citationMeta', 'citeDoi', 'citeText', 'citeBibtex',
+]
 
 export function parseTemplate(html: string): ArticleTemplate {
   const parts = html.split(/@@(\w+)@@/)
@@ -20,12 +26,9 @@ export function parseTemplate(html: string): ArticleTemplate {
   return parts
 }
 
-const ESCAPABLE = /[&<>'"]/g
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#39;', '"': '&quot;' }
-/** The same escaping as Astro's expressions and attributes. */
-export const escapeHtml = (s: string) => s.replace(ESCAPABLE, (c) => ENTITY[c]!)
+export { escapeHtml }
 
-export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: string, baseUrl: string): string {
+export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: string, baseUrl: string, citation = articleCitation(a, baseUrl)): string {
   const date = new Date(a.date)
   const updated = a.lastModified && isoDate(new Date(a.lastModified)) !== isoDate(date) ? new Date(a.lastModified) : undefined
   const values: Record<string, string> = {
@@ -44,6 +47,10 @@ export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: str
       ? `<ul class="tags" aria-label="Tags">${a.tags.map((t) => `<li><a class="tag" href="${tagPath(t)}">${t}</a></li>`).join('')}</ul>`
       : '',
     content: html,
+    citationMeta: citation.metaTags,
+    citeDoi: citation.doiLine,
+    citeText: citation.textHtml,
+    citeBibtex: citation.bibtexHtml,
   }
   let out = ''
   for (let i = 0; i < template.length; i++) out += i % 2 === 0 ? template[i] : values[template[i]!]
@@ -61,6 +68,7 @@ export function markdownTwin(a: ArticleMeta, body: string, baseUrl: string): str
     `- Published: ${a.date.slice(0, 10)}`,
     ...(a.lastModified ? [`- Updated: ${a.lastModified}`] : []),
     ...(a.tags.length ? [`- Tags: ${a.tags.join(', ')}`] : []),
+    ...(a.doi ? [`- DOI: ${doiUrl(a.doi)}`] : []),
     `- Canonical: ${new URL(`/posts/${a.slug}`, baseUrl)}`,
   ].join('\n')
   return `${header}\n\n${body.trim()}\n`

@@ -87,7 +87,9 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
       } else if (issue.path.length === 1 && data[String(issue.path[0])] === undefined) {
         problems.push({ file: f.file, field: String(issue.path[0]), message: `${String(issue.path[0])} is required`, fix: 'add it to the frontmatter' })
       } else {
-        problems.push({ file: f.file, field: issue.path.join('.') || undefined, message: issue.message })
+        // A rule of the schema may name its fix (`params.fix`); the others say it in the message.
+        const fix = issue.code === 'custom' && typeof issue.params?.fix === 'string' ? issue.params.fix : undefined
+        problems.push({ file: f.file, field: issue.path.join('.') || undefined, message: issue.message, ...(fix ? { fix } : {}) })
       }
     }
     return undefined
@@ -103,6 +105,7 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
     author: fm.author,
     tags: fm.tags,
     ...(fm.image !== undefined ? { image: fm.image } : {}),
+    ...(fm.doi !== undefined ? { doi: fm.doi } : {}),
     draft: fm.draft,
     readingMinutes: readingMinutes(articleBody(f.source)),
   }

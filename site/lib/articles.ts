@@ -16,6 +16,7 @@ export interface Article {
     author: string
     tags: string[]
     image?: string
+    doi?: string
   }
   readingMinutes: number
 }
@@ -41,6 +42,7 @@ function loadManifest(): Article[] {
       author: r.author,
       tags: r.tags,
       ...(r.image !== undefined ? { image: r.image } : {}),
+      ...(r.doi !== undefined ? { doi: r.doi } : {}),
     },
     readingMinutes: r.readingMinutes,
   }))

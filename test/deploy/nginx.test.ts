@@ -274,6 +274,22 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     expect((await fetch(`${origin}/metrics`)).status).toBe(404)
   })
 
+  it('serves the citation twins and the feeds in the types the service gives them', async () => {
+    const expected: Record<string, string> = {
+      '/posts/cafe-latency-notes.bib': 'application/x-bibtex; charset=utf-8',
+      '/posts/cafe-latency-notes.csl.json': 'application/vnd.citationstyles.csl+json; charset=utf-8',
+      '/atom.xml': 'application/atom+xml; charset=utf-8',
+      '/rss.xml': 'application/rss+xml; charset=utf-8',
+    }
+    for (const [path, type] of Object.entries(expected)) {
+      const [edge, replica] = await Promise.all([fetch(`${origin}${path}`), fetch(`${direct[1]}${path}`)])
+      expect(edge.status, path).toBe(200)
+      expect(edge.headers.get('content-type'), path).toBe(type)
+      expect(replica.headers.get('content-type'), path).toBe(type)
+      expect(await edge.text(), path).toBe(await replica.text())
+    }
+  })
+
   describe('anonymous reads from the edge cache', () => {
     const CACHED = [
       '/api/v1',

@@ -6,7 +6,7 @@ import { BASE_URL, builtIndex, testApp, testDeps } from '../support/index.ts'
 const deps = await testDeps()
 const app = createApp(deps)
 const index = builtIndex()
-const POST_FIELDS = ['slug', 'title', 'description', 'date', 'lastModified', 'author', 'tags', 'url', 'markdown_url', 'image']
+const POST_FIELDS = ['slug', 'title', 'description', 'date', 'lastModified', 'author', 'tags', 'url', 'markdown_url', 'image', 'doi']
 const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
 
 describe('GET /api/v1', () => {
@@ -41,6 +41,14 @@ describe('GET /api/v1/posts', () => {
     const bySlug = Object.fromEntries(res.body.posts.map((p: { slug: string }) => [p.slug, p]))
     expect(bySlug['hashing-rings'].lastModified).toBe('2025-03-20T12:00:00.000Z')
     expect(bySlug['cafe-latency-notes'].lastModified).toBe('2025-01-10T00:00:00.000Z')
+  })
+
+  it("carries an article's DOI, and null for one without", async () => {
+    const res = await request(app).get('/api/v1/posts')
+    const bySlug = Object.fromEntries(res.body.posts.map((p: { slug: string }) => [p.slug, p]))
+    expect(bySlug['hashing-rings'].doi).toBe('10.5555/hashing-rings.2025')
+    expect(bySlug['cafe-latency-notes'].doi).toBeNull()
+    expect((await request(app).get('/api/v1/posts/hashing-rings')).body.doi).toBe('10.5555/hashing-rings.2025')
   })
 
   it('honours limit within 1..100', async () => {

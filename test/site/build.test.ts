@@ -26,6 +26,22 @@ describe('the build of a content folder', () => {
     expect(html).toContain('<link rel="canonical" href="http://localhost:4321/posts/cafe-latency-notes">')
   })
 
+  it('writes citation tags, a Cite box and BibTeX and CSL-JSON twins for each article', () => {
+    const html = site('posts/hashing-rings.html')
+    const head = html.slice(0, html.indexOf('</head>'))
+    expect(head).toContain('<meta name="citation_title" content="Hashing Rings">')
+    expect(head).toContain('<meta name="citation_author" content="Lindqvist, Jonas">')
+    expect(head).toContain('<meta name="citation_doi" content="10.5555/hashing-rings.2025">')
+    expect(head).toContain('<link rel="alternate" type="application/atom+xml" title="Lattice Research (Atom)" href="/atom.xml">')
+    expect(html).toContain('DOI: <a href="https://doi.org/10.5555/hashing-rings.2025">10.5555/hashing-rings.2025</a>')
+    expect(html).toContain('Lindqvist, J. (2025). Hashing Rings. <i>Lattice Research</i>. https://doi.org/10.5555/hashing-rings.2025')
+    expect(html).toContain('<a href="/posts/hashing-rings.bib" download>BibTeX</a>')
+    expect(site('posts/hashing-rings.bib')).toContain('doi = {10.5555/hashing-rings.2025},')
+    expect(site('posts/hashing-rings.md')).toContain('- DOI: https://doi.org/10.5555/hashing-rings.2025\n')
+    expect(JSON.parse(site('posts/cafe-latency-notes.csl.json'))).toEqual([expect.objectContaining({ id: 'cafe-latency-notes', title: 'Café Latency Notes' })])
+    expect(site('posts/cafe-latency-notes.html')).not.toContain('class="cite-doi"')
+  })
+
   it('strips scripts that an article embeds as raw HTML', () => {
     const html = site('posts/hashing-rings.html')
     expect(html).toContain('Each server owns arcs of a ring.')
@@ -56,6 +72,7 @@ describe('the build of a content folder', () => {
     const rss = site('rss.xml')
     expect(rss.match(/<item>/g)).toHaveLength(3)
     expect(rss).toContain('<link>http://localhost:4321/posts/hashing-rings</link>')
+    expect(site('atom.xml').match(/<entry>/g)).toHaveLength(3)
     expect(site('sitemap-0.xml')).toContain('<loc>http://localhost:4321/posts/search-evaluation</loc>')
     expect(site('robots.txt')).toContain('Sitemap: http://localhost:4321/sitemap-index.xml')
     const llms = site('llms.txt')

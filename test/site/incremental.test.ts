@@ -49,6 +49,8 @@ describe('an incremental build', () => {
   it('serves an edited body without running Astro, and reuses the unchanged pages by hard link', async () => {
     const before = join(dist, 'current', 'site', 'posts', 'hashing-rings.html')
     const inode = statSync(before).ino
+    const twins = ['hashing-rings.bib', 'hashing-rings.csl.json'].map((f) => join(dist, 'current', 'site', 'posts', f))
+    const twinInodes = twins.map((f) => statSync(f).ino)
     edit('cafe-latency-notes', '## Queues', '## Queues and espresso')
     await run()
     expect(lines.some((l) => l.startsWith('site pages built'))).toBe(false)
@@ -56,6 +58,8 @@ describe('an incremental build', () => {
     expect(live('posts/cafe-latency-notes.md')).toContain('## Queues and espresso')
     expect(liveIndex().find((p) => p.slug === 'cafe-latency-notes')!.markdown).toContain('## Queues and espresso')
     expect(statSync(join(dist, 'current', 'site', 'posts', 'hashing-rings.html')).ino).toBe(inode)
+    expect(twins.map((f) => statSync(f).ino)).toEqual(twinInodes)
+    expect(live('posts/cafe-latency-notes.bib')).toContain('title = {{Café Latency Notes}}')
     // The search index follows the text.
     expect(lines.some((l) => l.startsWith('search index live'))).toBe(true)
   }, 120_000)
@@ -69,6 +73,10 @@ describe('an incremental build', () => {
     expect(live('posts/hashing-rings.html')).toContain('<h1 class="page-title" data-pagefind-meta="title">Hashing Rings Revisited</h1>')
     expect(live('index.html')).toContain('Hashing Rings Revisited')
     expect(live('rss.xml')).toContain('<title>Hashing Rings Revisited</title>')
+    expect(live('atom.xml')).toContain('<title>Hashing Rings Revisited</title>')
+    expect(live('posts/hashing-rings.bib')).toContain('title = {{Hashing Rings Revisited}}')
+    expect(JSON.parse(live('posts/hashing-rings.csl.json'))[0].title).toBe('Hashing Rings Revisited')
+    expect(live('posts/hashing-rings.html')).toContain('<meta name="citation_title" content="Hashing Rings Revisited">')
     expect(live('llms.txt')).toContain('[Hashing Rings Revisited]')
   }, 180_000)
 
@@ -77,6 +85,9 @@ describe('an incremental build', () => {
     await run()
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.html'))).toBe(false)
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.md'))).toBe(false)
+    expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.bib'))).toBe(false)
+    expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.csl.json'))).toBe(false)
+    expect(live('posts/evaluating-search.bib')).toMatch(/^@article\{evaluating-search,\n/)
     expect(live('posts/evaluating-search.html')).toContain('<link rel="canonical" href="http://localhost:4321/posts/evaluating-search">')
     expect(live('posts/evaluating-search.md')).toContain('- Canonical: http://localhost:4321/posts/evaluating-search')
     expect(live('sitemap-0.xml')).toContain('/posts/evaluating-search</loc>')
@@ -89,7 +100,7 @@ describe('an incremental build', () => {
     unlinkSync(join(content, 'evaluating-search.md'))
     await run()
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'evaluating-search.html'))).toBe(false)
-    for (const page of ['index.html', 'rss.xml', 'llms.txt', 'sitemap-0.xml', 'tags.html']) expect(live(page), page).not.toContain('evaluating-search')
+    for (const page of ['index.html', 'rss.xml', 'atom.xml', 'llms.txt', 'sitemap-0.xml', 'tags.html']) expect(live(page), page).not.toContain('evaluating-search')
     expect(liveIndex().map((p) => p.slug).sort()).toEqual(['cafe-latency-notes', 'hashing-rings'])
   }, 180_000)
 
@@ -114,7 +125,7 @@ describe('an incremental build', () => {
 
   it('rejects bad files with every problem, and keeps the live build', async () => {
     const liveBefore = readlinkSync(join(dist, 'sites', configKey(BASE, content)))
-    writeFileSync(join(content, 'two-faults.md'), '---\ntitle: ""\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntags: [Not A Tag]\ntag: x\n---\nBody\n')
+    writeFileSync(join(content, 'two-faults.md'), '---\ntitle: ""\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntags: [Not A Tag]\ntag: x\ndoi: https://doi.org/10.5555/1\n---\nBody\n')
     writeFileSync(join(content, 'Bad Name.md'), '---\ntitle: "T"\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\n---\nBody\n')
     try {
       const error = await run().then(
@@ -127,6 +138,7 @@ describe('an incremental build', () => {
       expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'title' }))
       expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'tags.0' }))
       expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'tag', fix: expect.stringContaining('tags') }))
+      expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'doi', fix: expect.stringContaining('10.5555/12345678') }))
       expect(readlinkSync(join(dist, 'sites', configKey(BASE, content)))).toBe(liveBefore)
     } finally {
       unlinkSync(join(content, 'two-faults.md'))

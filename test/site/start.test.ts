@@ -85,7 +85,7 @@ describe('npm start', () => {
     expect(newest.title).toBe('Fresh Findings')
     expect((await fetch(`${origin}/posts/fresh-findings`)).status).toBe(200)
     expect((await fetch(`${origin}/api/v1/search?q=fresh`)).status).toBe(200)
-  })
+  }, 90_000) // a whole build (Astro and Pagefind) runs inside this case
 
   it('does not rebuild when nothing changed, and stops on SIGTERM', async () => {
     await server.stop()

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { createApp } from '../../auth-service/app.ts'
+import { createApp, type AppDeps } from '../../auth-service/app.ts'
 import { distOf, testDeps } from './index.ts'
 import { CHROMIUM_PATH } from './preflight.ts'
 
@@ -16,13 +16,13 @@ export async function launchChromium(): Promise<Browser> {
   })
 }
 
-/** The whole origin (site and API) of the fixture build, on a real port. */
-export async function serveSite(): Promise<{ origin: string; close: () => Promise<void> }> {
+/** The whole origin (site and API) of the fixture build, on a real port; `overrides` go to createApp (e.g. rate limits). */
+export async function serveSite(overrides: Partial<AppDeps> = {}): Promise<{ origin: string; close: () => Promise<void> }> {
   const server: Server = createServer()
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const deps = await testDeps({ baseUrl: origin })
-  server.on('request', createApp({ ...deps, siteDir: join(distOf('fixture'), 'current', 'site') }))
+  server.on('request', createApp({ ...deps, siteDir: join(distOf('fixture'), 'current', 'site'), ...overrides }))
   return {
     origin,
     close: async () => {

@@ -1,0 +1,43 @@
+/**
+ * An article as a citation sees it: the one record that the BibTeX and CSL-JSON twins, the
+ * Highwire meta tags and the text style are written from, so that they always agree.
+ */
+import { doiUrl } from '../../../model/article.ts'
+import { SITE } from '../../../site/lib/site.ts'
+import type { ArticleMeta } from '../content.ts'
+import { splitName, type PersonName } from './names.ts'
+
+export interface CitedWork {
+  /** The citation key: the slug. */
+  key: string
+  title: string
+  author: PersonName
+  /** Where it is published: the site's name. */
+  journal: string
+  issued: { year: number; month: number; day: number }
+  /** The article page, absolute. */
+  url: string
+  doi?: string
+  abstract: string
+  keywords: string[]
+}
+
+/** Runs of whitespace (a folded YAML line, a tab) as one space: citations are single-line fields. */
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim()
+
+export function citedWork(a: Pick<ArticleMeta, 'slug' | 'title' | 'description' | 'date' | 'author' | 'tags' | 'doi'>, baseUrl: string): CitedWork {
+  return {
+    key: a.slug,
+    title: oneLine(a.title),
+    author: splitName(oneLine(a.author)),
+    journal: SITE.name,
+    issued: { year: Number(a.date.slice(0, 4)), month: Number(a.date.slice(5, 7)), day: Number(a.date.slice(8, 10)) },
+    url: new URL(`/posts/${a.slug}`, baseUrl).href,
+    ...(a.doi !== undefined ? { doi: a.doi } : {}),
+    abstract: oneLine(a.description),
+    keywords: a.tags,
+  }
+}
+
+/** The link a citation points a reader to: the DOI's when there is one, else the page. */
+export const citedLink = (w: CitedWork) => (w.doi ? doiUrl(w.doi) : w.url)

@@ -1,0 +1,96 @@
+/**
+ * The site's feeds, written as strings: RSS 2.0 (`/rss.xml`, with `dc:creator`, `atom:link
+ * rel="self"` and `lastBuildDate`, as feed validators ask) and Atom 1.0 (`/atom.xml`, RFC 4287).
+ * Both list every published article, newest first, from the articles manifest; the dates they
+ * carry come from the articles, never from the clock, so a rebuild of the same content writes
+ * the same bytes.
+ */
+import { doiUrl } from '../../model/article.ts'
+import { articlePath, markdownPath, type Article } from './articles'
+import { SITE } from './site'
+
+export const FEEDS = {
+  rss: { path: '/rss.xml', type: 'application/rss+xml', title: `${SITE.name} (RSS)` },
+  atom: { path: '/atom.xml', type: 'application/atom+xml', title: `${SITE.name} (Atom)` },
+} as const
+
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
+// Characters XML 1.0 does not allow anywhere, not even escaped (C0 controls but tab and newlines, lone surrogates, U+FFFE/F).
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/** Text for an XML element or a quoted attribute. */
+export const escapeXml = (s: string) => s.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => ENTITY[c]!)
+
+const updatedOf = (a: Article) => a.data.lastModified ?? a.data.date
+
+/** When the feed last changed: its newest article's last change (the build time of an empty site). */
+function feedUpdated(articles: readonly Article[]): Date {
+  let newest: Date | undefined
+  for (const a of articles) if (!newest || updatedOf(a) > newest) newest = updatedOf(a)
+  return newest ?? new Date()
+}
+
+export function rssFeed(articles: readonly Article[], site: URL): string {
+  const abs = (path: string) => escapeXml(new URL(path, site).href)
+  const items = articles.map((a) =>
+    [
+      '<item>',
+      `<title>${escapeXml(a.data.title)}</title>`,
+      `<link>${abs(articlePath(a.id))}</link>`,
+      `<guid isPermaLink="true">${abs(articlePath(a.id))}</guid>`,
+      `<description>${escapeXml(a.data.description)}</description>`,
+      `<pubDate>${a.data.date.toUTCString()}</pubDate>`,
+      `<dc:creator>${escapeXml(a.data.author)}</dc:creator>`,
+      ...a.data.tags.map((t) => `<category>${escapeXml(t)}</category>`),
+      '</item>',
+    ].join(''),
+  )
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
+    '<channel>',
+    `<title>${escapeXml(SITE.name)}</title>`,
+    `<link>${abs('/')}</link>`,
+    `<description>${escapeXml(SITE.tagline)}</description>`,
+    '<language>en</language>',
+    `<lastBuildDate>${feedUpdated(articles).toUTCString()}</lastBuildDate>`,
+    `<atom:link href="${abs(FEEDS.rss.path)}" rel="self" type="${FEEDS.rss.type}"/>`,
+    ...items,
+    '</channel>',
+    '</rss>',
+    '',
+  ].join('\n')
+}
+
+export function atomFeed(articles: readonly Article[], site: URL): string {
+  const abs = (path: string) => escapeXml(new URL(path, site).href)
+  const entries = articles.map((a) =>
+    [
+      '<entry>',
+      `<title>${escapeXml(a.data.title)}</title>`,
+      `<link rel="alternate" type="text/html" href="${abs(articlePath(a.id))}"/>`,
+      `<link rel="alternate" type="text/markdown" href="${abs(markdownPath(a.id))}"/>`,
+      ...(a.data.doi ? [`<link rel="related" href="${escapeXml(doiUrl(a.data.doi))}" title="DOI"/>`] : []),
+      `<id>${abs(articlePath(a.id))}</id>`,
+      `<published>${a.data.date.toISOString()}</published>`,
+      `<updated>${updatedOf(a).toISOString()}</updated>`,
+      `<author><name>${escapeXml(a.data.author)}</name></author>`,
+      `<summary>${escapeXml(a.data.description)}</summary>`,
+      ...a.data.tags.map((t) => `<category term="${escapeXml(t)}"/>`),
+      '</entry>',
+    ].join(''),
+  )
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
+    `<title>${escapeXml(SITE.name)}</title>`,
+    `<subtitle>${escapeXml(SITE.tagline)}</subtitle>`,
+    `<id>${abs('/')}</id>`,
+    `<updated>${feedUpdated(articles).toISOString()}</updated>`,
+    `<link rel="self" type="${FEEDS.atom.type}" href="${abs(FEEDS.atom.path)}"/>`,
+    `<link rel="alternate" type="text/html" href="${abs('/')}"/>`,
+    ...entries,
+    '</feed>',
+    '',
+  ].join('\n')
+}
