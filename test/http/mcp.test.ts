@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js'
+import fc from 'fast-check'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
 import { createPostIndex } from '../../auth-service/articles/post-index.ts'
 import { DEFAULT_RATE_LIMITS, MCP_LIMITS } from '../../auth-service/defaults.ts'
+import { ERROR_CODES } from '../../auth-service/errors.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { Writable } from 'node:stream'
 import type { RequestHandler } from 'express'
@@ -321,6 +323,61 @@ describe('/mcp refusals', () => {
     // The REST reads share the same budget.
     expect((await request(limited).get('/api/v1/posts')).status).toBe(429)
   })
+
+  it('never answers 5xx to generated messages, and explains every refusal with a code', async () => {
+    const fuzzed = createApp({ ...(await testDeps()), rateLimits: { ...DEFAULT_RATE_LIMITS, anonymousReadsPerMinute: 1e6 } })
+    const known = new Set<string>(ERROR_CODES)
+    const value = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.json().map((j) => JSON.parse(j) as unknown))
+    const message = fc.oneof(
+      fc.json(),
+      fc.string(),
+      fc
+        .record(
+          {
+            jsonrpc: fc.oneof(fc.constant('2.0'), fc.string()),
+            id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.double()),
+            method: fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'resources/list', 'resources/read', 'resources/templates/list', 'initialize', 'ping'), fc.string()),
+            params: fc.oneof(
+              value,
+              fc.record(
+                {
+                  name: fc.oneof(fc.constantFrom('get_post', 'search_posts', 'list_posts'), fc.string()),
+                  arguments: fc.oneof(value, fc.dictionary(fc.constantFrom('q', 'slug', 'limit', 'cursor', '__proto__', 'x'), value)),
+                  uri: fc.oneof(fc.string(), fc.constantFrom('https://research.example.org/posts/hashing-rings.md', 'file:///etc/passwd')),
+                  cursor: value,
+                },
+                { requiredKeys: [] },
+              ),
+            ),
+          },
+          { requiredKeys: ['jsonrpc'] },
+        )
+        .map((m) => JSON.stringify(m)),
+    )
+    const headers = fc.record(
+      {
+        Accept: fc.constantFrom('application/json, text/event-stream', 'application/json', '*/*'),
+        'Content-Type': fc.constantFrom('application/json', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded'),
+        'MCP-Protocol-Version': fc.constantFrom('2025-11-25', '2025-06-18', '1.0', ''),
+        Authorization: fc.constantFrom('Bearer forged', 'Basic eDp5', 'Bearer lat_live_x'),
+        Origin: fc.constantFrom('http://evil.example', 'https://research.example.org', 'null'),
+      },
+      { requiredKeys: [] },
+    )
+    await fc.assert(
+      fc.asyncProperty(message, headers, async (body, set) => {
+        const res = await request(fuzzed).post('/mcp').set(set).send(body)
+        expect(res.status, body).toBeLessThan(500)
+        if (res.status < 400) return
+        expect(res.headers['content-type'], body).toMatch(/^application\/json/)
+        // The service's own refusals carry a code; the transport's are JSON-RPC errors.
+        const refusal = res.body as { error?: unknown }
+        if (typeof refusal.error === 'string') expect(known.has(refusal.error), JSON.stringify(refusal)).toBe(true)
+        else expect(refusal.error, JSON.stringify(refusal)).toMatchObject({ code: expect.any(Number), message: expect.any(String) })
+      }),
+      { numRuns: 200 },
+    )
+  }, 120_000)
 
   it('answers a failure inside a read without its details', async () => {
     const errors: unknown[] = []
