@@ -5,7 +5,7 @@ import type { Express } from 'express'
 import { createApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
 import { ConfigError } from './errors.ts'
-import { keepYoungGenerationSmall, loadIndexFile, watchIndexFile } from './articles/index-file.ts'
+import { indexSource, keepYoungGenerationSmall, loadIndexFile, watchIndexFile } from './articles/index-file.ts'
 import type { PostIndex } from './articles/post-index.ts'
 import { loadSealingSecret } from './auth/sealing-secret.ts'
 import { loadOrCreateSigningKey } from './auth/signing-key.ts'
@@ -63,6 +63,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
 
   keepYoungGenerationSmall()
   let index: PostIndex | undefined
+  // Where the served index came from, read before loading it: a swap meanwhile is then seen.
+  const served = indexSource(current)
   try {
     index = await loadIndexFile(current, config.baseUrl)
   } catch (err) {
@@ -75,20 +77,18 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   const reloadIndex = async () => {
     index = await loadIndexFile(current, config.baseUrl)
   }
-  const stopWatching = options.watchIndex === false ? () => {} : watchIndexFile(
-    current,
-    config.baseUrl,
-    (next) => {
+  const stopWatching = options.watchIndex === false ? () => {} : watchIndexFile(current, config.baseUrl, {
+    served: index ? served : undefined,
+    onLoad(next) {
       index = next
-      logger.info({ articles: next.size }, 'post index reloaded')
+      logger.info({ articles: next.size, build: next.build }, 'post index reloaded')
     },
-    (err) => logger.error({ err }, 'post index reload failed; still serving the previous one'),
-    undefined,
-    (build) => {
+    onError: (err) => logger.error({ err }, 'post index reload failed; still serving the previous one'),
+    onRelabel(build) {
       // The same index, linked into a later swap of its build: it now answers for that build.
       if (index && index.build !== build) index = { ...index, build }
     },
-  )
+  })
 
   const store = await openStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
   const signingKey = await loadOrCreateSigningKey(store, loadSealingSecret(config.signingKeySecret, config.dataDir))

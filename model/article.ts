@@ -16,6 +16,11 @@ const SLUG_RE = new RegExp(SLUG_PATTERN)
 export const DEFAULT_IMAGE_PATH = '/images/default-cover.svg'
 export const WORDS_PER_MINUTE = 230
 
+/** The alt text of an article's cover: the writer's `imageAlt`, else one made from the title. */
+export function coverAlt(a: { title: string; imageAlt?: string }): string {
+  return a.imageAlt ?? `Cover image of “${a.title}”`
+}
+
 /**
  * A DOI as the DOI Handbook spells it, `10.<registrant>/<suffix>`: the registrant is digits
  * (with optional `.`-separated subdivisions), the suffix any printable characters except
@@ -70,6 +75,8 @@ export const Frontmatter = z
       .string()
       .refine((v) => v.startsWith('/') || /^https?:\/\//.test(v), 'image must be a site path (/images/x.png) or an http(s) URL')
       .optional(),
+    /** The cover's alt text; without it, the pages describe the cover by the article's title. */
+    imageAlt: z.string().trim().min(1).max(300).optional(),
     doi: Doi.optional(),
     // Drafts are validated but not published.
     draft: z.boolean().default(false),
@@ -121,6 +128,7 @@ export interface ManifestRecord {
   author: string
   tags: string[]
   image?: string
+  imageAlt?: string
   doi?: string
   readingMinutes: number
 }

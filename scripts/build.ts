@@ -9,7 +9,7 @@
  * CONTENT_DIR, BASE_URL and DIST_DIR choose what is built and where (scripts/build/dist.ts).
  */
 import { spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
+import { createHash, hash } from 'node:crypto'
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -25,6 +25,8 @@ import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { writeIndexFile } from '../auth-service/articles/index-file.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './build/renderer.ts'
 import { writeSearchIndex, type SearchRecord } from './build/search-index.ts'
+import { coverHtml, navHtml, tocHtml } from './build/reading-parts.ts'
+import { relatedArticles } from './build/related.ts'
 
 export { BuildError } from './build/errors.ts'
 
@@ -69,6 +71,8 @@ interface BuildState {
   pagefindKey: string | null
   /** Every valid article, drafts included. */
   articles: ArticleMeta[]
+  /** Per article page, a hash of its links to other articles: the page is reused only if they are the same. */
+  navKeys?: Record<string, string>
 }
 
 interface Previous {
@@ -139,6 +143,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // The post index is written once per build; later swaps of the same build link it, so the
     // service (which reloads when the file changes) loads it once.
     let indexWrittenIn: string | undefined
+    // Each article's related articles (indexes into `published`), computed once for both assemblies.
+    let related: number[][] | undefined
     const land = async (dir: string, id: string, state: BuildState) => {
       log(`pages written after ${since()}`)
       if (indexWrittenIn) linkTopFiles(indexWrittenIn, dir)
@@ -156,7 +162,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       await rendering
       if (problems.length) throw new BuildError(sortProblems(problems))
       const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
-      await writeArticles(join(dir, 'site'), template, published, reusable, entries, bySlug, baseUrl)
+      related ??= relatedArticles(published)
+      return writeArticles(join(dir, 'site'), template, published, related, reusable, entries, bySlug, baseUrl)
     }
 
     let info: BuildInfo | undefined
@@ -165,8 +172,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const { id, dir } = startBuildDir()
       linkTree(join(prev.dir, 'site'), join(dir, 'site'), new Set(['posts']))
       linkSync(join(prev.dir, 'template.html'), join(dir, 'template.html'))
-      await assemble(dir, prev.template)
-      info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas })
+      const navKeys = await assemble(dir, prev.template)
+      info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas, navKeys })
       log(`article pages live after ${since()}`)
     }
 
@@ -187,8 +194,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         else pagefind = null
         log(`site pages built after ${since()}`)
       }
-      await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
-      info = await land(dir, id, { version: STATE_VERSION, templateKey, assemblyKey, astroKey, pagefindKey: pagefind, articles: metas })
+      const navKeys = await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
+      info = await land(dir, id, { version: STATE_VERSION, templateKey, assemblyKey, astroKey, pagefindKey: pagefind, articles: metas, navKeys })
       log(`site live after ${since()}`)
     }
 
@@ -322,22 +329,33 @@ async function writeArticles(
   siteDir: string,
   templateHtml: string,
   published: ArticleMeta[],
+  related: number[][],
   prev: Previous | undefined,
   entries: EntrySource,
   sources: Map<string, SourceFile>,
   baseUrl: string,
-): Promise<void> {
+): Promise<Record<string, string>> {
   const postsDir = join(siteDir, 'posts')
   mkdirSync(postsDir, { recursive: true })
   const template = parseTemplate(templateHtml)
   const samePages = prev !== undefined && prev.template === templateHtml
-  await forEachLimited(published, WRITE_CONCURRENCY, async (m) => {
+  // A page also shows its neighbours and related articles: it is rewritten when they change,
+  // e.g. when another article is added, removed or retitled.
+  const navKeys: Record<string, string> = {}
+  await forEachLimited(published, WRITE_CONCURRENCY, async (m, i) => {
+    const older = published[i + 1]
+    const newer = published[i - 1]
+    const others = related[i]!.map((j) => published[j]!)
+    // What the links show, hashed in one call (cheap enough for every article of every build).
+    const shown = [older, newer, ...others].map((a) => (a ? `${a.slug}\0${a.title}` : '')).join('\0')
+    const navKey = (navKeys[m.slug] = hash('sha256', shown).slice(0, 16))
     const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
     const page = join(postsDir, `${m.slug}.html`)
     const twin = join(postsDir, `${m.slug}.md`)
     const reuse = (name: string) => linkSync(join(prev!.dir, 'site', 'posts', name), join(postsDir, name))
     // The twins depend on the article alone: an unchanged article's are linked from the live build.
-    const citation = unchanged && samePages ? undefined : articleCitation(m, baseUrl)
+    const samePage = unchanged && samePages && prev.state.navKeys?.[m.slug] === navKey
+    const citation = samePage ? undefined : articleCitation(m, baseUrl)
     if (unchanged) {
       reuse(`${m.slug}.md`)
       reuse(`${m.slug}.bib`)
@@ -347,9 +365,14 @@ async function writeArticles(
       await writeFile(join(postsDir, `${m.slug}.bib`), citation!.bibtex)
       await writeFile(join(postsDir, `${m.slug}.csl.json`), citation!.csl)
     }
-    if (unchanged && samePages) linkSync(join(prev!.dir, 'site', 'posts', `${m.slug}.html`), page)
-    else await writeFile(page, articlePage(template, m, (await entries.get(m)).html, baseUrl, citation))
+    if (samePage) linkSync(join(prev.dir, 'site', 'posts', `${m.slug}.html`), page)
+    else {
+      const entry = await entries.get(m)
+      const nav = navHtml(older, newer, others)
+      await writeFile(page, articlePage(template, m, entry.html, baseUrl, { cover: coverHtml(m), toc: tocHtml(entry.headings), nav }, citation))
+    }
   })
+  return navKeys
 }
 
 async function* searchRecords(published: ArticleMeta[], entries: EntrySource): AsyncIterable<SearchRecord> {
@@ -423,10 +446,13 @@ function sortProblems(problems: BuildProblem[]): BuildProblem[] {
   return problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
 }
 
-async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0
   const worker = async () => {
-    while (next < items.length) await fn(items[next++]!)
+    while (next < items.length) {
+      const i = next++
+      await fn(items[i]!, i)
+    }
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }

@@ -10,7 +10,7 @@ export const searchPosts: ReadAction = {
     tags: ['Articles'],
     summary: 'Search articles by keywords',
     description:
-      'Ranked keyword search over title, tags and description: more matched words first, then title over tags over description, then newest. Case- and accent-insensitive; the last word also matches as a prefix. Needs the research.search scope when a token is sent.',
+      'Ranked keyword search over title, tags and description: more matched words first, then title over tags over description, then newest. Case- and accent-insensitive; the last word also matches as a prefix. Article bodies are not searched (the site search page, /search, searches their full text). Needs the research.search scope when a token is sent.',
     parameters: [
       { name: 'q', in: 'query', required: true, description: 'Keywords.', schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.queryLength }, example: 'tail latency' },
       limitParam(READ_LIMITS.search),

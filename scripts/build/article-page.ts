@@ -16,7 +16,16 @@ const MARKERS = [
   'slug', 'title', 'description', 'imageUrl', 'author', 'isoDate', 'displayDate', 'updated', 'minutes', 'tags', 'content',
   // site/components/CiteBox.astro and CitationMeta.astro
   'citationMeta', 'citeDoi', 'citeText', 'citeBibtex',
+  // site/components/ReadingPart.astro
+  'cover', 'toc', 'nav',
 ]
+
+/** The reading aids' HTML (scripts/build/reading-parts.ts), made by the caller. */
+export interface ReadingParts {
+  cover: string
+  toc: string
+  nav: string
+}
 
 export function parseTemplate(html: string): ArticleTemplate {
   const parts = html.split(/@@(\w+)@@/)
@@ -28,7 +37,7 @@ export function parseTemplate(html: string): ArticleTemplate {
 
 export { escapeHtml }
 
-export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: string, baseUrl: string, citation = articleCitation(a, baseUrl)): string {
+export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: string, baseUrl: string, parts: ReadingParts, citation = articleCitation(a, baseUrl)): string {
   const date = new Date(a.date)
   const updated = a.lastModified && isoDate(new Date(a.lastModified)) !== isoDate(date) ? new Date(a.lastModified) : undefined
   const values: Record<string, string> = {
@@ -51,6 +60,7 @@ export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: str
     citeDoi: citation.doiLine,
     citeText: citation.textHtml,
     citeBibtex: citation.bibtexHtml,
+    ...parts,
   }
   let out = ''
   for (let i = 0; i < template.length; i++) out += i % 2 === 0 ? template[i] : values[template[i]!]

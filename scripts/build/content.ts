@@ -105,6 +105,7 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
     author: fm.author,
     tags: fm.tags,
     ...(fm.image !== undefined ? { image: fm.image } : {}),
+    ...(fm.imageAlt !== undefined ? { imageAlt: fm.imageAlt } : {}),
     ...(fm.doi !== undefined ? { doi: fm.doi } : {}),
     draft: fm.draft,
     readingMinutes: readingMinutes(articleBody(f.source)),

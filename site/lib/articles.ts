@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { DEFAULT_IMAGE_PATH, type ManifestRecord } from '../../model/article.ts'
 
+export { coverAlt } from '../../model/article.ts'
+
 /**
  * An article as the list pages see it. The build (scripts/build.ts) validates and renders the
  * articles itself and hands the site a manifest of their metadata, no bodies: Astro builds the
@@ -15,7 +17,9 @@ export interface Article {
     lastModified?: Date
     author: string
     tags: string[]
+    /** Set only when the writer named a cover: the lists show no default cover. */
     image?: string
+    imageAlt?: string
     doi?: string
   }
   readingMinutes: number
@@ -42,6 +46,7 @@ function loadManifest(): Article[] {
       author: r.author,
       tags: r.tags,
       ...(r.image !== undefined ? { image: r.image } : {}),
+      ...(r.imageAlt !== undefined ? { imageAlt: r.imageAlt } : {}),
       ...(r.doi !== undefined ? { doi: r.doi } : {}),
     },
     readingMinutes: r.readingMinutes,
@@ -65,6 +70,11 @@ export const articlePath = (slug: string) => `/posts/${slug}`
 export const markdownPath = (slug: string) => `/posts/${slug}.md`
 export const tagPath = (tag: string) => `/tags/${tag}`
 export const DEFAULT_IMAGE = DEFAULT_IMAGE_PATH
+/**
+ * The box a cover is drawn in (16:9), given as the image's width and height so that the page
+ * does not move when it loads; the image is cropped to fill it.
+ */
+export const COVER = { width: 640, height: 360 } as const
 
 /** All tags with their article counts, most used first. */
 export function tagCounts(articles: Article[]): Array<{ tag: string; count: number }> {

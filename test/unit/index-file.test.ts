@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { INDEX_FILES, loadIndexFile, readIndexEntries, watchIndexFile, writeIndexFile } from '../../auth-service/articles/index-file.ts'
+import { INDEX_FILES, indexSource, loadIndexFile, readIndexEntries, watchIndexFile, writeIndexFile } from '../../auth-service/articles/index-file.ts'
 import type { IndexEntry } from '../../model/article.ts'
 
 const BASE = 'https://research.example.org'
@@ -122,11 +122,20 @@ describe('the post index file', () => {
 
     const loads: number[] = []
     const labels: string[] = []
-    const stop = watchIndexFile(live, BASE, (index) => loads.push(index.size), (e) => { throw e }, 20, (build) => labels.push(build))
+    const stop = watchIndexFile(live, BASE, {
+      served: indexSource(live),
+      onLoad: (index) => loads.push(index.size),
+      onError: (e) => { throw e },
+      onRelabel: (build) => labels.push(build),
+      intervalMs: 20,
+    })
     try {
       // The same files hard-linked into a later build (the build's search swap): relabelled, not reloaded.
       mkdirSync(join(dist, 'builds', 'two'))
       for (const name of Object.values(INDEX_FILES)) linkSync(join(dist, 'builds', 'one', name), join(dist, 'builds', 'two', name))
+      // A poll between the link and the swap sees a changed file (its link count) but the same build.
+      await new Promise((r) => setTimeout(r, 60))
+      expect(labels).toEqual([])
       swap('two')
       await waitUntil(() => labels.includes('two'))
       expect(loads).toEqual([])
@@ -136,6 +145,7 @@ describe('the post index file', () => {
       swap('three')
       await waitUntil(() => loads.length > 0)
       expect(loads).toEqual([2])
+      expect(labels).toEqual(['two'])
     } finally {
       stop()
     }

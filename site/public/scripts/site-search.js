@@ -4,6 +4,8 @@
   const input = document.getElementById('site-search-q')
   const status = document.getElementById('site-search-status')
   const list = document.getElementById('site-search-results')
+  // The topics offered before a search, out of the way of the results.
+  const browse = document.getElementById('site-search-browse')
   if (!form) return
   let pagefind
   let latest = 0
@@ -18,6 +20,7 @@
 
   async function run(q) {
     const ticket = ++latest
+    if (browse) browse.hidden = q.trim() !== ''
     if (!q.trim()) {
       list.replaceChildren()
       status.textContent = ''
