@@ -15,11 +15,15 @@ import { readBudget } from './http/read-budget.ts'
 import { readFastPath, readRouteMatcher, type ReadRoute } from './http/read-path.ts'
 import { constantHeaders, securityHeaderList } from './http/security-headers.ts'
 import { staticSite } from './http/static-site.ts'
+import { directAnswerer } from './mcp/direct.ts'
+import { mcpFastPath } from './mcp/fast-path.ts'
+import { originCheck } from './mcp/http.ts'
+import { mcpServerFactory } from './mcp/server.ts'
 import { buildOpenApiDocument } from './openapi/document.ts'
 import { requestLogger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import type { ActionContext } from './routes/action.ts'
-import { ENDPOINTS, RESOURCE_PATH, allowedMethods, endpointUrls, namespaces, type Endpoint } from './routes/endpoints.ts'
+import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, allowedMethods, endpointUrls, namespaces, type Endpoint } from './routes/endpoints.ts'
 import { healthRouter } from './routes/health.ts'
 import type { Store } from './store/store.ts'
 
@@ -45,7 +49,7 @@ export interface AppDeps {
   trustProxy?: string | boolean
   /** Per-client budgets, counted in the Store; none when omitted. */
   rateLimits?: RateLimits
-  /** Answer successful reads of the API in one step (default); false runs them through the chain. */
+  /** Answer successful reads of the API and plain MCP tool calls in one step (default); false runs them through the chain. */
   readFastPath?: boolean
 }
 
@@ -61,6 +65,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy)
 
   const url = endpointUrls(deps.baseUrl)
+  const logError = deps.logError ?? ((err) => console.error(err))
   const ctx: ActionContext = {
     baseUrl: deps.baseUrl,
     url,
@@ -80,9 +85,17 @@ export function createApp(deps: AppDeps): Express {
     ...(deps.siteDir ? { siteDir: deps.siteDir } : {}),
     onIssued: (kind) => deps.metrics?.issued.inc({ kind }),
     openapi: buildOpenApiDocument(deps.baseUrl),
+    logError,
   }
   const resourceMetadata = url('getProtectedResourceMetadata')
   const resolvePrincipal = principalResolver({ store: deps.store, tokens: deps.tokens, resourceMetadataUrl: resourceMetadata })
+  // The MCP endpoint is a resource of its own: tokens for it, and a 401 naming its metadata.
+  const resolveMcpPrincipal = principalResolver({
+    store: deps.store,
+    tokens: deps.tokens,
+    resourceMetadataUrl: url('getMcpProtectedResourceMetadata'),
+    resource: url('mcp'),
+  })
   const budget = deps.rateLimits ? readBudget(deps.store, deps.rateLimits) : undefined
   const limiters = deps.rateLimits ? rateLimiters(deps.store, deps.rateLimits) : undefined
   const securityHeaders = securityHeaderList({ https: deps.baseUrl.startsWith('https:') })
@@ -120,6 +133,24 @@ export function createApp(deps: AppDeps): Express {
       }),
     )
 
+  if (deps.readFastPath !== false) {
+    const servers = mcpServerFactory(ctx, logError)
+    app.use(
+      mcpFastPath({
+        path: MCP_PATH,
+        origin: new URL(deps.baseUrl).origin,
+        servers,
+        answerDirectly: directAnswerer(servers),
+        resolvePrincipal: resolveMcpPrincipal,
+        budget,
+        constantHeaders: [...securityHeaders, ...Object.entries(CORS_HEADERS).flat()],
+        logger: deps.logger,
+        metrics: deps.metrics,
+        accepting: deps.accepting,
+      }),
+    )
+  }
+
   if (deps.logger) app.use(requestLogger(deps.logger))
   if (deps.accepting) {
     const accepting = deps.accepting
@@ -136,15 +167,20 @@ export function createApp(deps: AppDeps): Express {
   // The API, agents, OAuth and discovery are meant for any origin's scripts: no cookies are involved.
   api.use(openCors('GET, HEAD, POST, OPTIONS'))
   // Every write draws on the general budget (the authorization page too: it stores a consent, and
-  // may fetch a client's metadata document); an issuance also on its own, which counts successes only.
+  // may fetch a client's metadata document); an issuance also on its own, which counts successes
+  // only. A POST that is a read (a message to /mcp) draws on the read budget instead, after its bearer check.
   if (limiters)
     for (const e of ENDPOINTS as readonly Endpoint[])
-      if (e.action.kind === 'write')
-        api[e.method === 'GET' ? 'get' : 'post'](e.path, limiters.writes, ...(e.budget && e.budget !== 'reads' ? [limiters[e.budget]] : []))
+      if (e.action.kind === 'write' && e.budget !== 'reads')
+        api[e.method === 'GET' ? 'get' : 'post'](e.path, limiters.writes, ...(e.budget ? [limiters[e.budget]] : []))
   // The protected resource: a bearer credential is checked on every call, scopes and the read budget on reads.
   api.use(RESOURCE_PATH, authenticate(resolvePrincipal))
   api.use(RESOURCE_PATH, scopeCheck(readRouteMatcher(readRoutes), resourceMetadata))
   if (budget) api.use(RESOURCE_PATH, budget.middleware)
+  // The MCP endpoint: a browser page of another origin is refused first (DNS rebinding), then the
+  // bearer is checked for this resource; every message is one read. Scopes depend on the message.
+  api.use(MCP_PATH, originCheck(deps.baseUrl), authenticate(resolveMcpPrincipal))
+  if (budget) api.post(MCP_PATH, budget.everyRequest)
   for (const e of ENDPOINTS as readonly Endpoint[]) api[e.method === 'GET' ? 'get' : 'post'](e.path, ...handlers.get(e)!)
   for (const [path, allow] of allowedMethods()) api.all(path, methodNotAllowed(allow))
   const { folders, files } = namespaces()
@@ -157,7 +193,7 @@ export function createApp(deps: AppDeps): Express {
   // Whatever is left (a write to a page, or any path when no site is served) is a JSON 404.
   app.use(apiNotFound)
 
-  app.use(errorHandler(deps.logError ?? ((err) => console.error(err))))
+  app.use(errorHandler(logError))
   return app
 }
 

@@ -26,6 +26,7 @@ const STATUS = {
   claimed_or_in_flight: 400,
   invalid_token: 401,
   insufficient_scope: 403,
+  invalid_origin: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

@@ -21,6 +21,7 @@ export function runWrk(options: {
   authorization?: string
   contentType?: string
   postPath?: string
+  accept?: string
   seconds: number
   connections?: number
   cpu: number
@@ -29,7 +30,7 @@ export function runWrk(options: {
   writeFileSync(file, options.lines.join('\n') + '\n')
   const args = [
     '-c', String(options.cpu), 'wrk', '-t1', `-c${options.connections ?? 32}`, `-d${options.seconds}s`, '--latency', '-s', SCRIPT,
-    options.origin, '--', file, options.method ?? 'GET', options.authorization ?? '', options.contentType ?? '', options.postPath ?? '/',
+    options.origin, '--', file, options.method ?? 'GET', options.authorization ?? '', options.contentType ?? '', options.postPath ?? '/', options.accept ?? '',
   ]
   const run = spawnSync('taskset', args, { encoding: 'utf8' })
   rmSync(file, { force: true })

@@ -14,6 +14,7 @@ import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
 import { measurePreview } from './dev-rows.ts'
 import { edgeRows } from './edge-rows.ts'
+import { mcpRows, mcpWorkload } from './mcp-rows.ts'
 import { benchRender } from './render.ts'
 import { buildRowsFor, twentyThousandRow, type BuildRow } from './build-rows.ts'
 import { markdownTable, ratio, record, recordLoad, rows, type Row } from './table.ts'
@@ -211,6 +212,10 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
     ratio(withToken, anon, { min: 0.8, text: '≥ 0.8 × anonymous' })
     refs[`token-${store}`] = recordLoad(`${store}: POST /oauth2/token (jwt-bearer)`, load(origin, [exchangeBody], { method: 'POST', postPath: '/oauth2/token', contentType: 'application/x-www-form-urlencoded' }))
     recordLoad(`${store}: POST /api/v1/keys`, load(origin, [''], { method: 'POST', postPath: '/api/v1/keys' }))
+    if (store === 'embedded') {
+      console.log('  MCP tools/call against the REST reads, same server')
+      rows.push(...(await mcpRows({ origin, ...mcpWorkload(dist), workDir: WORK, seconds: SECONDS, repeats: REPEATS, loadCpu: LOAD_CPU, serverPid: server.child.pid })))
+    }
 
     if (store === 'embedded') {
       // taskset execs the command, so the pid is the server's own.

@@ -1,6 +1,6 @@
 -- wrk script: cycles through request lines from a file (paths for GET, bodies for POST), so
 -- every request can differ (random slugs, queries, one-time assertions).
--- args: <lines file> <GET|POST> [authorization] [content-type] [post path]
+-- args: <lines file> <GET|POST> [authorization] [content-type] [post path] [accept]
 local lines, method, headers, post_path = {}, "GET", {}, "/"
 local i = 0
 
@@ -10,6 +10,7 @@ function init(args)
   if args[3] and args[3] ~= "" then headers["Authorization"] = args[3] end
   if args[4] and args[4] ~= "" then headers["Content-Type"] = args[4] end
   post_path = args[5] or "/"
+  if args[6] and args[6] ~= "" then headers["Accept"] = args[6] end
 end
 
 function request()

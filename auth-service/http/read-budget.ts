@@ -23,8 +23,10 @@ export function rateLimitHeaders(d: ReadDecision): string[] {
 export interface ReadBudget {
   /** Counts one read for this caller and says whether it is within the budget. */
   take(req: Request, principal: Principal): ReadDecision
-  /** The same check as middleware, after the bearer check (429 rate_limited beyond it). */
+  /** The same check as middleware on GET and HEAD, after the bearer check (429 rate_limited beyond it). */
   middleware: RequestHandler
+  /** The same on every request, whatever its method: each POST to /mcp is one read. */
+  everyRequest: RequestHandler
   shutdown(): void
 }
 
@@ -52,19 +54,21 @@ export function readBudget(store: Store, limits: RateLimits): ReadBudget {
     }
   }
 
+  const everyRequest: RequestHandler = (req, res, next) => {
+    const d = take(req, principalOf(res))
+    const headers = rateLimitHeaders(d)
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
+    if (!d.allowed)
+      throw new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.', {
+        headers: { 'Retry-After': String(Math.max(1, d.resetSeconds)) },
+      })
+    next()
+  }
+
   return {
     take,
-    middleware(req, res, next) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return next()
-      const d = take(req, principalOf(res))
-      const headers = rateLimitHeaders(d)
-      for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
-      if (!d.allowed)
-        throw new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.', {
-          headers: { 'Retry-After': String(Math.max(1, d.resetSeconds)) },
-        })
-      next()
-    },
+    middleware: (req, res, next) => (req.method !== 'GET' && req.method !== 'HEAD' ? next() : everyRequest(req, res, next)),
+    everyRequest,
     shutdown: () => counters.shutdown(),
   }
 }

@@ -1,5 +1,5 @@
 import { SITE_PAGES } from '../routes/action.ts'
-import { ENDPOINTS, RESOURCE_PATH, endpointUrls, openApiPath } from '../routes/endpoints.ts'
+import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, endpointUrls, openApiPath } from '../routes/endpoints.ts'
 import { COMMON, type Json } from '../routes/openapi-parts.ts'
 import { SCHEMAS } from './schemas.ts'
 
@@ -17,8 +17,8 @@ export function buildOpenApiDocument(baseUrl: string): Json {
     const operation = e.action.operation?.(ctx)
     if (!operation) continue
     const responses = { ...COMMON, ...(operation.responses as Json) }
-    // Everything under the protected resource takes an optional bearer credential (spec §5).
-    const security = e.path.startsWith(RESOURCE_PATH) ? optionalBearer : []
+    // Everything under a protected resource takes an optional bearer credential (spec §5).
+    const security = e.path.startsWith(RESOURCE_PATH) || e.path === MCP_PATH ? optionalBearer : []
     const ops = (paths[openApiPath(e.path)] ??= {})
     ops[e.method.toLowerCase()] = { operationId: e.operationId, tags: operation.tags, summary: operation.summary, security, ...operation, responses }
   }
@@ -37,6 +37,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       { name: 'Articles', description: 'Public reads.' },
       { name: 'Keys', description: 'Self-serve API keys.' },
       { name: 'Agents', description: 'Agent registration and OAuth token flow.' },
+      { name: 'MCP', description: 'The Model Context Protocol endpoint: the same reads as tools and resources.' },
       { name: 'Discovery', description: 'Metadata documents.' },
     ],
     paths,

@@ -42,6 +42,13 @@ export const SCHEMAS = {
     required: ['query', 'posts'],
     additionalProperties: false,
   },
+  JsonRpcMessage: {
+    type: 'object',
+    description: 'A JSON-RPC 2.0 message (MCP).',
+    properties: { jsonrpc: constant('2.0') },
+    required: ['jsonrpc'],
+  },
+  McpRefusal: { anyOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/JsonRpcMessage' }] },
   Catalog: {
     type: 'object',
     properties: {

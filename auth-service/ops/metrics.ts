@@ -43,6 +43,6 @@ export function createMetrics(): Metrics {
 
 function routeOf(req: Request): string {
   if (req.route?.path) return `${req.baseUrl}${String(req.route.path)}`
-  if (req.path.startsWith('/api/') || req.path.startsWith('/oauth2/') || req.path.startsWith('/agent/')) return 'unmatched'
+  if (req.path.startsWith('/api/') || req.path.startsWith('/oauth2/') || req.path.startsWith('/agent/') || req.path === '/mcp') return 'unmatched'
   return 'static'
 }

@@ -3,6 +3,7 @@ import type { PostIndex, PreparedBody } from '../articles/post-index.ts'
 import type { FetchOptions } from '../auth/client-metadata-fetch.ts'
 import type { SigningKey } from '../auth/signing-key.ts'
 import type { TokenService } from '../auth/tokens.ts'
+import type { LogError } from '../http/errors-middleware.ts'
 import type { ReadInput } from '../http/read-path.ts'
 import type { Store } from '../store/store.ts'
 import type { Json, OperationContext } from './openapi-parts.ts'
@@ -25,6 +26,8 @@ export interface ActionContext {
   onIssued(kind: 'api_key' | 'identity' | 'access_token'): void
   /** The OpenAPI document, for the endpoint that serves it. */
   openapi: object
+  /** Where failures that are not a client's mistake are reported, for handlers that answer them themselves. */
+  logError: LogError
 }
 
 /**

@@ -10,12 +10,19 @@ import { getCatalog } from './get-catalog.ts'
 import { getOpenApi } from './get-openapi.ts'
 import { getPost } from './get-post.ts'
 import { listPosts } from './list-posts.ts'
+import { mcp } from './mcp.ts'
 import { receiveSecurityEvent } from './receive-security-event.ts'
 import { registerClient } from './register-client.ts'
 import { registerIdentity } from './register-identity.ts'
 import { revokeToken } from './revoke-token.ts'
 import { searchPosts } from './search-posts.ts'
-import { getAuthorizationServerMetadata, getJwks, getProtectedResourceMetadata, getProtectedResourceMetadataForPath } from './well-known.ts'
+import {
+  getAuthorizationServerMetadata,
+  getJwks,
+  getMcpProtectedResourceMetadata,
+  getProtectedResourceMetadata,
+  getProtectedResourceMetadataForPath,
+} from './well-known.ts'
 
 /**
  * Budgets an endpoint draws on (limits in defaults.ts). `reads` counts every read; the issuance
@@ -30,7 +37,7 @@ export interface Endpoint {
   /** An Express path (`:name` parameters). */
   path: string
   budget?: Budget
-  /** The scope an identified caller needs; rows with a scope are the protected resource's (bearer-checked). */
+  /** The scope an identified caller needs; rows with a scope are a protected resource's (bearer-checked). */
   scope?: Scope
   action: Action
 }
@@ -59,6 +66,8 @@ export const ENDPOINTS = [
   { operationId: 'listPosts', method: 'GET', path: '/api/v1/posts', budget: 'reads', scope: 'research.read', action: listPosts },
   { operationId: 'getPost', method: 'GET', path: '/api/v1/posts/:slug', budget: 'reads', scope: 'research.read', action: getPost },
   { operationId: 'searchPosts', method: 'GET', path: '/api/v1/search', budget: 'reads', scope: 'research.search', action: searchPosts },
+  // Each POST is one JSON-RPC message, counted on the read budget; a tool may need more than research.read.
+  { operationId: 'mcp', method: 'POST', path: MCP_PATH, budget: 'reads', scope: 'research.read', action: mcp },
   { operationId: 'createApiKey', method: 'POST', path: '/api/v1/keys', budget: 'keys', action: createApiKey },
   { operationId: 'registerIdentity', method: 'POST', path: '/agent/identity', budget: 'identities', action: registerIdentity },
   { operationId: 'claimIdentity', method: 'POST', path: '/agent/identity/claim', action: claimIdentity },
@@ -71,6 +80,7 @@ export const ENDPOINTS = [
   { operationId: 'receiveSecurityEvent', method: 'POST', path: '/agent/event/notify', action: receiveSecurityEvent },
   { operationId: 'getProtectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource', action: getProtectedResourceMetadata },
   { operationId: 'getProtectedResourceMetadataForPath', method: 'GET', path: '/.well-known/oauth-protected-resource/api/v1', action: getProtectedResourceMetadataForPath },
+  { operationId: 'getMcpProtectedResourceMetadata', method: 'GET', path: `/.well-known/oauth-protected-resource${MCP_PATH}`, action: getMcpProtectedResourceMetadata },
   { operationId: 'getAuthorizationServerMetadata', method: 'GET', path: '/.well-known/oauth-authorization-server', action: getAuthorizationServerMetadata },
   { operationId: 'getJwks', method: 'GET', path: '/.well-known/jwks.json', action: getJwks },
   { operationId: 'getOpenApi', method: 'GET', path: '/openapi.json', action: getOpenApi },

@@ -43,6 +43,9 @@ export const getCatalog: ReadAction = {
           auth_guide: `${baseUrl}${SITE_PAGES.guide}`,
           developers: `${baseUrl}${SITE_PAGES.developers}`,
           protected_resource_metadata: ctx.url('getProtectedResourceMetadata'),
+          // The same articles over the Model Context Protocol (a resource of its own, with its own metadata).
+          mcp: ctx.url('mcp'),
+          mcp_protected_resource_metadata: ctx.url('getMcpProtectedResourceMetadata'),
           site: `${baseUrl}/`,
           llms_txt: `${baseUrl}${SITE_PAGES.llms}`,
         },

@@ -21,6 +21,16 @@ function protectedResourceMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) 
   }
 }
 
+/** RFC 9728 metadata of the second protected resource, the MCP endpoint: the same server and scopes, its own audience. */
+function mcpProtectedResourceMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) {
+  return {
+    ...protectedResourceMetadata(ctx),
+    resource: ctx.url('mcp'),
+    resource_name: 'Lattice Research MCP server',
+    resource_documentation: `${ctx.baseUrl}${SITE_PAGES.guide}#mcp`,
+  }
+}
+
 /** RFC 8414 authorization server metadata, with the agent_auth profile's fields. */
 function authorizationServerMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) {
   const guide = `${ctx.baseUrl}${SITE_PAGES.guide}`
@@ -75,6 +85,13 @@ export const getProtectedResourceMetadataForPath = document(
   'The same metadata at the RFC 9728 path-suffixed address',
   'ProtectedResourceMetadata',
   protectedResourceMetadata,
+)
+
+/** RFC 9728 §3.1: the metadata of resource <origin>/mcp, at its path-inserted URL. */
+export const getMcpProtectedResourceMetadata = document(
+  'Protected resource metadata of the MCP endpoint (RFC 9728)',
+  'ProtectedResourceMetadata',
+  mcpProtectedResourceMetadata,
 )
 
 export const getAuthorizationServerMetadata = document('Authorization server metadata (RFC 8414)', 'AuthorizationServerMetadata', authorizationServerMetadata)

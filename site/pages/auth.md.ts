@@ -13,6 +13,7 @@ service who you are. If you want one, follow the steps below in order.
 - Protected resource: \`${base}/api/v1\`
 - Scopes: \`research.read\` (list and fetch articles), \`research.search\` (search). Every credential issued here carries both.
 - Authorization server: \`${base}\` (same origin)
+- MCP server: \`${base}/mcp\`, a second protected resource with the same credentials (see MCP at the end)
 
 ## Step 1: Discover
 
@@ -151,7 +152,7 @@ Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
 | \`issuer_not_enabled\` | 400 | \`/agent/identity\` | No issuer trust list; use \`anonymous\`. |
 | \`claimed_or_in_flight\` | 400 | \`/agent/identity/claim\` | Exchange your \`identity_assertion\` instead. |
 | \`invalid_grant\` | 400 | \`/oauth2/token\` | Register again at \`/agent/identity\` (authorization code grant: start the authorization again). |
-| \`invalid_target\` | 400 | \`/oauth2/token\` | Use \`resource=${base}/api/v1\`. |
+| \`invalid_target\` | 400 | \`/oauth2/token\` | Use \`resource=${base}/api/v1\` (or \`${base}/mcp\` for the MCP server). |
 | \`invalid_scope\` | 400 | \`/oauth2/token\` | Ask only for \`research.read\` and/or \`research.search\`. |
 | \`unsupported_grant_type\` | 400 | \`/oauth2/token\` | Use the jwt-bearer grant (or the claim grant). |
 | \`authorization_pending\` | 400 | \`/oauth2/token\` | Honour the polling interval; this host does not complete claims. |
@@ -162,6 +163,7 @@ Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
 | \`access_denied\` | 400 | redirect from \`/oauth2/authorize\` | The person cancelled; ask them again later. |
 | \`invalid_token\` | 401 | \`/api/v1/*\` | Drop the credential; exchange again once, then restart at Step 1. |
 | \`insufficient_scope\` | 403 | \`/api/v1/*\` | Exchange again without narrowing \`scope\`. |
+| \`invalid_origin\` | 403 | \`/mcp\` | A web page of another origin may not call \`/mcp\`; call it from a client that is not a browser. |
 | \`not_found\` | 404 | \`/api/v1/*\` | Unknown slug or path; see \`${base}/api/v1\`. |
 | \`method_not_allowed\` | 405 | anywhere | Use the method in the \`Allow\` header. |
 | \`request_timeout\` | 408 | anywhere | Send the whole request promptly. |
@@ -176,6 +178,29 @@ Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
 agents do not call it. It answers errors as \`{"err": "<code>", "description": "…"}\`: \`invalid_request\`
 for a body that is not one SET sent as \`application/secevent+jwt\`, and \`invalid_issuer\` for every
 SET, since this host trusts no issuer.
+
+## MCP
+
+The same articles over the Model Context Protocol (Streamable HTTP, stateless) at \`${base}/mcp\`:
+tools \`search_posts\` (\`q\`, \`limit\`), \`get_post\` (\`slug\`) and \`list_posts\` (\`limit\`), which answer
+exactly what the REST reads answer (as \`structuredContent\` with an \`outputSchema\`), and every article
+as a \`text/markdown\` resource at its markdown address (template \`${base}/posts/{slug}.md\`).
+No credential is needed. Add it to an MCP client:
+
+\`\`\`json
+{
+  "mcpServers": {
+    "lattice-research": { "type": "http", "url": "${base}/mcp" }
+  }
+}
+\`\`\`
+
+To identify yourself, add \`"headers": {"Authorization": "Bearer <credential>"}\` with an API key, or
+with an access token issued for this resource: in Step 5 send \`resource=${base}/mcp\` (a token for
+\`${base}/api/v1\` is refused here, and one for \`/mcp\` is refused on the API). A bad credential gets
+a 401 whose \`WWW-Authenticate\` names \`${base}/.well-known/oauth-protected-resource/mcp\`. Each
+message counts as one read of your budget; a bad tool argument is a tool error (\`isError\`) with the
+same code and description the REST API would give.
 `
   return new Response(text, { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } })
 }

@@ -20,6 +20,11 @@ export const GET: APIRoute = async ({ site }) => {
     `- [API index](${abs('/api/v1')}): the JSON API's catalog of endpoints (list, fetch and search articles)`,
     `- [Search](${abs('/api/v1/search?q=example')}): keyword search over titles, tags and descriptions`,
     '',
+    '## MCP',
+    '',
+    `- [MCP server](${abs('/mcp')}): Model Context Protocol over Streamable HTTP, no credential needed; tools search_posts, get_post, list_posts, and every article as a text/markdown resource`,
+    `- [MCP client configuration](${abs('/auth.md#mcp')}): a configuration to copy, and how to identify yourself with an API key or an access token`,
+    '',
   ]
   return new Response(lines.join('\n'), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
 }

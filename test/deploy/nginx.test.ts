@@ -5,6 +5,9 @@ import { join } from 'node:path'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
 import { Redis } from 'ioredis'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../scripts/build.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
@@ -175,6 +178,51 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       const res = await fetch(`${base}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${access_token}` } })
       expect(res.status, base).toBe(401)
     }
+  })
+
+  it('serves an MCP client through nginx from both replicas alternately, with a key, a token and the /mcp challenge', async () => {
+    const mcpLines = () => replicas.map((r) => r.output().split('\n').filter((l) => l.includes('"url":"/mcp"')).length)
+    const before = mcpLines()
+    const connect = async (headers: Record<string, string> = {}) => {
+      const client = new Client({ name: 'edge-test', version: '1.0.0' })
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers } }))
+      return client
+    }
+    const anonymous = await connect()
+    const rest = await (await fetch(`${origin}/api/v1/posts/hashing-rings`)).json()
+    for (let i = 0; i < 3; i++) expect((await anonymous.callTool({ name: 'get_post', arguments: { slug: 'hashing-rings' } })).structuredContent).toEqual(rest)
+    const read = await anonymous.readResource({ uri: `${origin}/posts/hashing-rings.md` })
+    expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: rest.markdown })
+    await anonymous.close()
+    // Stateless: the client's messages went to one replica and the next, and both answered.
+    const after = mcpLines()
+    expect(after[0]! - before[0]!, 'first replica').toBeGreaterThanOrEqual(2)
+    expect(after[1]! - before[1]!, 'second replica').toBeGreaterThanOrEqual(2)
+
+    // Credentials issued by one replica work on the other, through the edge.
+    const { key } = await (await fetch(`${direct[0]}/api/v1/keys`, { method: 'POST' })).json()
+    const { identity_assertion } = await registerAgent(direct[1]!)
+    const { access_token } = (await postExchange(direct[0]!, identity_assertion, { resource: `${origin}/mcp` })).body
+    for (const credential of [key, access_token]) {
+      const client = await connect({ Authorization: `Bearer ${credential}` })
+      const found = await client.callTool({ name: 'search_posts', arguments: { q: 'hashing' } })
+      expect(found.structuredContent).toEqual(await (await fetch(`${origin}/api/v1/search?q=hashing`)).json())
+      await client.close()
+    }
+
+    const refused = await fetch(`${origin}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer not-valid', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`)
+    const metadata = await discoverOAuthProtectedResourceMetadata(`${origin}/mcp`)
+    expect(metadata).toMatchObject({ resource: `${origin}/mcp`, authorization_servers: [origin] })
+    // Never cached at the edge, and GET has no stream to offer.
+    const get = await fetch(`${origin}/mcp`, { headers: { Accept: 'text/event-stream' } })
+    expect(get.status).toBe(405)
+    expect(get.headers.get('allow')).toBe('POST')
   })
 
   /** A POST from a given loopback address (all of 127/8 reaches this host), through nginx. */

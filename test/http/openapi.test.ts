@@ -28,8 +28,8 @@ describe('/openapi.json', () => {
     const { paths, components } = (await request(app).get('/openapi.json')).body
     expect(Object.keys(paths).sort()).toEqual([
       '/.well-known/api-catalog', '/.well-known/jwks.json', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource',
-      '/.well-known/oauth-protected-resource/api/v1', '/agent/event/notify', '/agent/identity', '/agent/identity/claim',
-      '/api/v1', '/api/v1/keys', '/api/v1/posts', '/api/v1/posts/{slug}', '/api/v1/search', '/oauth2/authorize', '/oauth2/register',
+      '/.well-known/oauth-protected-resource/api/v1', '/.well-known/oauth-protected-resource/mcp', '/agent/event/notify', '/agent/identity', '/agent/identity/claim',
+      '/api/v1', '/api/v1/keys', '/api/v1/posts', '/api/v1/posts/{slug}', '/api/v1/search', '/mcp', '/oauth2/authorize', '/oauth2/register',
       '/oauth2/revoke', '/oauth2/token',
     ])
     const limit = (path: string) => paths[path].get.parameters.find((p: { name: string }) => p.name === 'limit').schema
