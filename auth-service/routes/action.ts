@@ -54,6 +54,13 @@ export interface WriteAction {
 
 export type Action = ReadAction | WriteAction
 
+/**
+ * The Last-Modified of the service's own documents (catalogs, discovery, OpenAPI): they change
+ * only with the deployment, so they date from when this process started, the same for every app
+ * it builds.
+ */
+export const DOCUMENTS_MODIFIED_MS = Date.now()
+
 /** Pages of the static site that the API's documents link to. */
 export const SITE_PAGES = {
   /** The step-by-step guide for agents. */

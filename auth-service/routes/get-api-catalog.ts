@@ -1,6 +1,6 @@
 import { prepareBody } from '../articles/post-index.ts'
 import { READ_ERRORS, cachedRead, ref } from './openapi-parts.ts'
-import { SITE_PAGES, type ReadAction } from './action.ts'
+import { DOCUMENTS_MODIFIED_MS, SITE_PAGES, type ReadAction } from './action.ts'
 
 /** RFC 9727 §4.2: the catalog is a linkset (RFC 9264 §4.2) with this profile. */
 export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727'
@@ -40,7 +40,7 @@ export const getApiCatalog: ReadAction = {
         },
       ],
     }
-    const prepared = { ...prepareBody(JSON.stringify(linkset), Date.now()), contentType: API_CATALOG_TYPE, headers: ['Link', `<${self}>; rel="api-catalog"`] }
+    const prepared = { ...prepareBody(JSON.stringify(linkset), DOCUMENTS_MODIFIED_MS), contentType: API_CATALOG_TYPE, headers: ['Link', `<${self}>; rel="api-catalog"`] }
     return () => prepared
   },
 }

@@ -1,6 +1,6 @@
 import { prepareBody } from '../articles/post-index.ts'
 import { READ_ERRORS, cachedRead, json, ref } from './openapi-parts.ts'
-import { SITE_PAGES, type ReadAction } from './action.ts'
+import { DOCUMENTS_MODIFIED_MS, SITE_PAGES, type ReadAction } from './action.ts'
 
 interface Operation {
   summary?: string
@@ -50,7 +50,7 @@ export const getCatalog: ReadAction = {
           llms_txt: `${baseUrl}${SITE_PAGES.llms}`,
         },
       }),
-      Date.now(),
+      DOCUMENTS_MODIFIED_MS,
     )
     return () => prepared
   },

@@ -1,7 +1,7 @@
 import { prepareBody, type PreparedBody } from '../articles/post-index.ts'
 import { GRANTS, ID_JAG, SCOPES } from '../auth/policy.ts'
 import { documentResponses } from './openapi-parts.ts'
-import { SITE_PAGES, type ActionContext, type ReadAction } from './action.ts'
+import { DOCUMENTS_MODIFIED_MS, SITE_PAGES, type ActionContext, type ReadAction } from './action.ts'
 
 /** Discovery documents change only with the deployment: cached for five minutes. */
 const DOCUMENT_CACHE = 'public, max-age=300'
@@ -72,7 +72,7 @@ function document(summary: string, schema: string, build: (ctx: ActionContext) =
     cacheControl: DOCUMENT_CACHE,
     operation: () => ({ tags: ['Discovery'], summary, responses: documentResponses(schema) }),
     read(ctx) {
-      const prepared: PreparedBody = prepareBody(JSON.stringify(build(ctx)), Date.now())
+      const prepared: PreparedBody = prepareBody(JSON.stringify(build(ctx)), DOCUMENTS_MODIFIED_MS)
       return () => prepared
     },
   }

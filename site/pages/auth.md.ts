@@ -182,7 +182,7 @@ SET, since this host trusts no issuer.
 ## MCP
 
 The same articles over the Model Context Protocol (Streamable HTTP, stateless) at \`${base}/mcp\`:
-tools \`search_posts\` (\`q\`, \`limit\`), \`get_post\` (\`slug\`) and \`list_posts\` (\`limit\`), which answer
+tools \`search_posts\` (\`q\`, \`limit\`, \`cursor\`), \`get_post\` (\`slug\`) and \`list_posts\` (\`limit\`, \`cursor\`, \`tag\`, \`author\`, \`updated_since\`), which answer
 exactly what the REST reads answer (as \`structuredContent\` with an \`outputSchema\`), and every article
 as a \`text/markdown\` resource at its markdown address (template \`${base}/posts/{slug}.md\`).
 No credential is needed. Add it to an MCP client:

@@ -9,7 +9,7 @@ export const GET: APIRoute = async ({ site }) => {
   const lines = [
     `# ${SITE.name}`,
     '',
-    `> ${SITE.tagline} Each article below links to its markdown form.`,
+    `> ${SITE.tagline} Each article below links to its markdown form; [llms-full.txt](${abs('/llms-full.txt')}) holds them all in one file.`,
     '',
     '## Articles',
     '',
@@ -19,6 +19,8 @@ export const GET: APIRoute = async ({ site }) => {
     '',
     `- [API index](${abs('/api/v1')}): the JSON API's catalog of endpoints (list, fetch and search articles)`,
     `- [Search](${abs('/api/v1/search?q=example')}): keyword search over titles, tags and descriptions`,
+    `- [API catalog](${abs('/.well-known/api-catalog')}): the RFC 9727 linkset of the API, its OpenAPI description and its documentation`,
+    `- [Sync](${abs('/api/v1/posts?limit=100')}): the list a page at a time (follow next_cursor); updated_since=<ISO 8601> gives only what changed`,
     '',
     '## MCP',
     '',

@@ -8,6 +8,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { decodeJwt } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
@@ -146,6 +148,41 @@ describe('the MCP SDK’s auth()', () => {
       expect(provider.client!.client_id).toBe(docUrl)
     } finally {
       await documents.close()
+    }
+  })
+
+  it('walks the flow for /mcp from its own 401, then an MCP client calls a tool with the token', async () => {
+    const base = await serve()
+    const provider = new ScriptedProvider(base)
+    const serverUrl = `${base}/mcp`
+    const challenge = await fetch(serverUrl, { method: 'POST', headers: { Authorization: 'Bearer expired', 'Content-Type': 'application/json' }, body: '{}' })
+    expect(challenge.status).toBe(401)
+    const { resourceMetadataUrl } = extractWWWAuthenticateParams(challenge)
+    expect(resourceMetadataUrl?.href).toBe(`${base}/.well-known/oauth-protected-resource/mcp`)
+
+    expect(await auth(provider, { serverUrl, resourceMetadataUrl })).toBe('REDIRECT')
+    expect(await auth(provider, { serverUrl, resourceMetadataUrl, authorizationCode: provider.code! })).toBe('AUTHORIZED')
+    const token = provider.saved!.access_token
+    // The SDK asked for the resource its metadata names: the token is for /mcp, and only there.
+    expect(decodeJwt(token)).toMatchObject({ aud: serverUrl, client_id: provider.client!.client_id })
+    expect((await fetch(`${base}/api/v1/posts`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(401)
+
+    // An MCP client with the provider sends the saved token on every message.
+    const client = new Client({ name: 'sdk-auth-test', version: '1.0.0' })
+    const sent: Array<string | null> = []
+    const watched = (url: string | URL, init?: RequestInit) => {
+      sent.push(new Headers(init?.headers).get('authorization'))
+      return fetch(url, init)
+    }
+    await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider, fetch: watched }))
+    try {
+      const post = await client.callTool({ name: 'get_post', arguments: { slug: 'hashing-rings' } })
+      expect(post.isError).toBeFalsy()
+      expect(post.structuredContent).toMatchObject({ slug: 'hashing-rings' })
+      expect(sent.length).toBeGreaterThan(1)
+      expect(new Set(sent)).toEqual(new Set([`Bearer ${token}`]))
+    } finally {
+      await client.close()
     }
   })
 })

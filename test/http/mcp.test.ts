@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js'
+import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js'
 import fc from 'fast-check'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -85,6 +85,19 @@ describe('/mcp with the official SDK client', () => {
     const list = await client.callTool({ name: 'list_posts', arguments: { limit: '2' } })
     expect(list.structuredContent).toEqual(await rest(base, '/api/v1/posts?limit=2'))
     expect((await client.callTool({ name: 'list_posts' })).structuredContent).toEqual(await rest(base, '/api/v1/posts'))
+
+    // The REST list's paging and filters, through the same parsing: following next_cursor gives
+    // what the REST pages give, and a tag filter the same selection.
+    const listSchema = tools.find((t) => t.name === 'list_posts')!.inputSchema
+    expect(Object.keys(listSchema.properties ?? {})).toEqual(expect.arrayContaining(['limit', 'cursor', 'tag', 'author', 'updated_since']))
+    const first = (await client.callTool({ name: 'list_posts', arguments: { limit: 1 } })).structuredContent as { next_cursor: string | null }
+    expect(first.next_cursor).toEqual(expect.any(String))
+    const second = await client.callTool({ name: 'list_posts', arguments: { limit: 1, cursor: first.next_cursor } })
+    expect(second.structuredContent).toEqual(await rest(base, `/api/v1/posts?limit=1&cursor=${encodeURIComponent(first.next_cursor!)}`))
+    const tagged = await client.callTool({ name: 'list_posts', arguments: { tag: 'distributed-systems' } })
+    expect(tagged.structuredContent).toEqual(await rest(base, '/api/v1/posts?tag=distributed-systems'))
+    const refused = await client.callTool({ name: 'list_posts', arguments: { cursor: 'not-a-cursor' } })
+    expect(refused.isError).toBe(true)
   })
 
   it('offers every article as a text/markdown resource, and a template of their addresses', async () => {
@@ -161,8 +174,15 @@ describe('/mcp with the official SDK client', () => {
     // The SDK's own discovery, from the server URL alone (RFC 9728 path-inserted form first).
     const metadata = await discoverOAuthProtectedResourceMetadata(`${base}/mcp`)
     expect(metadata).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['research.read', 'research.search'] })
-    const asm = await rest(base, '/.well-known/oauth-authorization-server')
-    expect(asm).toMatchObject({ issuer: base, token_endpoint: `${base}/oauth2/token` })
+    // And the authorization server's, which the SDK validates against its own schema.
+    const asm = await discoverAuthorizationServerMetadata(metadata.authorization_servers![0]!)
+    expect(asm).toMatchObject({
+      issuer: base,
+      authorization_endpoint: `${base}/oauth2/authorize`,
+      token_endpoint: `${base}/oauth2/token`,
+      registration_endpoint: `${base}/oauth2/register`,
+      code_challenge_methods_supported: ['S256'],
+    })
     // The REST API's metadata is unchanged.
     expect(await rest(base, '/.well-known/oauth-protected-resource')).toMatchObject({ resource: `${base}/api/v1` })
     expect(await rest(base, '/.well-known/oauth-protected-resource/api/v1')).toMatchObject({ resource: `${base}/api/v1` })

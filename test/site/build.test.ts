@@ -79,6 +79,8 @@ describe('the build of a content folder', () => {
     expect(llms.startsWith('# Lattice Research\n')).toBe(true)
     for (const slug of ['hashing-rings', 'cafe-latency-notes', 'search-evaluation'])
       expect(llms).toContain(`(http://localhost:4321/posts/${slug}.md)`)
+    // And where a program goes next: everything in one file, the catalog, the MCP server.
+    for (const path of ['/llms-full.txt', '/.well-known/api-catalog', '/mcp']) expect(llms).toContain(`(http://localhost:4321${path})`)
   })
 
   it('publishes auth.md with the flow on this origin and every error code the service can answer', () => {
