@@ -49,7 +49,7 @@ export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: str
     isoDate: isoDate(date),
     displayDate: displayDate(date),
     updated: updated
-      ? `<span aria-hidden="true">·</span><span>updated <time datetime="${updated.toISOString()}">${displayDate(updated)}</time></span>`
+      ? `<li>updated <time datetime="${updated.toISOString()}">${displayDate(updated)}</time></li>`
       : '',
     minutes: String(a.readingMinutes),
     tags: a.tags.length

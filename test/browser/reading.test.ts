@@ -168,6 +168,14 @@ describe('an article page', { timeout: BROWSER_TEST_TIMEOUT }, () => {
       expect(await more.locator('a[rel="prev"]').count()).toBe(0)
       expect(await more.locator('a[rel="next"]').getAttribute('href')).toBe('/posts/article-2')
       expect(await more.getByRole('region', { name: 'Related articles' }).getByRole('link').count()).toBe(3)
+      // The article's own meta line follows the cards' rule: no "·" at the edge of a line.
+      const [header] = await metaItems(page)
+      expect(header!.map((i) => i.text)).toEqual([expect.any(String), expect.any(String), expect.stringMatching(/min read$/)])
+      for (const item of header!) {
+        expect(item, item.text!).toMatchObject({ textInside: true })
+        if (item.startsLine) expect(item.sepStart + item.sepWidth).toBeLessThanOrEqual(0.5)
+        else expect(item.sepStart).toBeGreaterThanOrEqual(0)
+      }
       expect(await overflow(page)).toBeLessThanOrEqual(0)
       expect(await screenshot(page, `article-${name}`)).toBeGreaterThan(10_000)
       expect(await seriousViolations(page)).toEqual([])

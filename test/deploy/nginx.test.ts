@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../../scripts/build.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { postExchange, registerAgent } from '../support/agent.ts'
+import { decide, openConsent, pkce } from '../support/oauth-person.ts'
 import { REDIS_URL } from '../support/index.ts'
 import { startNginx } from '../support/nginx.ts'
 import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
@@ -223,6 +224,53 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const get = await fetch(`${origin}/mcp`, { headers: { Accept: 'text/event-stream' } })
     expect(get.status).toBe(405)
     expect(get.headers.get('allow')).toBe('POST')
+  })
+
+  it('walks an MCP client\'s authorization through nginx: registration, the consent page as the service sends it, the code, a tool call', async () => {
+    const redirect = 'http://127.0.0.1:53682/callback'
+    const registered = await fetch(`${origin}/oauth2/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Edge client', redirect_uris: [redirect], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }),
+    })
+    expect(registered.status).toBe(201)
+    const { client_id } = (await registered.json()) as { client_id: string }
+    const { verifier, challenge } = pkce()
+    const resource = `${origin}/mcp`
+    const query = new URLSearchParams({
+      response_type: 'code', client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256', state: 'edge-1', resource,
+    })
+    const page = await openConsent(origin, `${origin}/oauth2/authorize?${query}`)
+    expect(page.status).toBe(200)
+    expect(page.html).toContain('Edge client')
+    // The page's own protections reach the browser intact, and nginx keeps no copy of it.
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+    expect(page.headers['cache-control']).toBe('no-store')
+    expect(page.headers['referrer-policy']).toBe('no-referrer')
+    expect(page.headers['x-cache-status']).toBeUndefined()
+    expect(page.cookie).not.toBe('')
+
+    const decision = await decide(origin, page)
+    expect(decision.status).toBe(303)
+    const back = new URL(decision.location!)
+    expect(`${back.origin}${back.pathname}`).toBe(redirect)
+    expect(back.searchParams.get('state')).toBe('edge-1')
+    expect(back.searchParams.get('iss')).toBe(origin)
+    const token = await fetch(`${origin}/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: redirect, client_id, code_verifier: verifier, resource }),
+    })
+    expect(token.status).toBe(200)
+    const { access_token } = (await token.json()) as { access_token: string }
+
+    const client = new Client({ name: 'edge-oauth-test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { Authorization: `Bearer ${access_token}` } } }))
+    try {
+      const post = await client.callTool({ name: 'get_post', arguments: { slug: 'hashing-rings' } })
+      expect(post.structuredContent).toMatchObject({ slug: 'hashing-rings' })
+    } finally {
+      await client.close()
+    }
   })
 
   /** A POST from a given loopback address (all of 127/8 reaches this host), through nginx. */
