@@ -54,7 +54,10 @@ export async function mcpRows(o: McpBenchOptions): Promise<Row[]> {
     return results
   }
   const mcp = { method: 'POST' as const, postPath: '/mcp', contentType: 'application/json', accept: MCP_ACCEPT }
-  // A probe first: a refused call would measure the refusal.
+  // A probe first: a refused call would measure the refusal. Before it, one turn of the event loop:
+  // wrk ran synchronously, so a keep-alive socket the server closed meanwhile is still in fetch's
+  // pool until its close is read, and reusing it would fail with "other side closed".
+  await new Promise((r) => setTimeout(r, 100))
   const probe = await fetch(`${o.origin}/mcp`, { method: 'POST', headers: { 'Content-Type': mcp.contentType, Accept: MCP_ACCEPT }, body: toolCalls('get_post', [{ slug: o.slugs[0] }])[0] })
   const answer = (await probe.json()) as { result?: { isError?: boolean } }
   if (probe.status !== 200 || !answer.result || answer.result.isError) throw new Error(`/mcp answered ${probe.status}: ${JSON.stringify(answer).slice(0, 300)}`)
