@@ -4,12 +4,12 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { loadIndexFileSync } from '../../auth-service/articles/index-file.ts'
 import { build } from '../../scripts/build.ts'
-import { launchChromium, seriousViolations } from '../support/browser.ts'
+import { launchChromium, openWatched, seriousViolations } from '../support/browser.ts'
 import { testDeps } from '../support/index.ts'
 import { tempDir } from '../support/temp.ts'
 
@@ -54,15 +54,7 @@ afterAll(async () => {
   await closeDeps?.()
 })
 
-async function openArticle(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage()
-  const problems: string[] = []
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`))
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
-  await page.goto(`${origin}/posts/${SLUG}`)
-  return { page, problems }
-}
+const openArticle = (context: BrowserContext) => openWatched(context, `${origin}/posts/${SLUG}`)
 
 describe('citations on an article page, in Chromium', () => {
   it('gives Google Scholar the metadata as written, however hostile', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
 import { quote } from '../../site/lib/samples.ts'
-import { launchChromium, seriousViolations, serveSite } from '../support/browser.ts'
+import { launchChromium, openWatched, seriousViolations, serveSite } from '../support/browser.ts'
 import { tempDir } from '../support/temp.ts'
 
 let browser: Browser
@@ -23,15 +23,7 @@ afterAll(async () => {
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 })
 
 /** A page that records console errors and failed requests, so a test can insist on none. */
-async function openPage(context: BrowserContext, path: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage()
-  const problems: string[] = []
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`))
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
-  await page.goto(`${site.origin}${path}`)
-  return { page, problems }
-}
+const openPage = (context: BrowserContext, path: string) => openWatched(context, `${site.origin}${path}`)
 
 describe('the developer portal in Chromium', () => {
   it('searches as the reader types and shows ranked results, an empty state and an error state', async () => {

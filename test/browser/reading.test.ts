@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { build } from '../../scripts/build.ts'
-import { launchChromium, seriousViolations, serveSite } from '../support/browser.ts'
+import { launchChromium, openWatched, seriousViolations, serveSite } from '../support/browser.ts'
 import { writeListCorpus } from '../support/list-corpus.ts'
 import { tempDir } from '../support/temp.ts'
 
@@ -41,13 +41,7 @@ afterAll(async () => {
 async function open(path: string, viewport: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport })
   contexts.push(context)
-  const page = await context.newPage()
-  const problems: string[] = []
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`))
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
-  await page.goto(`${site.origin}${path}`)
-  return { page, problems }
+  return openWatched(context, `${site.origin}${path}`)
 }
 
 /** A full-page screenshot in the test's folder; returns its size in bytes. */

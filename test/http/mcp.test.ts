@@ -11,12 +11,9 @@ import { createPostIndex } from '../../auth-service/articles/post-index.ts'
 import { DEFAULT_RATE_LIMITS, MCP_LIMITS } from '../../auth-service/defaults.ts'
 import { ERROR_CODES } from '../../auth-service/errors.ts'
 import type { IndexEntry } from '../../model/article.ts'
-import { Writable } from 'node:stream'
-import type { RequestHandler } from 'express'
-import { createLogger } from '../../auth-service/ops/logger.ts'
-import { createMetrics } from '../../auth-service/ops/metrics.ts'
 import { agentToken } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
+import { fastPathPair } from '../support/fast-path-pair.ts'
 
 const PROTOCOL = '2025-11-25'
 const MCP_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', 'MCP-Protocol-Version': PROTOCOL }
@@ -417,31 +414,7 @@ describe('/mcp refusals', () => {
 })
 
 describe('the /mcp fast path', () => {
-  /** Two apps on one store, one with the fast paths; `reachedChain` counts what reached the fast app's chain. */
-  async function pair() {
-    const deps = await testDeps()
-    const logs: Record<'fast' | 'chain', string[]> = { fast: [], chain: [] }
-    const reachedChain: string[] = []
-    const make = (fast: boolean) => {
-      const lines = logs[fast ? 'fast' : 'chain']
-      const stream = new Writable({
-        write(chunk, _e, done) {
-          lines.push(...chunk.toString().split('\n').filter(Boolean))
-          done()
-        },
-      })
-      const metrics = createMetrics()
-      if (fast) {
-        const middleware = metrics.middleware
-        metrics.middleware = ((req, res, next) => {
-          reachedChain.push(req.originalUrl)
-          middleware(req, res, next)
-        }) as RequestHandler
-      }
-      return createApp({ ...deps, readFastPath: fast, rateLimits: DEFAULT_RATE_LIMITS, logger: createLogger('info', stream), metrics })
-    }
-    return { fast: make(true), chain: make(false), logs, reachedChain }
-  }
+  const pair = fastPathPair
   const VOLATILE = new Set(['date', 'x-request-id', 'connection', 'keep-alive'])
   const headersOf = (res: request.Response) =>
     Object.fromEntries(

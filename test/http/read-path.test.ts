@@ -1,43 +1,9 @@
-import { Writable } from 'node:stream'
-import type { RequestHandler } from 'express'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import { createApp } from '../../auth-service/app.ts'
-import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
-import { createLogger } from '../../auth-service/ops/logger.ts'
-import { createMetrics } from '../../auth-service/ops/metrics.ts'
 import { agentToken, postExchange, registerAgent } from '../support/agent.ts'
-import { testDeps } from '../support/index.ts'
+import { fastPathPair } from '../support/fast-path-pair.ts'
 
-/**
- * Two apps on one store, one answering reads on the fast path and one through the whole chain.
- * `chain` counts the requests that reached the middleware chain of the fast app (its metrics
- * middleware runs only there), so a fast path that stopped answering is caught.
- */
-async function pair() {
-  const deps = await testDeps()
-  const logs: Record<'fast' | 'chain', string[]> = { fast: [], chain: [] }
-  const reachedChain: string[] = []
-  const make = (fast: boolean) => {
-    const lines = logs[fast ? 'fast' : 'chain']
-    const stream = new Writable({
-      write(chunk, _e, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean))
-        done()
-      },
-    })
-    const metrics = createMetrics()
-    if (fast) {
-      const middleware = metrics.middleware
-      metrics.middleware = ((req, res, next) => {
-        reachedChain.push(req.originalUrl)
-        middleware(req, res, next)
-      }) as RequestHandler
-    }
-    return createApp({ ...deps, readFastPath: fast, rateLimits: DEFAULT_RATE_LIMITS, logger: createLogger('info', stream), metrics })
-  }
-  return { deps, fast: make(true), chain: make(false), logs, reachedChain }
-}
+const pair = fastPathPair
 
 const VOLATILE = new Set(['date', 'x-request-id', 'connection', 'keep-alive'])
 /** Headers to compare; the budget's counts are shared through the store, so only their form is. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
 import { distOf, testDeps } from './index.ts'
 import { CHROMIUM_PATH } from './preflight.ts'
@@ -31,6 +31,20 @@ export async function serveSite(overrides: Partial<AppDeps> = {}): Promise<{ ori
       await deps.store.close()
     },
   }
+}
+
+/**
+ * Opens `url` in a new page of `context` that records console errors, page errors and failed
+ * requests, so that a test can insist there were none.
+ */
+export async function openWatched(context: BrowserContext, url: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`))
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
+  await page.goto(url)
+  return { page, problems }
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
