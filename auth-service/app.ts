@@ -1,4 +1,6 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express'
+import type { RequestListener } from 'node:http'
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
+import proxyaddr from 'proxy-addr'
 import type { Logger } from 'pino'
 import type { PostIndex } from './articles/post-index.ts'
 import type { FetchOptions } from './auth/client-metadata-fetch.ts'
@@ -10,7 +12,7 @@ import { authenticate, insufficientScope, hasScope, principalOf, principalResolv
 import { buildHeader, sendPrepared } from './http/conditional.ts'
 import { CORS_HEADERS, openCors } from './http/cors.ts'
 import { apiNotFound, errorHandler, methodNotAllowed, type LogError } from './http/errors-middleware.ts'
-import { rateLimiters } from './http/rate-limits.ts'
+import { addressKey, rateLimiters } from './http/rate-limits.ts'
 import { readBudget } from './http/read-budget.ts'
 import { readFastPath, readRouteMatcher, type ReadRoute } from './http/read-path.ts'
 import { constantHeaders, securityHeaderList } from './http/security-headers.ts'
@@ -20,7 +22,7 @@ import { mcpFastPath } from './mcp/fast-path.ts'
 import { originCheck } from './mcp/http.ts'
 import { mcpServerFactory } from './mcp/server.ts'
 import { buildOpenApiDocument } from './openapi/document.ts'
-import { requestLogger } from './ops/logger.ts'
+import { requestLineLogger, requestLogger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import type { ActionContext } from './routes/action.ts'
 import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, allowedMethods, endpointUrls, namespaces, type Endpoint } from './routes/endpoints.ts'
@@ -57,7 +59,7 @@ export interface AppDeps {
  * Builds the whole origin from the endpoint table (routes/endpoints.ts): API, agent and OAuth
  * endpoints, discovery, then the static site. No I/O here.
  */
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps): RequestListener {
   const app = express()
   app.disable('x-powered-by')
   // Reads send precomputed validators; Express's per-response SHA-1 ETag would only cost time.
@@ -117,21 +119,6 @@ export function createApp(deps: AppDeps): Express {
     ])
     if (e.scope) readRoutes.push({ path: e.path, scope: e.scope, cacheControl, read })
   }
-
-  if (deps.readFastPath !== false)
-    app.use(
-      readFastPath({
-        prefix: RESOURCE_PATH,
-        routes: readRoutes,
-        resolvePrincipal,
-        budget,
-        constantHeaders: [...securityHeaders, ...Object.entries(CORS_HEADERS).flat()],
-        buildHeader: () => buildHeader(deps.posts()),
-        logger: deps.logger,
-        metrics: deps.metrics,
-        accepting: deps.accepting,
-      }),
-    )
 
   if (deps.readFastPath !== false) {
     const servers = mcpServerFactory(ctx, logError)
@@ -194,7 +181,24 @@ export function createApp(deps: AppDeps): Express {
   app.use(apiNotFound)
 
   app.use(errorHandler(logError))
-  return app
+  if (deps.readFastPath === false) return app
+
+  // REST reads are answered in front of Express, falling back to it for anything else.
+  const trust = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1]
+  const front = readFastPath({
+    prefix: RESOURCE_PATH,
+    routes: readRoutes,
+    resolvePrincipal,
+    budget,
+    constantHeaders: [...securityHeaders, ...Object.entries(CORS_HEADERS).flat()],
+    buildHeader: () => buildHeader(deps.posts()),
+    logger: deps.logger && requestLineLogger(deps.logger),
+    metrics: deps.metrics,
+    accepting: deps.accepting,
+    parseQuery: app.get('query parser fn'),
+    clientAddress: (req) => addressKey(proxyaddr(req, trust)),
+  })
+  return (req, res) => front(req, res, () => app(req, res))
 }
 
 /**

@@ -1,7 +1,6 @@
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { RequestListener } from 'node:http'
-import type { Express } from 'express'
 import { createApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
 import { ConfigError } from './errors.ts'
@@ -21,7 +20,7 @@ import { configBuildLink, findBuildFor } from '../model/build-dir.ts'
 /** How the live preview (scripts/dev.ts) runs this same service. */
 export interface MainOptions {
   /** What the server listens with: the app, or something in front of it (live reload). */
-  wrap?: (app: Express) => RequestListener
+  wrap?: (app: RequestListener) => RequestListener
   /** Start even before a build exists: the API answers 503 until an index loads. */
   withoutBuild?: boolean
   /** Poll for new builds (default); the preview calls reloadIndex itself, when it suits it. */

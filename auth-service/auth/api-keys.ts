@@ -68,8 +68,8 @@ export async function findApiKey(store: Store, key: string): Promise<ApiKeyIdent
 }
 
 /** True while the key of this digest is stored: not revoked, not expired. One store read. */
-export async function isApiKeyLive(store: Store, keyDigest: string): Promise<boolean> {
-  return (await store.get(recordKey(keyDigest))) !== undefined
+export function isApiKeyLive(store: Store, keyDigest: string): Promise<boolean> {
+  return store.has(recordKey(keyDigest))
 }
 
 export async function revokeApiKey(store: Store, key: string): Promise<void> {

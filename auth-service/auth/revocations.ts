@@ -9,6 +9,6 @@ export async function revokeTokenId(store: Store, jti: string, exp: number, now 
   if (ttl > 0) await store.put(revokedKey(jti), { revokedAt: new Date(now).toISOString() }, ttl)
 }
 
-export async function isTokenRevoked(store: Store, jti: string): Promise<boolean> {
-  return (await store.get(revokedKey(jti))) !== undefined
+export function isTokenRevoked(store: Store, jti: string): Promise<boolean> {
+  return store.has(revokedKey(jti))
 }

@@ -13,6 +13,9 @@ export type Principal =
   | { kind: 'anonymous' }
   | { kind: 'api_key' | 'access_token'; subject: string; scopes: readonly string[] }
 
+/** The caller who sends no credential: public reads. */
+export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' })
+
 /** RFC 6750 §2.1 b64token, bounded so that no header makes us do unbounded work. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,4096}=*) *$/i
 
@@ -43,7 +46,6 @@ export function principalResolver(deps: {
   const challenge = `Bearer error="invalid_token", resource_metadata="${deps.resourceMetadataUrl}"`
   const refuse = (description: string, cause?: unknown) =>
     new ServiceError('invalid_token', description, { cause, headers: { 'WWW-Authenticate': challenge } })
-  const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' })
   // Credentials already resolved, by their exact header: a caller presents the same one on every
   // call, so parsing, digesting and verifying it once is enough. What can change (revocation,
   // expiry) is checked again on every call, with one store read.
@@ -78,13 +80,16 @@ export function principalResolver(deps: {
     return principal
   }
 
-  return async function resolvePrincipal(header) {
-    if (header === undefined) return ANONYMOUS
+  return function resolvePrincipal(header) {
+    if (header === undefined) return Promise.resolve(ANONYMOUS)
     const hit = known.get(header)
-    if (hit && (await hit.live())) return hit.principal
-    // Unknown, or no longer valid: the full check says why.
-    if (hit) known.delete(header)
-    return resolve(header)
+    if (!hit) return resolve(header)
+    return hit.live().then((live) => {
+      if (live) return hit.principal
+      // No longer valid: the full check says why.
+      known.delete(header)
+      return resolve(header)
+    })
   }
 }
 

@@ -95,8 +95,11 @@ export class BatchedCounters implements LimiterStore {
   }
 }
 
-/** The client address, with IPv6 grouped by /56 so one host cannot rotate through its subnet. */
-export const clientAddress = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`
+/** The budget key of a client address, with IPv6 grouped by /56 so one host cannot rotate through its subnet. */
+export const addressKey = (ip: string | undefined) => `ip:${ipKeyGenerator(ip ?? 'unknown')}`
+
+/** The budget key of a request's client (Express's `req.ip`, which honours `trust proxy`). */
+export const clientAddress = (req: Request) => addressKey(req.ip ?? req.socket.remoteAddress)
 
 function limiter(
   store: Store,
@@ -117,8 +120,9 @@ function limiter(
     // A store outage must not take public reads down with it; credential routes fail on
     // their own store calls with a 503.
     passOnStoreError: true,
-    // Trust in X-Forwarded-For is configured explicitly (TRUST_PROXY).
-    validate: { trustProxy: false, xForwardedForHeader: false },
+    // Trust in X-Forwarded-For is configured explicitly (TRUST_PROXY). The key generator's
+    // source check is off: clientAddress groups IPv6 through addressKey, which calls ipKeyGenerator.
+    validate: { trustProxy: false, xForwardedForHeader: false, keyGeneratorIpFallback: false },
     handler: (_req, _res, next) => {
       next(new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.'))
     },

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express'
+import type { RequestHandler } from 'express'
 import { ServiceError } from '../errors.ts'
 import type { Store } from '../store/store.ts'
 import { principalOf, type Principal } from './bearer.ts'
@@ -21,8 +21,8 @@ export function rateLimitHeaders(d: ReadDecision): string[] {
 }
 
 export interface ReadBudget {
-  /** Counts one read for this caller and says whether it is within the budget. */
-  take(req: Request, principal: Principal): ReadDecision
+  /** Counts one read for this caller (by its address when anonymous) and says whether it is within the budget. */
+  take(principal: Principal, clientAddress: () => string): ReadDecision
   /** The same check as middleware on GET and HEAD, after the bearer check (429 rate_limited beyond it). */
   middleware: RequestHandler
   /** The same on every request, whatever its method: each POST to /mcp is one read. */
@@ -41,10 +41,10 @@ export function readBudget(store: Store, limits: RateLimits): ReadBudget {
     identified: `"reads"; q=${limits.identifiedReadsPerMinute}; w=${WINDOW_SECONDS}`,
   }
 
-  function take(req: Request, principal: Principal): ReadDecision {
+  function take(principal: Principal, address: () => string): ReadDecision {
     const anonymous = principal.kind === 'anonymous'
     const limit = anonymous ? limits.anonymousReadsPerMinute : limits.identifiedReadsPerMinute
-    const { totalHits, resetTime } = counters.increment(anonymous ? clientAddress(req) : `sub:${principal.subject}`)
+    const { totalHits, resetTime } = counters.increment(anonymous ? address() : `sub:${principal.subject}`)
     const resetSeconds = Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000))
     return {
       allowed: totalHits <= limit,
@@ -55,7 +55,7 @@ export function readBudget(store: Store, limits: RateLimits): ReadBudget {
   }
 
   const everyRequest: RequestHandler = (req, res, next) => {
-    const d = take(req, principalOf(res))
+    const d = take(principalOf(res), () => clientAddress(req))
     const headers = rateLimitHeaders(d)
     for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
     if (!d.allowed)

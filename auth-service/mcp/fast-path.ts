@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import { hasScope, type ResolvePrincipal } from '../http/bearer.ts'
 import { JSON_TYPES } from '../http/forms.ts'
 import { rateLimitHeaders, type ReadBudget } from '../http/read-budget.ts'
+import { clientAddress } from '../http/rate-limits.ts'
 import { REQUEST_COMPLETED, REQUEST_SERIALIZERS, requestIdOf } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import { cacheControlOf, readMcpBody, sendDirect } from './http.ts'
@@ -49,7 +50,7 @@ export function mcpFastPath(deps: McpFastPathDeps): RequestHandler {
           if (!hasScope(principal, scope)) return next()
           const answer = deps.answerDirectly(req, message)
           if (!answer) return next()
-          const decision = deps.budget?.take(req, principal)
+          const decision = deps.budget?.take(principal, () => clientAddress(req))
           if (decision && !decision.allowed) return next()
 
           const headers = [...deps.constantHeaders]

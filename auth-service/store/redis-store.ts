@@ -56,6 +56,9 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
       const raw = await run(() => redis.get(key))
       return raw === null ? undefined : (JSON.parse(raw) as T)
     },
+    async has(key: string) {
+      return (await run(() => redis.exists(key))) === 1
+    },
     async putIfAbsent(key: string, value: StoredValue, ttlSeconds: number) {
       return (await run(() => redis.set(key, JSON.stringify(value), 'PX', ttlMs(ttlSeconds), 'NX'))) === 'OK'
     },

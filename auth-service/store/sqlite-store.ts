@@ -24,6 +24,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   db.exec('CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL) STRICT')
 
   const getStmt = db.prepare('SELECT value FROM kv WHERE key = ? AND expires_at > ?')
+  const hasStmt = db.prepare('SELECT 1 FROM kv WHERE key = ? AND expires_at > ?')
   const putStmt = db.prepare(
     'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
   )
@@ -66,6 +67,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     async get<T extends StoredValue>(key: string) {
       const row = getStmt.get(key, now()) as { value: string } | undefined
       return row ? (JSON.parse(row.value) as T) : undefined
+    },
+    async has(key: string) {
+      return hasStmt.get(key, now()) !== undefined
     },
     async putIfAbsent(key: string, value: StoredValue, ttlSeconds: number) {
       return Number(putIfAbsentStmt.run(key, JSON.stringify(value), expiry(ttlSeconds), now()).changes) === 1

@@ -11,6 +11,8 @@ export interface Store {
   put(key: string, value: StoredValue, ttlSeconds: number): Promise<void>
   /** The value, or undefined on a miss or once expired. */
   get<T extends StoredValue = StoredValue>(key: string): Promise<T | undefined>
+  /** Whether the key holds a live value: what a liveness check needs, without reading the value. */
+  has(key: string): Promise<boolean>
   /** Writes only if the key is absent (or expired); false if it exists. For one-time values. */
   putIfAbsent(key: string, value: StoredValue, ttlSeconds: number): Promise<boolean>
   /**

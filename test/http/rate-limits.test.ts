@@ -136,6 +136,20 @@ describe('rate limits', () => {
     expect((await request(app).get('/api/v1/posts?limit=1').set('X-Forwarded-For', ip).set('Authorization', `Bearer ${keys[1]}`)).status).toBe(200)
   })
 
+  it('counts anonymous reads per client behind a trusted proxy, and per connection otherwise', async () => {
+    // The read fast path answers in front of Express: it must key the budget as req.ip does.
+    const { app } = await proxiedApp()
+    const read = (ip: string) => request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', ip)
+    for (let i = 0; i < 5; i++) expect((await read('198.51.100.7')).status).toBe(200)
+    const refused = await read('198.51.100.7')
+    expect([refused.status, refused.body]).toEqual([429, errorBody('rate_limited')])
+    expect((await read('198.51.100.8')).status).toBe(200)
+
+    const direct = createApp({ ...(await testDeps()), rateLimits: limits })
+    for (let i = 0; i < 5; i++) expect((await request(direct).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', `198.51.100.${i}`)).status).toBe(200)
+    expect((await request(direct).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', '198.51.100.99')).status).toBe(429)
+  })
+
   it('shares one budget between replicas through the store', async () => {
     const { deps } = await proxiedApp()
     const [a, b] = [createApp({ ...deps, trustProxy: 'loopback', rateLimits: limits }), createApp({ ...deps, trustProxy: 'loopback', rateLimits: limits })]

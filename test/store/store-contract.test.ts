@@ -36,6 +36,15 @@ function describeStoreContract(name: string, subject: Subject) {
       expect(await store.get('missing')).toBeUndefined()
     })
 
+    it('has a key while it is live, and not once deleted or expired', async () => {
+      await store.put('h1', { v: 1 }, 10)
+      await store.put('h2', { v: 2 }, 60)
+      expect([await store.has('h1'), await store.has('h2'), await store.has('missing')]).toEqual([true, true, false])
+      await store.delete('h2')
+      await elapse(10_100)
+      expect([await store.has('h1'), await store.has('h2')]).toEqual([false, false])
+    })
+
     it('overwrites with put and forgets after the TTL', async () => {
       await store.put('ow', { v: 1 }, 60)
       await store.put('ow', { v: 2 }, 10)
