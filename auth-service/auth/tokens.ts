@@ -42,6 +42,8 @@ export interface TokenService {
    * must be `resource` (the first of `resources` by default), or any of `resources` with `anyResource`.
    */
   verifyAccessToken(token: string, options?: { ignoreExpiry?: boolean; resource?: string; anyResource?: boolean }): Promise<AccessTokenClaims>
+  /** Whether verified claims are still unexpired by this service's clock (with the skew allowance). */
+  unexpired(claims: { exp?: number }): boolean
   /** The protected resources this service issues tokens for (absolute URLs), the default first. */
   readonly resources: readonly string[]
   signIdentityAssertion(input: { sub: string }): Promise<{ token: string; claims: IdentityAssertionClaims }>
@@ -64,6 +66,7 @@ export function createTokenService(options: {
   const [defaultResource] = resources
   const nowSeconds = () => Math.floor((options.now?.() ?? Date.now()) / 1000)
   const headers = new Map<string, string>()
+  const unexpired = (claims: { exp?: number }) => claims.exp !== undefined && claims.exp + CLOCK_SKEW_SECONDS >= nowSeconds()
 
   /**
    * Compact JWS with node:crypto's synchronous ES256 signer: the same bytes jose would write,
@@ -88,8 +91,7 @@ export function createTokenService(options: {
   async function verify(token: string, typ: string, audience: string | readonly string[], ignoreExpiry = false): Promise<JWTPayload> {
     const hit = ignoreExpiry ? undefined : verified.get(token)
     if (hit && hit.typ === typ && (typeof audience === 'string' ? hit.audience === audience : audience.includes(hit.audience))) {
-      const exp = hit.payload.exp!
-      if (exp + CLOCK_SKEW_SECONDS >= nowSeconds()) return hit.payload
+      if (unexpired(hit.payload)) return hit.payload
       verified.delete(token)
       throw new InvalidTokenError('The token has expired.')
     }
@@ -129,6 +131,7 @@ export function createTokenService(options: {
 
   return {
     resources,
+    unexpired,
     async signAccessToken({ sub, scope, resource = defaultResource, clientId = sub }) {
       if (!resources.includes(resource)) throw new Error(`No protected resource is called "${resource}".`)
       const iat = nowSeconds()

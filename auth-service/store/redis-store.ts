@@ -48,6 +48,8 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     }
   }
 
+  const unsentChecks = new Map<string, Promise<boolean>>()
+
   return {
     async put(key: string, value: StoredValue, ttlSeconds: number) {
       await run(() => redis.set(key, JSON.stringify(value), 'PX', ttlMs(ttlSeconds)))
@@ -56,8 +58,18 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
       const raw = await run(() => redis.get(key))
       return raw === null ? undefined : (JSON.parse(raw) as T)
     },
-    async has(key: string) {
-      return (await run(() => redis.exists(key))) === 1
+    has(key: string) {
+      // Checks of one key made while the pipeline has not been sent yet share one EXISTS: it runs
+      // after all of them were asked, so each still sees every write acknowledged before it.
+      // ioredis sends this tick's pipeline from a setImmediate queued by the first command, so
+      // the entry is dropped by one queued after it, once the command has gone.
+      let check = unsentChecks.get(key)
+      if (!check) {
+        check = run(() => redis.exists(key)).then((n) => n === 1)
+        unsentChecks.set(key, check)
+        setImmediate(() => unsentChecks.delete(key))
+      }
+      return check
     },
     async putIfAbsent(key: string, value: StoredValue, ttlSeconds: number) {
       return (await run(() => redis.set(key, JSON.stringify(value), 'PX', ttlMs(ttlSeconds), 'NX'))) === 'OK'
