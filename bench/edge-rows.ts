@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runWrk, type LoadResult } from './load.ts'
 import { loadRow, type Row } from './table.ts'
-import { renderTemplate, writeBuildConf } from '../test/support/nginx.ts'
+import { renderTemplate } from '../test/support/nginx.ts'
 import { freePort, startProcess, type Running } from '../test/support/processes.ts'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -90,14 +90,10 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
     }
 
     const reference = await measure(STATIC, (port) => `server { listen 127.0.0.1:${port}; root ${root}; default_type application/json; }`)
-    // The map naming the served build, as the deployment's follow-build.sh writes it.
-    const buildConf = join(work, 'build.conf')
-    writeBuildConf(join(o.dist, 'current', 'site'), buildConf)
     const deployment = (cache: string) => (port: number) =>
       renderTemplate({
         NGINX_PORT: String(port),
         SITE_ROOT: join(o.dist, 'current', 'site'),
-        NGINX_BUILD_CONF: buildConf,
         APP_1: replicas[0]!,
         APP_2: replicas[1]!,
         NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),

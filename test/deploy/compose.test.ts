@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs'
+import { readFileSync, writeFileSync, copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../support/temp.ts'
@@ -47,12 +47,5 @@ describe('docker-compose.yml', () => {
     for (const name of used) expect(nginx, name).toMatch(new RegExp(`\\n\\s+${name}: \\S`))
     expect(nginx).toMatch(/ANONYMOUS_READS_PER_MINUTE: '?321'?/)
     expect(r.stdout).toMatch(/app-1:[\s\S]*RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '?321'?/)
-  })
-
-  it('runs follow-build.sh from the nginx image\'s entrypoint, which runs only executable scripts', () => {
-    const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], { env, encoding: 'utf8' })
-    const nginx = /\n  nginx:\n([\s\S]*?)\n  \S/.exec(r.stdout)![1]!
-    expect(nginx).toMatch(/- \S+\/deploy\/nginx\/follow-build\.sh:\/docker-entrypoint\.d\/\d+-[\w-]+\.sh:ro\n/)
-    expect(statSync(join(ROOT, 'deploy', 'nginx', 'follow-build.sh')).mode & 0o111).not.toBe(0)
   })
 })

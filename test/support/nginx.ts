@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { waitForHttp } from './processes.ts'
@@ -11,23 +11,13 @@ export function renderTemplate(vars: Record<string, string>): string {
   return template.replace(/\$\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole)
 }
 
-const FOLLOW_BUILD = join(ROOT, 'deploy', 'nginx', 'follow-build.sh')
-
-/** Writes the map naming the build under `siteRoot` with the deployment's own script, as its entrypoint does. */
-export function writeBuildConf(siteRoot: string, file: string): void {
-  execFileSync('sh', [FOLLOW_BUILD, '--write'], { env: { ...process.env, SITE_ROOT: siteRoot, NGINX_BUILD_CONF: file } })
-}
-
 /**
  * Starts Debian's nginx in the foreground with the deployment's server config, wrapped in a
  * minimal main config whose paths all live in `dir` (what the nginx image provides otherwise).
  */
 export async function startNginx(dir: string, vars: Record<string, string>): Promise<ChildProcess> {
   mkdirSync(join(dir, 'logs'), { recursive: true })
-  const buildConf = join(dir, 'build.conf')
-  writeBuildConf(vars.SITE_ROOT!, buildConf)
   writeFileSync(join(dir, 'default.conf'), renderTemplate({
-      NGINX_BUILD_CONF: buildConf,
       ...vars,
       NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
       NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
@@ -51,18 +41,10 @@ http {
 }
 `,
   )
-  const args = ['-p', dir, '-c', join(dir, 'nginx.conf')]
-  const child = spawn('nginx', [...args, '-g', 'daemon off; user root;'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; user root;'], { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout!.on('data', (d) => (output += d))
   child.stderr!.on('data', (d) => (output += d))
-  // The deployment's follower of the `current` link: stopped with nginx, or with this process.
-  const follower = spawn('sh', [FOLLOW_BUILD, '--watch', ...args], {
-    env: { ...process.env, SITE_ROOT: vars.SITE_ROOT!, NGINX_BUILD_CONF: buildConf, FOLLOW_WHILE_PID: String(process.pid) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  follower.stderr!.on('data', (d) => (output += d))
-  child.once('exit', () => follower.kill())
   try {
     await waitForHttp(`http://127.0.0.1:${vars.NGINX_PORT}/`, 10_000, child)
   } catch (e) {
