@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { toPost, type IndexEntry, type Post } from '../../model/article.ts'
 import { keywordIndexBuilder, keywordIndexFrom, type KeywordIndexState } from './search.ts'
 
@@ -75,7 +75,7 @@ export function prepareBody(json: string, lastModifiedMs: number): PreparedBody 
 }
 
 function prepareBytes(body: Buffer, lastModifiedMs: number): PreparedBody {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
+  const etag = `"${hash('sha256', body, 'base64url').slice(0, 27)}"`
   return { body, etag, lastModified: new Date(lastModifiedMs).toUTCString() }
 }
 

@@ -202,6 +202,9 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
   const isTouched = new Uint8Array(n)
   const wordTouched = new Int32Array(n)
   const isWordTouched = new Uint8Array(n)
+  // Which distinct words each document matched, as a bit set of `width` 32-bit words per document;
+  // grown for longer queries, and cleared document by document as the ranking reads it.
+  let matched = new Uint32Array(n)
 
   const rank = (query: string, limit: number, after?: RankPosition): Ranked => {
       const words: string[] = []
@@ -210,10 +213,9 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
         if (term) words.push(term)
       }
       if (words.length === 0 || limit <= 0) return { docs: [], words: [], scores: [] }
-      // Which distinct words each document matched, as a bit set of `width` 32-bit words.
       const distinct = [...new Set(words)]
       const width = Math.ceil(distinct.length / 32)
-      const matched = new Uint32Array(n * width)
+      if (matched.length < n * width) matched = new Uint32Array(n * width)
       let count = 0
 
       for (let w = 0; w < words.length; w++) {
@@ -264,7 +266,10 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
       for (let i = 0; i < count; i++) {
         const doc = touched[i]!
         let hits = 0
-        for (let s = 0; s < width; s++) hits += popcount(matched[doc * width + s]!)
+        for (let s = 0; s < width; s++) {
+          hits += popcount(matched[doc * width + s]!)
+          matched[doc * width + s] = 0
+        }
         const score = sum[doc]! * hits
         sum[doc] = 0
         isTouched[doc] = 0

@@ -59,6 +59,18 @@ describe('keyword ranking', () => {
     expect(ranked).toEqual(['thirty-three', 'thirty-two'])
   })
 
+  it('answers each query alone, whatever queries of other lengths came before it', () => {
+    const words = Array.from({ length: 40 }, (_, i) => `word${i}`)
+    const posts = [
+      post('many', { title: words.join(' '), date: '2024-01-01' }),
+      post('first', { title: 'word0 word1', date: '2023-01-01' }),
+      post('last', { title: 'word39', date: '2022-01-01' }),
+    ]
+    const queries = [words.join(' '), 'word0', words.slice(30).join(' '), 'word39 word1', words.join(' '), 'word1']
+    const used = buildKeywordSearch(posts)
+    for (const q of queries) expect(used.search(q, 10), q).toEqual(buildKeywordSearch(posts).search(q, 10))
+  })
+
   it('keeps the newest of equal answers when the limit cuts among them', () => {
     const same = Array.from({ length: 30 }, (_, i) => post(`same-${String(i).padStart(2, '0')}`, { title: 'Identical words' }))
     const ranked = buildKeywordSearch(same).search('identical words', 10)
