@@ -1,4 +1,4 @@
-import type { RequestListener } from 'node:http'
+import type { IncomingMessage, RequestListener } from 'node:http'
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import proxyaddr from 'proxy-addr'
 import type { Logger } from 'pino'
@@ -120,24 +120,6 @@ export function createApp(deps: AppDeps): RequestListener {
     if (e.scope) readRoutes.push({ path: e.path, scope: e.scope, cacheControl, read })
   }
 
-  if (deps.readFastPath !== false) {
-    const servers = mcpServerFactory(ctx, logError)
-    app.use(
-      mcpFastPath({
-        path: MCP_PATH,
-        origin: new URL(deps.baseUrl).origin,
-        servers,
-        answerDirectly: directAnswerer(servers),
-        resolvePrincipal: resolveMcpPrincipal,
-        budget,
-        constantHeaders: [...securityHeaders, ...Object.entries(CORS_HEADERS).flat()],
-        logger: deps.logger,
-        metrics: deps.metrics,
-        accepting: deps.accepting,
-      }),
-    )
-  }
-
   if (deps.logger) app.use(requestLogger(deps.logger))
   if (deps.accepting) {
     const accepting = deps.accepting
@@ -183,22 +165,34 @@ export function createApp(deps: AppDeps): RequestListener {
   app.use(errorHandler(logError))
   if (deps.readFastPath === false) return app
 
-  // REST reads are answered in front of Express, falling back to it for anything else.
+  // REST reads and plain MCP tool calls are answered in front of Express, which gets the rest.
   const trust = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1]
-  const front = readFastPath({
-    prefix: RESOURCE_PATH,
-    routes: readRoutes,
-    resolvePrincipal,
+  const shared = {
     budget,
     constantHeaders: [...securityHeaders, ...Object.entries(CORS_HEADERS).flat()],
-    buildHeader: () => buildHeader(deps.posts()),
     logger: deps.logger && requestLineLogger(deps.logger),
     metrics: deps.metrics,
     accepting: deps.accepting,
+    clientAddress: (req: IncomingMessage) => addressKey(proxyaddr(req, trust)),
+  }
+  const reads = readFastPath({
+    ...shared,
+    prefix: RESOURCE_PATH,
+    routes: readRoutes,
+    resolvePrincipal,
+    buildHeader: () => buildHeader(deps.posts()),
     parseQuery: app.get('query parser fn'),
-    clientAddress: (req) => addressKey(proxyaddr(req, trust)),
   })
-  return (req, res) => front(req, res, () => app(req, res))
+  const servers = mcpServerFactory(ctx, logError)
+  const toolCalls = mcpFastPath({
+    ...shared,
+    path: MCP_PATH,
+    origin: new URL(deps.baseUrl).origin,
+    servers,
+    answerDirectly: directAnswerer(servers),
+    resolvePrincipal: resolveMcpPrincipal,
+  })
+  return (req, res) => reads(req, res, () => toolCalls(req, res, () => app(req, res)))
 }
 
 /**

@@ -74,6 +74,16 @@ export interface ReadPathDeps {
 export type FrontHandler = (req: IncomingMessage, res: ServerResponse, fallback: () => void) => void
 
 /**
+ * What a fast path does with an error it did not expect: the chain answers the request in full
+ * (its error handler included) unless the answer has begun, in which case the connection is cut.
+ * Nothing in front of Express may throw: Node would end the process.
+ */
+export function recover(res: ServerResponse, fallback: () => void, err: unknown): void {
+  if (res.headersSent) res.destroy(err instanceof Error ? err : undefined)
+  else fallback()
+}
+
+/**
  * The fast path of the API's reads, since they are most of the traffic. It runs in front of
  * Express (app.ts), so a read pays neither Express's per-request set-up nor its router: a
  * successful read is answered in one step with the same functions as the middleware chain (the
@@ -95,11 +105,20 @@ export function readFastPath(deps: ReadPathDeps): FrontHandler {
     const search = typeof url.query === 'string' ? url.query : null
     const authorization = req.headers.authorization
     // No credential is the common case: answered without waiting for a turn of the event loop.
-    if (authorization === undefined) return answer(req, res, fallback, ANONYMOUS, found.route, found.params, search, started)
-    deps.resolvePrincipal(authorization).then(
-      (principal) => answer(req, res, fallback, principal, found.route, found.params, search, started),
-      () => fallback(), // a refused credential: the chain answers with the 401
-    )
+    if (authorization === undefined) {
+      try {
+        answer(req, res, fallback, ANONYMOUS, found.route, found.params, search, started)
+      } catch (err) {
+        recover(res, fallback, err)
+      }
+      return
+    }
+    deps.resolvePrincipal(authorization)
+      .then(
+        (principal) => answer(req, res, fallback, principal, found.route, found.params, search, started),
+        () => fallback(), // a refused credential: the chain answers with the 401
+      )
+      .catch((err: unknown) => recover(res, fallback, err))
   }
 
   function answer(

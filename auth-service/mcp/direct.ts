@@ -6,10 +6,15 @@ import { MCP_LIMITS } from '../defaults.ts'
 import type { McpServerFactory, ToolAnswer } from './server.ts'
 
 /**
- * The answer to a message, as the bytes of a JSON-RPC response in two parts (the kept result, then
- * the id), or undefined when the server must judge it.
+ * The answer to a message, as the bytes of a JSON-RPC response in parts sent one after another,
+ * or undefined when the server must judge it.
  */
-export type DirectAnswerer = (req: IncomingMessage, message: object) => [Buffer, Buffer] | undefined
+export type DirectAnswerer = (req: IncomingMessage, message: object) => Buffer[] | undefined
+
+// A read's result as the server writes it: the body as text content, then as structured content.
+const TEXT_OPEN = Buffer.from('{"result":{"content":[{"type":"text","text":')
+const STRUCTURED_OPEN = Buffer.from('}],"structuredContent":')
+const RESULT_CLOSE = Buffer.from('},"jsonrpc":"2.0","id":')
 
 const answerers = new WeakMap<McpServerFactory, DirectAnswerer>()
 
@@ -22,17 +27,16 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
   let answerer = answerers.get(servers)
   if (answerer) return answerer
   const known = new Set(servers.tools.map((t) => t.name))
-  // The answers of the reads, kept as the server would write them up to their id: a read's body is
-  // prepared once per index, and its escaping as the text content costs more than the read.
-  const results = new LRUCache<PreparedBody, Buffer>({ maxSize: MCP_LIMITS.resultCacheBytes, sizeCalculation: (b) => b.length })
-  const resultOf = (prepared: PreparedBody): Buffer => {
-    let head = results.get(prepared)
-    if (!head) {
-      const json = prepared.body.toString()
-      head = Buffer.from(`{"result":{"content":[{"type":"text","text":${JSON.stringify(json)}}],"structuredContent":${json}},"jsonrpc":"2.0","id":`)
-      results.set(prepared, head)
+  // A read's body escaped as a JSON string (its text content), kept: the body is prepared once per
+  // index, and escaping it costs more than the read. The structured content is the body itself.
+  const texts = new LRUCache<PreparedBody, Buffer>({ maxSize: MCP_LIMITS.resultCacheBytes, sizeCalculation: (b) => b.length })
+  const textOf = (prepared: PreparedBody): Buffer => {
+    let text = texts.get(prepared)
+    if (!text) {
+      text = jsonStringOf(prepared.body)
+      texts.set(prepared, text)
     }
-    return head
+    return text
   }
 
   answerer = (req, message) => {
@@ -44,11 +48,22 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
     } catch {
       return undefined // a failure: the server answers it, logged and without details
     }
-    const head = 'prepared' in answer ? resultOf(answer.prepared) : Buffer.from(`{"result":${JSON.stringify(answer.refusal)},"jsonrpc":"2.0","id":`)
-    return [head, Buffer.from(`${JSON.stringify(call.id)}}`)]
+    const id = Buffer.from(`${JSON.stringify(call.id)}}`)
+    if ('prepared' in answer) return [TEXT_OPEN, textOf(answer.prepared), STRUCTURED_OPEN, answer.prepared.body, RESULT_CLOSE, id]
+    return [Buffer.from(`{"result":${JSON.stringify(answer.refusal)},"jsonrpc":"2.0","id":`), id]
   }
   answerers.set(servers, answerer)
   return answerer
+}
+
+/**
+ * The UTF-8 bytes of a JSON document as a JSON string: the bytes of JSON.stringify(json.toString()),
+ * computed byte for byte as latin1. A JSON document holds no raw control character, and
+ * JSON.stringify leaves every character above 0x7f as it is, so the UTF-8 sequences pass through
+ * intact; decoding and re-encoding UTF-8 cost more than the escaping itself.
+ */
+export function jsonStringOf(json: Buffer): Buffer {
+  return Buffer.from(JSON.stringify(json.toString('latin1')), 'latin1')
 }
 
 const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS)

@@ -1,9 +1,11 @@
-import type { RequestHandler } from 'express'
+import type { IncomingMessage } from 'node:http'
+import type { Request, Response } from 'express'
+import typeis from 'type-is'
 import type { Logger } from 'pino'
 import { hasScope, type ResolvePrincipal } from '../http/bearer.ts'
 import { JSON_TYPES } from '../http/forms.ts'
 import { rateLimitHeaders, type ReadBudget } from '../http/read-budget.ts'
-import { clientAddress } from '../http/rate-limits.ts'
+import { recover, type FrontHandler } from '../http/read-path.ts'
 import { REQUEST_COMPLETED, REQUEST_SERIALIZERS, requestIdOf } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import { cacheControlOf, readMcpBody, sendDirect } from './http.ts'
@@ -23,57 +25,65 @@ export interface McpFastPathDeps {
   logger?: Logger
   metrics?: Metrics
   accepting?: () => boolean
+  /** The client's budget key, as the chain's `clientAddress` computes it behind the same proxies. */
+  clientAddress: (req: IncomingMessage) => string
 }
 
 /**
  * The fast path of POST /mcp, as the read fast path is REST's (http/read-path.ts): a plain
  * tools/call that succeeds is answered in one step with the same functions as the chain (origin
  * rule, bearer and scope check, read budget, the body reader, the direct answer, request id and
- * log line). Anything else falls through to the chain with the body already read, and the chain
- * answers it in full; test/http/mcp.test.ts checks that both give the same answers.
+ * log line), in front of Express as the read fast path is. Anything else goes to the chain with
+ * the body already read, and the chain answers it in full; test/http/mcp.test.ts checks that
+ * both give the same answers.
  */
-export function mcpFastPath(deps: McpFastPathDeps): RequestHandler {
+export function mcpFastPath(deps: McpFastPathDeps): FrontHandler {
   const scopes = new Map(deps.servers.tools.map((t) => [t.name, t.scope]))
   return function mcpFastPath(req, res, next) {
     if (req.method !== 'POST' || req.url !== deps.path) return next()
     const origin = req.headers.origin
-    if ((origin !== undefined && origin !== deps.origin) || !req.is(JSON_TYPES)) return next()
+    if ((origin !== undefined && origin !== deps.origin) || !typeis(req, JSON_TYPES)) return next()
     const started = performance.now()
-    readMcpBody(req, res, () => {
-      const message: unknown = req.body
-      if (typeof message !== 'object' || message === null || Array.isArray(message)) return next()
-      const name = (message as { params?: { name?: unknown } }).params?.name
-      const scope = typeof name === 'string' ? scopes.get(name) : undefined
-      if (!scope) return next()
-      deps.resolvePrincipal(req.headers.authorization).then(
-        (principal) => {
-          if (!hasScope(principal, scope)) return next()
-          const answer = deps.answerDirectly(req, message)
-          if (!answer) return next()
-          const decision = deps.budget?.take(principal, () => clientAddress(req))
-          if (decision && !decision.allowed) return next()
+    // The same body reader as the chain's; it reads a plain request as Express's.
+    readMcpBody(req as Request, res as Response, () => {
+      try {
+        const message: unknown = (req as Request).body
+        if (typeof message !== 'object' || message === null || Array.isArray(message)) return next()
+        const name = (message as { params?: { name?: unknown } }).params?.name
+        const scope = typeof name === 'string' ? scopes.get(name) : undefined
+        if (!scope) return next()
+        deps.resolvePrincipal(req.headers.authorization).then(
+          (principal) => {
+            if (!hasScope(principal, scope)) return next()
+            const answer = deps.answerDirectly(req, message)
+            if (!answer) return next()
+            const decision = deps.budget?.take(principal, () => deps.clientAddress(req))
+            if (decision && !decision.allowed) return next()
 
-          const headers = [...deps.constantHeaders]
-          if (decision) headers.push(...rateLimitHeaders(decision))
-          const id = deps.logger ? requestIdOf(req) : undefined
-          if (id) headers.push('X-Request-Id', id)
-          if (deps.accepting && !deps.accepting()) headers.push('Connection', 'close')
-          headers.push('Cache-Control', cacheControlOf(principal), 'Vary', 'Authorization')
-          sendDirect(res, answer, headers)
+            const headers = [...deps.constantHeaders]
+            if (decision) headers.push(...rateLimitHeaders(decision))
+            const id = deps.logger ? requestIdOf(req) : undefined
+            if (id) headers.push('X-Request-Id', id)
+            if (deps.accepting && !deps.accepting()) headers.push('Connection', 'close')
+            headers.push('Cache-Control', cacheControlOf(principal), 'Vary', 'Authorization')
+            sendDirect(res, answer, headers)
 
-          const ms = performance.now() - started
-          deps.metrics?.observe('POST', deps.path, 200, ms / 1000)
-          deps.logger?.info(
-            {
-              req: REQUEST_SERIALIZERS.req({ id: id!, method: req.method, url: req.url, headers: req.headers, remoteAddress: req.socket.remoteAddress }),
-              res: REQUEST_SERIALIZERS.res({ statusCode: 200 }),
-              responseTime: Math.round(ms),
-            },
-            REQUEST_COMPLETED,
-          )
-        },
-        () => next(), // a refused credential: the chain answers with the 401
-      ).catch(next)
+            const ms = performance.now() - started
+            deps.metrics?.observe('POST', deps.path, 200, ms / 1000)
+            deps.logger?.info(
+              {
+                req: REQUEST_SERIALIZERS.req({ id: id!, method: req.method, url: req.url, headers: req.headers, remoteAddress: req.socket.remoteAddress }),
+                res: REQUEST_SERIALIZERS.res({ statusCode: 200 }),
+                responseTime: Math.round(ms),
+              },
+              REQUEST_COMPLETED,
+            )
+          },
+          () => next(), // a refused credential: the chain answers with the 401
+        ).catch((err: unknown) => recover(res, next, err))
+      } catch (err) {
+        recover(res, next, err)
+      }
     })
   }
 }
