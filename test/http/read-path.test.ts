@@ -2,6 +2,8 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { agentToken, postExchange, registerAgent } from '../support/agent.ts'
 import { fastPathPair } from '../support/fast-path-pair.ts'
+import { testDeps } from '../support/index.ts'
+import { createApp } from '../../auth-service/app.ts'
 
 const pair = fastPathPair
 
@@ -110,5 +112,20 @@ describe('the read fast path', () => {
       await request(fast).post('/oauth2/revoke').type('form').send({ token: credential })
       expect((await request(fast).get('/api/v1/posts/hashing-rings').set('Authorization', `Bearer ${credential}`)).status).toBe(401)
     }
+  })
+
+  it('hands an answer it cannot send to the chain, which answers 500, instead of ending the process', async () => {
+    const deps = await testDeps()
+    const index = deps.posts()!
+    // A prepared answer whose header Node refuses to write: sending it throws, on both paths.
+    const broken = { ...index, detail: (slug: string) => ({ ...index.detail(slug)!, etag: '"bad\nvalue"' }) }
+    const logged: unknown[] = []
+    const app = createApp({ ...deps, posts: () => broken, logError: (err) => logged.push(err) })
+    for (const auth of [undefined, `Bearer ${(await request(app).post('/api/v1/keys')).body.key}`]) {
+      const res = auth ? await request(app).get('/api/v1/posts/hashing-rings').set('Authorization', auth) : await request(app).get('/api/v1/posts/hashing-rings')
+      expect(res.status).toBe(500)
+      expect(res.body.error).toBe('server_error')
+    }
+    expect(logged.length).toBeGreaterThanOrEqual(2)
   })
 })
