@@ -79,7 +79,7 @@ export const LABEL_MAX = 100
 export const BODY_LIMITS = { form: '16kb', event: '64kb', mcp: '64kb', fields: 32 } as const
 
 /** The MCP endpoint: article resources per `resources/list` page; bytes of tool answers' text content kept ready to send. */
-export const MCP_LIMITS = { resourcesPerPage: 100, resultCacheBytes: 64 * 1024 * 1024 } as const
+export const MCP_LIMITS = { resourcesPerPage: 100, textCacheBytes: 64 * 1024 * 1024 } as const
 
 /** Lifetimes in seconds (ARCHITECTURE.md: access token 1 h, identity_assertion days). */
 export const LIFETIMES = {

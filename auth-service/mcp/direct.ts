@@ -29,7 +29,7 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
   const known = new Set(servers.tools.map((t) => t.name))
   // A read's body escaped as a JSON string (its text content), kept: the body is prepared once per
   // index, and escaping it costs more than the read. The structured content is the body itself.
-  const texts = new LRUCache<PreparedBody, Buffer>({ maxSize: MCP_LIMITS.resultCacheBytes, sizeCalculation: (b) => b.length })
+  const texts = new LRUCache<PreparedBody, Buffer>({ maxSize: MCP_LIMITS.textCacheBytes, sizeCalculation: (b) => b.length })
   const textOf = (prepared: PreparedBody): Buffer => {
     let text = texts.get(prepared)
     if (!text) {
