@@ -60,6 +60,27 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
 
   const expiry = (ttlSeconds: number) => now() + windowMs(ttlSeconds)
 
+  // Liveness checks are asked on every identified read. Those asked in one turn of the event
+  // loop run together right after it (setImmediate), in one read transaction, each key once: a
+  // check still runs after it was asked, so it sees every write acknowledged before, and a busy
+  // caller's reads share one lookup and one pair of WAL locks instead of one each.
+  let checks = new Map<string, PromiseWithResolvers<boolean>>()
+  const runChecks = () => {
+    const batch = checks
+    checks = new Map()
+    try {
+      const at = now()
+      db.exec('BEGIN')
+      try {
+        for (const [key, check] of batch) check.resolve(hasStmt.get(key, at) !== undefined)
+      } finally {
+        db.exec('COMMIT')
+      }
+    } catch (err) {
+      for (const check of batch.values()) check.reject(err)
+    }
+  }
+
   return {
     async put(key: string, value: StoredValue, ttlSeconds: number) {
       putStmt.run(key, JSON.stringify(value), expiry(ttlSeconds))
@@ -68,8 +89,14 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       const row = getStmt.get(key, now()) as { value: string } | undefined
       return row ? (JSON.parse(row.value) as T) : undefined
     },
-    async has(key: string) {
-      return hasStmt.get(key, now()) !== undefined
+    has(key: string) {
+      let check = checks.get(key)
+      if (!check) {
+        if (checks.size === 0) setImmediate(runChecks)
+        check = Promise.withResolvers<boolean>()
+        checks.set(key, check)
+      }
+      return check.promise
     },
     async putIfAbsent(key: string, value: StoredValue, ttlSeconds: number) {
       return Number(putIfAbsentStmt.run(key, JSON.stringify(value), expiry(ttlSeconds), now()).changes) === 1
