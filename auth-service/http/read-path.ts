@@ -4,7 +4,7 @@ import type { Logger } from 'pino'
 import { match, type MatchFunction } from 'path-to-regexp'
 import type { PreparedBody } from '../articles/post-index.ts'
 import type { Scope } from '../auth/policy.ts'
-import { REQUEST_COMPLETED, REQUEST_SERIALIZERS, requestIdOf } from '../ops/logger.ts'
+import { logRequestLine, requestIdOf } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import { ANONYMOUS, hasScope, type Principal, type ResolvePrincipal } from './bearer.ts'
 import { sendPrepared } from './conditional.ts'
@@ -157,13 +157,6 @@ export function readFastPath(deps: ReadPathDeps): FrontHandler {
 
     const ms = performance.now() - started
     deps.metrics?.observe(req.method!, route.path, status, ms / 1000)
-    deps.logger?.info(
-      {
-        req: REQUEST_SERIALIZERS.req({ id: id!, method: req.method, url: req.url, headers: req.headers, remoteAddress: req.socket.remoteAddress }),
-        res: REQUEST_SERIALIZERS.res({ statusCode: status }),
-        responseTime: Math.round(ms),
-      },
-      REQUEST_COMPLETED,
-    )
+    if (deps.logger) logRequestLine(deps.logger, req, id!, status, ms)
   }
 }

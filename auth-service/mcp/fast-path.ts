@@ -6,7 +6,7 @@ import { hasScope, type ResolvePrincipal } from '../http/bearer.ts'
 import { JSON_TYPES } from '../http/forms.ts'
 import { rateLimitHeaders, type ReadBudget } from '../http/read-budget.ts'
 import { recover, type FrontHandler } from '../http/read-path.ts'
-import { REQUEST_COMPLETED, REQUEST_SERIALIZERS, requestIdOf } from '../ops/logger.ts'
+import { logRequestLine, requestIdOf } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import { cacheControlOf, readMcpBody, sendDirect } from './http.ts'
 import type { DirectAnswerer } from './direct.ts'
@@ -70,14 +70,7 @@ export function mcpFastPath(deps: McpFastPathDeps): FrontHandler {
 
             const ms = performance.now() - started
             deps.metrics?.observe('POST', deps.path, 200, ms / 1000)
-            deps.logger?.info(
-              {
-                req: REQUEST_SERIALIZERS.req({ id: id!, method: req.method, url: req.url, headers: req.headers, remoteAddress: req.socket.remoteAddress }),
-                res: REQUEST_SERIALIZERS.res({ statusCode: 200 }),
-                responseTime: Math.round(ms),
-              },
-              REQUEST_COMPLETED,
-            )
+            if (deps.logger) logRequestLine(deps.logger, req, id!, 200, ms)
           },
           () => next(), // a refused credential: the chain answers with the 401
         ).catch((err: unknown) => recover(res, next, err))

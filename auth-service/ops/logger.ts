@@ -52,6 +52,18 @@ export function requestLineLogger(logger: Logger): Logger {
   return pino({ level: logger.level, base: undefined, timestamp: isoTimeEachMillisecond() }, stream)
 }
 
+/** The request line a fast path writes: the same fields, through the same serializers, as pino-http's. */
+export function logRequestLine(logger: Logger, req: IncomingMessage, id: string, status: number, ms: number): void {
+  logger.info(
+    {
+      req: REQUEST_SERIALIZERS.req({ id, method: req.method, url: req.url, headers: req.headers, remoteAddress: req.socket.remoteAddress }),
+      res: REQUEST_SERIALIZERS.res({ statusCode: status }),
+      responseTime: Math.round(ms),
+    },
+    REQUEST_COMPLETED,
+  )
+}
+
 /** Writes out buffered log lines now: before the process exits. */
 export function flushLogs(logger: Logger): void {
   const stream = (logger as unknown as Record<symbol, { flushSync?: () => void }>)[pino.symbols.streamSym]

@@ -13,7 +13,7 @@ import { ERROR_CODES } from '../../auth-service/errors.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { agentToken } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
-import { fastPathPair } from '../support/fast-path-pair.ts'
+import { fastPathPair, headersOf } from '../support/fast-path-pair.ts'
 
 const PROTOCOL = '2025-11-25'
 const MCP_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', 'MCP-Protocol-Version': PROTOCOL }
@@ -415,13 +415,6 @@ describe('/mcp refusals', () => {
 
 describe('the /mcp fast path', () => {
   const pair = fastPathPair
-  const VOLATILE = new Set(['date', 'x-request-id', 'connection', 'keep-alive'])
-  const headersOf = (res: request.Response) =>
-    Object.fromEntries(
-      Object.entries(res.headers)
-        .filter(([k]) => !VOLATILE.has(k))
-        .map(([k, v]) => [k, k === 'ratelimit' ? String(v).replace(/r=\d+; t=\d+/, 'r=N; t=N') : v]),
-    )
   const tool = (name: string, args: unknown, extra: object = {}) => ({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: args, ...extra } })
 
   it('answers exactly as the chain, and answers every plain tool call itself', async () => {

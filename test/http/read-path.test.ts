@@ -1,20 +1,12 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { agentToken, postExchange, registerAgent } from '../support/agent.ts'
-import { fastPathPair } from '../support/fast-path-pair.ts'
+import { fastPathPair, headersOf } from '../support/fast-path-pair.ts'
 import { testDeps } from '../support/index.ts'
 import { createApp } from '../../auth-service/app.ts'
 
 const pair = fastPathPair
 
-const VOLATILE = new Set(['date', 'x-request-id', 'connection', 'keep-alive'])
-/** Headers to compare; the budget's counts are shared through the store, so only their form is. */
-const headersOf = (res: request.Response) =>
-  Object.fromEntries(
-    Object.entries(res.headers)
-      .filter(([k]) => !VOLATILE.has(k))
-      .map(([k, v]) => [k, k === 'ratelimit' ? String(v).replace(/r=\d+; t=\d+/, 'r=N; t=N') : v]),
-  )
 
 describe('the read fast path', () => {
   it('answers exactly as the middleware chain, and answers every success itself', async () => {

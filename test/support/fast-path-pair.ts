@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream'
+import type request from 'supertest'
 import type { RequestHandler } from 'express'
 import { createApp } from '../../auth-service/app.ts'
 import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
@@ -36,3 +37,13 @@ export async function fastPathPair() {
   }
   return { deps, fast: make(true), chain: make(false), logs, reachedChain }
 }
+
+const VOLATILE = new Set(['date', 'x-request-id', 'connection', 'keep-alive'])
+
+/** A response's headers as the pair compares them; the budget's counts are shared through the store, so only their form is. */
+export const headersOf = (res: request.Response) =>
+  Object.fromEntries(
+    Object.entries(res.headers)
+      .filter(([k]) => !VOLATILE.has(k))
+      .map(([k, v]) => [k, k === 'ratelimit' ? String(v).replace(/r=\d+; t=\d+/, 'r=N; t=N') : v]),
+  )
