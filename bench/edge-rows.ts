@@ -94,6 +94,7 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
       renderTemplate({
         NGINX_PORT: String(port),
         SITE_ROOT: join(o.dist, 'current', 'site'),
+        EDGE_ROOT: join(o.dist, 'current', 'edge'),
         APP_1: replicas[0]!,
         APP_2: replicas[1]!,
         NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),

@@ -48,7 +48,10 @@ export function siteSourcesFingerprint(): string {
   return hash.digest('hex')
 }
 
-/** The build's own code (scripts/ and model/), which assembles the article pages. */
+/**
+ * The build's own code (scripts/ and model/), which assembles the article pages, and the post
+ * index's (auth-service/articles/), which lays out the API answers the build writes as files.
+ */
 export function buildSourcesFingerprint(): string {
   const hash = createHash('sha256')
   addBuildSources(new FileHasher(hash))
@@ -63,6 +66,7 @@ function addSiteSources(files: FileHasher): void {
 function addBuildSources(files: FileHasher): void {
   files.walk(join(ROOT, 'scripts'), (n) => n.endsWith('.ts'))
   files.walk(join(ROOT, 'model'), (n) => n.endsWith('.ts'))
+  files.walk(join(ROOT, 'auth-service', 'articles'), (n) => n.endsWith('.ts'))
 }
 
 class FileHasher {

@@ -29,6 +29,9 @@ import { writeSearchIndex, type SearchRecord } from './build/search-index.ts'
 import { coverHtml, navHtml, tocHtml } from './build/reading-parts.ts'
 import { relatedArticles } from './build/related.ts'
 import { LLMS_FULL, reuseLlmsFull, writeLlmsFull } from './build/llms-full.ts'
+import { forEachLimited } from './build/limited.ts'
+import { writeEdgeFiles } from './build/edge-files.ts'
+import { EDGE_DIR } from '../auth-service/articles/edge-files.ts'
 
 export { BuildError } from './build/errors.ts'
 
@@ -149,8 +152,20 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     let related: number[][] | undefined
     const land = async (dir: string, id: string, state: BuildState) => {
       log(`pages written after ${since()}`)
-      if (indexWrittenIn) linkTopFiles(indexWrittenIn, dir)
-      else await writeIndexFile(dir, published.map((m) => indexEntry(m, bySlug.get(m.slug)!)))
+      if (indexWrittenIn) {
+        linkTopFiles(indexWrittenIn, dir)
+        linkTree(join(indexWrittenIn, EDGE_DIR), join(dir, EDGE_DIR))
+      } else {
+        await writeIndexFile(dir, published.map((m) => indexEntry(m, bySlug.get(m.slug)!)))
+        // The article answers the edge serves as files, beside the index they are the answers of.
+        const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
+        const articles = published.map((m) => ({
+          slug: m.slug,
+          unchanged: reusable?.bySlug.get(m.slug)?.hash === m.hash,
+          entry: () => indexEntry(m, bySlug.get(m.slug)!),
+        }))
+        await writeEdgeFiles(dir, articles, baseUrl, prev?.dir, WRITE_CONCURRENCY)
+      }
       indexWrittenIn = dir
       writeFileSync(join(dir, 'state.json'), JSON.stringify(state))
       const info: BuildInfo = { ...inputs, configKey: key, id, builtAt: new Date().toISOString(), articles: published.length }
@@ -465,17 +480,6 @@ function excerptOf(text: string): string {
 
 function sortProblems(problems: BuildProblem[]): BuildProblem[] {
   return problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
-}
-
-async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++
-      await fn(items[i]!, i)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }
 
 if (import.meta.main) {

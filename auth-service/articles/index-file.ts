@@ -4,6 +4,7 @@ import { basename, join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { z } from 'zod'
 import { IndexEntry } from '../../model/article.ts'
+import { detailFileTimes } from './edge-files.ts'
 import { compareEntries, postIndexBuilder, postIndexFrom, type PostIndex, type PostIndexState } from './post-index.ts'
 
 /**
@@ -122,7 +123,11 @@ export function readIndexState(buildDir: string, baseUrl: string): PostIndexStat
       builder.add(meta, body[1])
       bodies.push(body)
     },
-    (copyBody) => builder.finishState((i, target, at) => copyBody(bodies[i]!, target, at)),
+    (copyBody) => {
+      const state = builder.finishState((i, target, at) => copyBody(bodies[i]!, target, at))
+      const { detailAt } = state
+      return { ...state, detailFileMs: detailFileTimes(buildDir, state.slugs, (i) => detailAt[i + 1]! - detailAt[i]!) }
+    },
   )
 }
 

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto'
 import { toPost, type IndexEntry, type Post } from '../../model/article.ts'
+import { fileValidators } from './edge-files.ts'
 import { keywordIndexBuilder, keywordIndexFrom, type KeywordIndexState } from './search.ts'
 
 /** A response body prepared once per index, with its validators, so a read costs a lookup. */
@@ -94,6 +95,16 @@ export function createPostIndex(entries: readonly IndexEntry[], baseUrl: string,
 }
 
 const MARKDOWN_MEMBER = Buffer.from(',"markdown":')
+const CLOSE_OBJECT = Buffer.from('}')
+
+/**
+ * One article's detail response, `{...post, "markdown": <literal>}`, laid out as the index lays
+ * it out (see finishState): the build writes it as the file the edge serves (edge-files.ts).
+ */
+export function detailBytes(meta: PostMeta, markdownLiteral: Buffer, baseUrl: string): Buffer {
+  const post = Buffer.from(JSON.stringify(toPost(meta, baseUrl)))
+  return Buffer.concat([post.subarray(0, post.length - 1), MARKDOWN_MEMBER, markdownLiteral, CLOSE_OBJECT])
+}
 const CHUNK_BYTES = 1 << 20
 
 /**
@@ -193,6 +204,12 @@ export interface PostIndexState {
   details: Buffer
   detailAt: Float64Array
   modifiedMs: Float64Array
+  /**
+   * Each detail's file's mtime where the build wrote it for the edge (edge-files.ts), NaN where
+   * it did not: a detail with a file has the file's validators, so that nginx and the service
+   * send the same ones.
+   */
+  detailFileMs?: Float64Array
   slugs: string[]
   /** Each post's `date` (YYYY-MM-DD), in index order. */
   dates: string[]
@@ -265,6 +282,11 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     return link ? { ...prepared, headers: ['Link', `<${link.url}>; rel="next"`] } : prepared
   }
   const postJson = (i: number) => posts.subarray(postAt[i]!, postAt[i + 1]!)
+  const prepareDetail = (i: number): PreparedBody => {
+    const body = details.subarray(detailAt[i]!, detailAt[i + 1]!)
+    const fileMs = state.detailFileMs?.[i] ?? Number.NaN
+    return Number.isNaN(fileMs) ? prepareBytes(body, modifiedMs[i]!) : { body, ...fileValidators(fileMs, body.length) }
+  }
   /** `{<head>[post, post, ...]<tail>}` exactly as JSON.stringify writes it, and its newest lastModified. */
   const envelope = (head: string, found: readonly number[], tail = ''): { body: Buffer; newest: number } => {
     const parts: Buffer[] = [Buffer.from(`{${head}[`)]
@@ -283,8 +305,8 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     detail(slug) {
       const i = bySlug.get(slug)
       if (i === undefined) return undefined
-      // Validators are computed on first read: hashing every body would slow start-up.
-      return (prepared[i] ??= prepareBytes(details.subarray(detailAt[i]!, detailAt[i + 1]!), modifiedMs[i]!))
+      // Validators are made on first read: hashing every body would slow start-up.
+      return (prepared[i] ??= prepareDetail(i))
     },
     latest(limit) {
       let body = lists.get(limit)

@@ -50,6 +50,7 @@ describe('the edge cache keyed by build (real nginx, scripted replica)', () => {
     nginx = await startNginx(join(dir, 'nginx'), {
       NGINX_PORT: String(port),
       SITE_ROOT: join(dist, 'current', 'site'),
+      EDGE_ROOT: join(dist, 'current', 'edge'),
       APP_1: app,
       APP_2: app,
       NGINX_API_CACHE_PARAMS: join(ROOT, 'deploy', 'nginx', 'api-cache.conf'),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -15,6 +15,7 @@ import { postExchange, registerAgent } from '../support/agent.ts'
 import { decide, openConsent, pkce } from '../support/oauth-person.ts'
 import { REDIS_URL } from '../support/index.ts'
 import { startNginx } from '../support/nginx.ts'
+import { securityHeaderList } from '../../auth-service/http/security-headers.ts'
 import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -88,6 +89,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     return startNginx(join(dir, name), {
       NGINX_PORT: String(port),
       SITE_ROOT: join(distDir, 'current', 'site'),
+      EDGE_ROOT: join(distDir, 'current', 'edge'),
       APP_1: direct[0]!.replace('http://', ''),
       APP_2: direct[1]!.replace('http://', ''),
       NGINX_API_CACHE_PARAMS: join(ROOT, 'deploy', 'nginx', 'api-cache.conf'),
@@ -196,9 +198,12 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: rest.markdown })
     await anonymous.close()
     // Stateless: the client's messages went to one replica and the next, and both answered.
-    const after = mcpLines()
-    expect(after[0]! - before[0]!, 'first replica').toBeGreaterThanOrEqual(2)
-    expect(after[1]! - before[1]!, 'second replica').toBeGreaterThanOrEqual(2)
+    // (A replica's log line reaches this process through a pipe, after its answer: it is waited for.)
+    const served = (after: number[]) => after.map((n, i) => n - before[i]!)
+    await waitFor(async () => (served(mcpLines()).every((n) => n >= 2) ? true : undefined), 2000, 'both replicas\' log lines').catch(() => {})
+    const [first, second] = served(mcpLines())
+    expect(first, 'first replica').toBeGreaterThanOrEqual(2)
+    expect(second, 'second replica').toBeGreaterThanOrEqual(2)
 
     // Credentials issued by one replica work on the other, through the edge.
     const { key } = await (await fetch(`${direct[0]}/api/v1/keys`, { method: 'POST' })).json()
@@ -315,10 +320,11 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const missing = await fetch(`${origin}/no-such-page`)
     expect(missing.status).toBe(404)
     expect(await missing.text()).toContain('Page not found')
-    // nginx sends the service's security headers with the files it serves.
+    // nginx sends every security header the service sends with the files it serves.
     const fromService = await fetch(`${direct[1]}/posts/cafe-latency-notes`)
-    for (const name of ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy'])
-      expect(page.headers.get(name), name).toBe(fromService.headers.get(name))
+    const names = securityHeaderList({ https: false }).filter((_, i) => i % 2 === 0)
+    expect(names).toContain('origin-agent-cluster')
+    for (const name of names) expect(page.headers.get(name), name).toBe(fromService.headers.get(name))
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
     // Operational endpoints stay inside: nginx does not proxy them.
     expect((await fetch(`${origin}/metrics`)).status).toBe(404)
@@ -386,7 +392,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const CACHED = [
       '/api/v1',
       '/api/v1/posts?limit=2',
-      '/api/v1/posts/hashing-rings',
+      '/api/v1/posts/hashing-rings?from=cache', // with a query: from the cache, not the build's file
       '/api/v1/search?q=hashing',
       '/.well-known/oauth-protected-resource',
       '/.well-known/oauth-protected-resource/api/v1',
@@ -399,15 +405,73 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     // Lattice-Build is for the edge alone, which does not pass it on.
     const PER_RESPONSE = new Set(['date', 'connection', 'keep-alive', 'x-request-id', 'ratelimit', 'last-modified', 'lattice-build'])
 
-    /** Fetches through nginx until the answer comes from the cache (the first may fill it). */
+    /** Fetches through nginx until the answer comes from the edge: its cache (the first may fill it) or a build's file. */
     async function cached(path: string, init: RequestInit = {}): Promise<Response> {
       for (let i = 0; i < 5; i++) {
         const res = await fetch(`${origin}${path}`, init)
-        if (res.headers.get('x-cache-status') === 'HIT') return res
+        if (['HIT', 'STATIC'].includes(res.headers.get('x-cache-status')!)) return res
         await res.arrayBuffer()
       }
-      throw new Error(`${path} never came from the cache`)
+      throw new Error(`${path} never came from the edge`)
     }
+
+    it('answers an article by slug from the file the build wrote: the replica\'s status, body and every header, validators included', async () => {
+      const path = '/api/v1/posts/hashing-rings'
+      const perHop = new Set(['date', 'connection', 'keep-alive', 'x-request-id', 'ratelimit', 'lattice-build'])
+      for (const method of ['GET', 'HEAD']) {
+        const res = await fetch(`${origin}${path}`, { method })
+        expect(res.headers.get('x-cache-status')).toBe('STATIC') // the first request too: nothing to fill
+        const [a, b] = await Promise.all(direct.map((base) => fetch(`${base}${path}`, { method })))
+        expect(res.status).toBe(200)
+        const body = await res.text()
+        expect(body).toBe(await a!.text())
+        expect(body).toBe(await b!.text())
+        for (const [name, value] of a!.headers) if (!perHop.has(name)) expect(res.headers.get(name), `${method} ${name}`).toBe(value)
+        // Both replicas give the file's validators, in nginx's form.
+        expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/)
+        expect([b!.headers.get('etag'), b!.headers.get('last-modified')]).toEqual([res.headers.get('etag'), res.headers.get('last-modified')])
+        expect(res.headers.get('accept-ranges')).toBeNull()
+        expect(res.headers.get('ratelimit')).toBeNull()
+        expect(res.headers.get('lattice-build')).toBeNull()
+      }
+      const traced = await fetch(`${origin}${path}`, { headers: { 'X-Request-Id': 'edge-trace-8' } })
+      expect(traced.headers.get('x-request-id')).toBe('edge-trace-8')
+      // A query, a method other than GET and HEAD, or a credential reach the proxy instead.
+      expect((await fetch(`${origin}${path}?fields=all`)).headers.get('x-cache-status')).toMatch(/^(MISS|HIT)$/)
+      const posted = await fetch(`${origin}${path}`, { method: 'POST' })
+      expect([posted.status, posted.headers.get('x-cache-status')]).toEqual([(await fetch(`${direct[0]}${path}`, { method: 'POST' })).status, null])
+    })
+
+    it('serves no other file under the edge\'s root: every other path below /api/v1/posts/ reaches a replica or is refused', async () => {
+      const raw = (path: string) =>
+        new Promise<{ status: number; cache: string | undefined; body: string }>((resolve, reject) => {
+          // node:http sends the path as written (fetch would resolve the dot segments first).
+          const req = httpRequest({ host: '127.0.0.1', port: Number(new URL(origin).port), path }, (res) => {
+            let body = ''
+            res.on('data', (d) => (body += d))
+            res.on('end', () => resolve({ status: res.statusCode!, cache: res.headers['x-cache-status'] as string | undefined, body }))
+          })
+          req.on('error', reject)
+          req.end()
+        })
+      const cases: Array<[string, number]> = [
+        ['/api/v1/posts/hashing-rings.json', 404],
+        ['/api/v1/posts/hashing-rings/', 200], // the service's own answer for the article
+        ['/api/v1/posts/', 200], // the list, as the service answers it
+        ['/api/v1/posts/.json', 404],
+        ['/api/v1/posts/../../../build.json', 404],
+        ['/api/v1/posts/..%2f..%2f..%2fbuild.json', 404],
+        ['/api/v1/posts/%2e%2e/%2e%2e/%2e%2e/state.json', 404],
+        ['/api/v1/posts/hashing-rings%00', 400],
+      ]
+      for (const [path, status] of cases) {
+        const res = await raw(path)
+        expect(res.cache, path).not.toBe('STATIC')
+        expect(res.status, path).toBe(status)
+        expect(res.body, path).not.toContain('"configKey"')
+        if (status !== 200) expect(res.body, path).not.toContain('"markdown"')
+      }
+    })
 
     it.each(CACHED)('GET and HEAD %s from the cache carry the replica\'s status, body and headers', async (path) => {
       for (const method of ['GET', 'HEAD']) {
@@ -420,7 +484,8 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
         for (const [name, value] of a!.headers) if (!PER_RESPONSE.has(name)) expect(res.headers.get(name), `${method} ${name}`).toBe(value)
         // Each replica stamps its discovery documents with its own start time.
         expect([a!.headers.get('last-modified'), b!.headers.get('last-modified')]).toContain(res.headers.get('last-modified'))
-        expect(res.headers.get('etag')).toMatch(/^"[\w-]{27}"$/)
+        // A content hash, or for an article the file's mtime and size (see edge-files.ts).
+        expect(res.headers.get('etag')).toMatch(/^"([\w-]{27}|[0-9a-f]+-[0-9a-f]+)"$/)
         expect(res.headers.get('cache-control')).toMatch(/^public, max-age=\d+/)
         expect(res.headers.get('vary')).toBe('Authorization')
         expect(res.headers.get('access-control-allow-origin')).toBe('*')
@@ -433,7 +498,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       expect(traced.headers.get('x-request-id')).toBe('edge-trace-7')
     })
 
-    it('answers conditional requests from the cache with 304, as a replica does', async () => {
+    it('answers conditional requests from the build\'s file with 304, as a replica does', async () => {
       const path = '/api/v1/posts/hashing-rings'
       const full = await cached(path)
       const etag = full.headers.get('etag')!
@@ -619,6 +684,13 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       join(content, 'fresh-findings.md'),
       '---\ntitle: "Fresh Findings"\ndescription: "Published under load."\ndate: 2026-06-01\nauthor: "Ada Byrne"\ntags: [methodology]\n---\n\nNew results.\n',
     )
+    // And an edit of a published article, read from its file at the edge.
+    const edited = '/api/v1/posts/cafe-latency-notes'
+    const before = await fetch(`${origin}${edited}`)
+    expect(before.headers.get('x-cache-status')).toBe('STATIC')
+    await before.arrayBuffer()
+    const source = join(content, 'cafe-latency-notes.md')
+    writeFileSync(source, `${readFileSync(source, 'utf8')}\nA paragraph added under load.\n`)
     const key = await issueKey('198.51.100.92')
     const failures: string[] = []
     let requests = 0
@@ -635,7 +707,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       }
     }
     const workers = [
-      ...['/api/v1/posts?limit=5', '/posts/hashing-rings', '/api/v1/search?q=rings', '/'].flatMap((p) => [worker(p), worker(p)]),
+      ...['/api/v1/posts?limit=5', edited, '/posts/hashing-rings', '/api/v1/search?q=rings', '/'].flatMap((p) => [worker(p), worker(p)]),
       worker('/api/v1/posts/hashing-rings', { Authorization: `Bearer ${key}` }), // always a replica
     ]
     await buildInOwnProcess({ ...process.env, CONTENT_DIR: content, DIST_DIR: distDir, BASE_URL: origin })
@@ -645,7 +717,17 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     // Through the edge, as soon as both replicas have it: the missing article (its 404 was not
     // kept), and the list, whose cache key names the new build. Answers that a replica still on
     // the old build gave meanwhile were passed on but not stored under the new build.
-    expect((await fetch(`${origin}${fresh}`)).status).toBe(200)
+    const article = await fetch(`${origin}${fresh}`)
+    expect([article.status, article.headers.get('x-cache-status')]).toEqual([200, 'STATIC'])
+    // The edited article's file, within a second of the swap (nginx checks open files' names
+    // each second), with new validators, the ones the replicas now send.
+    const after = await waitFor(async () => {
+      const res = await fetch(`${origin}${edited}`)
+      return (await res.text()).includes('A paragraph added under load.') ? res : undefined
+    }, 2500, 'the edited article at the edge')
+    expect(after.headers.get('x-cache-status')).toBe('STATIC')
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'))
+    for (const base of direct) expect((await fetch(`${base}${edited}`)).headers.get('etag')).toBe(after.headers.get('etag'))
     expect(await newest(origin)).toBe('fresh-findings')
     // And the new build's answers are kept: once the replicas name the build nginx serves (the
     // search index lands in a later swap of the same build), reads come from the cache again.

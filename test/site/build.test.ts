@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '../../auth-service/errors.ts'
+import { EDGE_DIR, detailFile, fileValidators } from '../../auth-service/articles/edge-files.ts'
+import { loadIndexFileSync } from '../../auth-service/articles/index-file.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { distOf, readIndexedPosts } from '../support/index.ts'
 
@@ -104,6 +106,25 @@ describe('the build of a content folder', () => {
     expect(posts.map((p) => p.slug).sort()).toEqual(['cafe-latency-notes', 'hashing-rings', 'search-evaluation'])
     const info = JSON.parse(readFileSync(join(current, 'build.json'), 'utf8'))
     expect(info).toMatchObject({ contentDir: FIXTURE_CORPUS, baseUrl: 'http://localhost:4321', articles: 3 })
+  })
+
+  it('writes each article’s API answer as the file the edge serves: the service’s bytes, with the file’s validators', () => {
+    const current = join(distOf('fixture'), 'current')
+    const index = loadIndexFileSync(current, 'http://localhost:4321')
+    const slugs = readIndexedPosts(distOf('fixture')).map((p) => p.slug).sort()
+    expect(readdirSync(join(current, EDGE_DIR, 'api', 'v1', 'posts')).sort()).toEqual(slugs.map((s) => `${s}.json`))
+    for (const slug of slugs) {
+      const file = detailFile(current, slug)
+      const answer = index.detail(slug)!
+      expect(readFileSync(file).equals(answer.body), slug).toBe(true)
+      // What nginx sends for the file, and so what the service sends for the same answer.
+      const { mtimeMs, size } = statSync(file)
+      expect(answer.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/)
+      expect({ etag: answer.etag, lastModified: answer.lastModified }).toEqual(fileValidators(mtimeMs, size))
+    }
+    // Nothing else is under the edge's root, and the site does not serve it.
+    expect(readdirSync(join(current, EDGE_DIR))).toEqual(['api'])
+    expect(existsSync(join(current, 'site', 'api'))).toBe(false)
   })
 
   it('keeps the authorization pages’ template beside the site, with its markers, and out of the sitemap', () => {

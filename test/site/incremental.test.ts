@@ -1,8 +1,9 @@
-import { closeSync, cpSync, existsSync, openSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { closeSync, cpSync, existsSync, openSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readIndexEntries } from '../../auth-service/articles/index-file.ts'
+import { detailFile } from '../../auth-service/articles/edge-files.ts'
+import { loadIndexFileSync, readIndexEntries } from '../../auth-service/articles/index-file.ts'
 import { build, BuildError, type Renderer } from '../../scripts/build.ts'
 import { configKey } from '../../scripts/build/dist.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
@@ -71,6 +72,25 @@ describe('an incremental build', () => {
     expect(lines.some((l) => l.startsWith('search index live'))).toBe(true)
   }, 120_000)
 
+  it('keeps an unchanged article’s edge file, and gives an edited one a later mtime, so a new ETag', async () => {
+    const edge = (slug: string) => detailFile(join(dist, 'current'), slug)
+    const kept = statSync(edge('hashing-rings'))
+    // The live file's mtime pushed ahead: the edit lands within "the same second" as far as
+    // whole seconds go, and its file must still move past it.
+    const ahead = Math.floor(Date.now() / 1000) + 100
+    utimesSync(edge('cafe-latency-notes'), ahead, ahead)
+    edit('cafe-latency-notes', '## Queues and espresso', '## Queues and espressO') // the same size
+    await run()
+    expect(statSync(edge('hashing-rings')).ino).toBe(kept.ino)
+    expect(statSync(edge('hashing-rings')).mtimeMs).toBe(kept.mtimeMs)
+    const edited = statSync(edge('cafe-latency-notes'))
+    expect(Math.floor(edited.mtimeMs / 1000)).toBe(ahead + 1)
+    const answer = loadIndexFileSync(join(dist, 'current'), BASE).detail('cafe-latency-notes')!
+    expect(readFileSync(edge('cafe-latency-notes')).equals(answer.body)).toBe(true)
+    expect(answer.etag).toBe(`"${(ahead + 1).toString(16)}-${edited.size.toString(16)}"`)
+    expect(answer.body.toString()).toContain('## Queues and espressO')
+  }, 120_000)
+
   it('lands edited pages first, then the list pages, when a title changes', async () => {
     edit('hashing-rings', 'title: "Hashing Rings"', 'title: "Hashing Rings Revisited"')
     await run()
@@ -109,6 +129,7 @@ describe('an incremental build', () => {
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'evaluating-search.html'))).toBe(false)
     for (const page of ['index.html', 'rss.xml', 'atom.xml', 'llms.txt', 'llms-full.txt', 'sitemap-0.xml', 'tags.html']) expect(live(page), page).not.toContain('evaluating-search')
     expect(liveIndex().map((p) => p.slug).sort()).toEqual(['cafe-latency-notes', 'hashing-rings'])
+    expect(existsSync(detailFile(join(dist, 'current'), 'evaluating-search'))).toBe(false)
   }, 180_000)
 
   it('renders again when the markdown configuration changes, and back', async () => {

@@ -1,0 +1,39 @@
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
+
+/**
+ * The article answers the edge serves as files. The build writes each published article's detail
+ * response (GET /api/v1/posts/:slug), byte for byte what the service answers, to
+ * `<build>/edge/api/v1/posts/<slug>.json`, and nginx serves that file to anonymous readers
+ * (deploy/nginx). nginx's validators come from the file: an ETag of its mtime and size, and its
+ * mtime as Last-Modified. The service sends the same validators for the same answer, so a reader
+ * revalidates alike whoever answered. The build keeps a file (and so its mtime) while its bytes
+ * are unchanged and moves the mtime at least a second forward when they change, so that one
+ * ETag never names two contents.
+ */
+export const EDGE_DIR = 'edge'
+
+/** Where the build writes an article's detail response inside a build folder. */
+export function detailFile(buildDir: string, slug: string): string {
+  return join(buildDir, EDGE_DIR, 'api', 'v1', 'posts', `${slug}.json`)
+}
+
+/** The validators nginx gives a static file (ngx_http_set_etag: `"<mtime hex>-<size hex>"`, whole seconds). */
+export function fileValidators(mtimeMs: number, size: number): { etag: string; lastModified: string } {
+  const seconds = Math.floor(mtimeMs / 1000)
+  return { etag: `"${seconds.toString(16)}-${size.toString(16)}"`, lastModified: new Date(seconds * 1000).toUTCString() }
+}
+
+/**
+ * Each article's detail file's mtime in `buildDir`, in index order, or NaN where there is none
+ * of the expected size (a build folder written without them): the service then falls back to
+ * validators of its own. Read when the index is loaded, since a later build may prune the folder.
+ */
+export function detailFileTimes(buildDir: string, slugs: readonly string[], sizes: (i: number) => number): Float64Array {
+  const times = new Float64Array(slugs.length).fill(Number.NaN)
+  slugs.forEach((slug, i) => {
+    const stat = statSync(detailFile(buildDir, slug), { throwIfNoEntry: false })
+    if (stat?.isFile() && stat.size === sizes(i)) times[i] = stat.mtimeMs
+  })
+  return times
+}
