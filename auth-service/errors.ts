@@ -30,6 +30,7 @@ const STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
+  precondition_failed: 412,
   payload_too_large: 413,
   rate_limited: 429,
   header_fields_too_large: 431,

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestHandler } from 'express'
 import fresh from 'fresh'
 import type { PreparedBody } from '../articles/post-index.ts'
+import { ServiceError } from '../errors.ts'
 
 /** Short shared caching for API reads; `Vary: Authorization` keeps a bad token's 401 from being masked by a cache. */
 const API_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300'
@@ -24,6 +25,8 @@ export function sendPrepared(
   cacheControl = API_CACHE_CONTROL,
   headers: string[] = [],
 ): number {
+  if (!preconditionsHold(req, prepared))
+    throw new ServiceError('precondition_failed', 'If-Match or If-Unmodified-Since did not hold: the answer changed; read it again without them.')
   const caching = req.headers.authorization === undefined ? cacheControl : CREDENTIAL_CACHE_CONTROL
   headers.push('Cache-Control', caching, 'Vary', 'Authorization', 'ETag', prepared.etag, 'Last-Modified', prepared.lastModified)
   if (prepared.headers) headers.push(...prepared.headers)
@@ -38,6 +41,19 @@ export function sendPrepared(
   headers.push('Content-Type', prepared.contentType ?? 'application/json; charset=utf-8', 'Content-Length', String(prepared.body.length))
   res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : prepared.body)
   return 200
+}
+
+/**
+ * The preconditions that can refuse a read (RFC 9110 §13.2.2 steps 1 and 2): If-Match, compared
+ * strongly, or without it If-Unmodified-Since (ignored when not a date). False means 412, as
+ * nginx answers them from an article's file or its cache.
+ */
+export function preconditionsHold(req: IncomingMessage, prepared: PreparedBody): boolean {
+  const ifMatch = req.headers['if-match']
+  if (ifMatch !== undefined) return ifMatch.trim() === '*' || ifMatch.split(',').some((tag) => tag.trim() === prepared.etag)
+  const since = req.headers['if-unmodified-since']
+  const sinceMs = since === undefined ? Number.NaN : Date.parse(since)
+  return Number.isNaN(sinceMs) || Date.parse(prepared.lastModified) <= sinceMs
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Scope } from '../auth/policy.ts'
 import { logRequestLine, requestIdOf } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import { ANONYMOUS, hasScope, type Principal, type ResolvePrincipal } from './bearer.ts'
-import { sendPrepared } from './conditional.ts'
+import { preconditionsHold, sendPrepared } from './conditional.ts'
 import { rateLimitHeaders, type ReadBudget } from './read-budget.ts'
 
 /** The request as a read sees it: path parameters and Express's parsed query. */
@@ -144,6 +144,8 @@ export function readFastPath(deps: ReadPathDeps): FrontHandler {
     } catch {
       return fallback() // a refusal: the chain answers it
     }
+    // A failed precondition (412) is the chain's to answer, before the budget counts the read.
+    if (!preconditionsHold(req, prepared)) return fallback()
     const decision = deps.budget?.take(principal, () => deps.clientAddress(req))
     if (decision && !decision.allowed) return fallback()
 

@@ -20,6 +20,7 @@ export const getApiCatalog: ReadAction = {
     responses: {
       '200': { description: 'The catalog.', headers: cachedRead, content: { [API_CATALOG_TYPE]: { schema: ref('Linkset') } } },
       '304': READ_ERRORS['304'],
+      '412': READ_ERRORS['412'],
     },
   }),
   read(ctx) {

@@ -39,6 +39,7 @@ export const READ_ERRORS = {
     headers: { 'WWW-Authenticate': { description: 'Bearer error="invalid_token", resource_metadata="…"', schema: { type: 'string' } } },
   },
   '403': error('The token lacks the scope this call needs.', ['insufficient_scope']),
+  '412': error('If-Match or If-Unmodified-Since did not hold: the answer changed.', ['precondition_failed']),
   '503': error('Temporarily unavailable; retry after Retry-After seconds.', ['temporarily_unavailable']),
 }
 
@@ -82,6 +83,7 @@ export const COMMON = {
 export const documentResponses = (schema: string) => ({
   '200': { description: 'The metadata.', content: json(ref(schema)) },
   '304': READ_ERRORS['304'],
+  '412': READ_ERRORS['412'],
 })
 
 export const SAMPLE_POST = {

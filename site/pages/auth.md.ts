@@ -167,6 +167,7 @@ Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
 | \`not_found\` | 404 | \`/api/v1/*\` | Unknown slug or path; see \`${base}/api/v1\`. |
 | \`method_not_allowed\` | 405 | anywhere | Use the method in the \`Allow\` header. |
 | \`request_timeout\` | 408 | anywhere | Send the whole request promptly. |
+| \`precondition_failed\` | 412 | \`/api/v1/*\` reads | \`If-Match\` or \`If-Unmodified-Since\` did not hold: the answer changed; read it again without them. |
 | \`payload_too_large\` | 413 | anywhere | Send a smaller body. |
 | \`unsupported_media_type\` | 415 | \`/api/v1/keys\` | Send JSON or a form, or no body. |
 | \`rate_limited\` | 429 | anywhere | Too many requests: wait \`Retry-After\` seconds; the \`RateLimit\` headers give your budget. |

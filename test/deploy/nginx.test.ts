@@ -522,6 +522,31 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       }
     })
 
+    it('refuses a read whose If-Match or If-Unmodified-Since fails with the service\'s 412, from a file or the cache', async () => {
+      for (const path of ['/api/v1/posts/hashing-rings', '/api/v1/posts?limit=2']) {
+        const full = await cached(path)
+        const etag = full.headers.get('etag')!
+        const lastModified = full.headers.get('last-modified')!
+        const cases: Array<[Record<string, string>, number]> = [
+          [{ 'If-Match': '"other"' }, 412],
+          [{ 'If-Match': `W/${etag}` }, 412], // compared strongly
+          [{ 'If-Match': `"other", ${etag}` }, 200],
+          [{ 'If-Match': '*' }, 200],
+          [{ 'If-Unmodified-Since': lastModified }, 200],
+          [{ 'If-Unmodified-Since': new Date(Date.parse(lastModified) - 1000).toUTCString() }, 412],
+        ]
+        for (const [headers, status] of cases) {
+          const [edge, replica] = await Promise.all([fetch(`${origin}${path}`, { headers }), fetch(`${direct[0]}${path}`, { headers })])
+          const what = `${path} ${JSON.stringify(headers)}`
+          expect([edge.status, replica.status], what).toEqual([status, status])
+          if (status === 200) continue
+          expect(await edge.text(), what).toBe(await replica.text())
+          for (const name of ['content-type', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'content-security-policy', 'x-content-type-options'])
+            expect(edge.headers.get(name), `${what} ${name}`).toBe(replica.headers.get(name))
+        }
+      }
+    })
+
     it('sends every request with Authorization to a replica, and stores none of them', async () => {
       const path = '/api/v1/posts/hashing-rings'
       const anonymous = await (await cached(path)).text()

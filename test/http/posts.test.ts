@@ -182,6 +182,30 @@ describe('conditional requests and caching', () => {
     expect(garbage.status).toBe(200)
   })
 
+  it('refuses a read whose If-Match or If-Unmodified-Since fails with 412 precondition_failed', async () => {
+    const path = '/api/v1/posts/hashing-rings'
+    const first = await request(app).get(path)
+    const { etag, 'last-modified': lastModified } = first.headers as Record<string, string>
+    const cases: Array<[Record<string, string>, number]> = [
+      [{ 'If-Match': '"other"' }, 412],
+      [{ 'If-Match': `W/${etag}` }, 412], // strong comparison (RFC 9110 §13.1.1)
+      [{ 'If-Match': `"other", ${etag}` }, 200],
+      [{ 'If-Match': '*' }, 200],
+      [{ 'If-Unmodified-Since': lastModified! }, 200],
+      [{ 'If-Unmodified-Since': new Date(Date.parse(lastModified!) - 1000).toUTCString() }, 412],
+      [{ 'If-Unmodified-Since': 'not a date' }, 200], // ignored
+      [{ 'If-Match': etag!, 'If-Unmodified-Since': 'Mon, 01 Jan 2024 00:00:00 GMT' }, 200], // If-Match decides
+    ]
+    for (const [headers, status] of cases) {
+      const res = await request(app).get(path).set(headers)
+      expect(res.status, JSON.stringify(headers)).toBe(status)
+      if (status === 412) {
+        expect(res.body).toEqual(errorBody('precondition_failed'))
+        expect(res.headers['cache-control']).toBe('no-store')
+      }
+    }
+  })
+
   it('answers HEAD with headers and no body', async () => {
     const res = await request(app).head('/api/v1/posts/hashing-rings')
     expect(res.status).toBe(200)
