@@ -1,14 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import parseurl from 'parseurl'
-import type { Logger } from 'pino'
 import { match, type MatchFunction } from 'path-to-regexp'
 import type { PreparedBody } from '../articles/post-index.ts'
 import type { Scope } from '../auth/policy.ts'
-import { logRequestLine, requestIdOf } from '../ops/logger.ts'
-import type { Metrics } from '../ops/metrics.ts'
 import { ANONYMOUS, hasScope, type Principal, type ResolvePrincipal } from './bearer.ts'
 import { preconditionsHold, sendPrepared } from './conditional.ts'
-import { rateLimitHeaders, type ReadBudget } from './read-budget.ts'
+import { recordAnswer, recover, successHeaders, type FrontAnswerDeps, type FrontHandler } from './front.ts'
+import type { ReadBudget } from './read-budget.ts'
 
 /** The request as a read sees it: path parameters and Express's parsed query. */
 export interface ReadInput {
@@ -51,36 +49,18 @@ export function readRouteMatcher(routes: readonly ReadRoute[]): (path: string) =
   }
 }
 
-export interface ReadPathDeps {
+export interface ReadPathDeps extends FrontAnswerDeps {
   /** Requests under this path are candidates (the protected resource). */
   prefix: string
   routes: readonly ReadRoute[]
   resolvePrincipal: ResolvePrincipal
   budget?: ReadBudget
-  /** Name/value pairs every API response carries: security headers and CORS. */
-  constantHeaders: readonly string[]
   /** The name/value pair naming the build the answers come from (none before an index loads). */
   buildHeader?: () => string[]
-  logger?: Logger
-  metrics?: Metrics
-  accepting?: () => boolean
   /** The app's own query parser (Express's `query parser fn`), so both paths read a query alike. */
   parseQuery: (query: string | null) => Record<string, unknown>
   /** The client's budget key, as the chain's `clientAddress` computes it behind the same proxies. */
   clientAddress: (req: IncomingMessage) => string
-}
-
-/** Answers a request, or hands it on to `fallback` (the app's middleware chain) untouched. */
-export type FrontHandler = (req: IncomingMessage, res: ServerResponse, fallback: () => void) => void
-
-/**
- * What a fast path does with an error it did not expect: the chain answers the request in full
- * (its error handler included) unless the answer has begun, in which case the connection is cut.
- * Nothing in front of Express may throw: Node would end the process.
- */
-export function recover(res: ServerResponse, fallback: () => void, err: unknown): void {
-  if (res.headersSent) res.destroy(err instanceof Error ? err : undefined)
-  else fallback()
 }
 
 /**
@@ -149,16 +129,8 @@ export function readFastPath(deps: ReadPathDeps): FrontHandler {
     const decision = deps.budget?.take(principal, () => deps.clientAddress(req))
     if (decision && !decision.allowed) return fallback()
 
-    const headers = [...deps.constantHeaders]
-    if (deps.buildHeader) headers.push(...deps.buildHeader())
-    if (decision) headers.push(...rateLimitHeaders(decision))
-    const id = deps.logger ? requestIdOf(req) : undefined
-    if (id) headers.push('X-Request-Id', id)
-    if (deps.accepting && !deps.accepting()) headers.push('Connection', 'close')
+    const { headers, id } = successHeaders(deps, req, decision, deps.buildHeader?.())
     const status = sendPrepared(req, res, prepared, route.cacheControl, headers)
-
-    const ms = performance.now() - started
-    deps.metrics?.observe(req.method!, route.path, status, ms / 1000)
-    if (deps.logger) logRequestLine(deps.logger, req, id!, status, ms)
+    recordAnswer(deps, req, id, route.path, status, started)
   }
 }

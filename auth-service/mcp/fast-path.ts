@@ -1,18 +1,15 @@
 import type { IncomingMessage } from 'node:http'
 import type { Request, Response } from 'express'
 import typeis from 'type-is'
-import type { Logger } from 'pino'
 import { hasScope, type ResolvePrincipal } from '../http/bearer.ts'
 import { JSON_TYPES } from '../http/forms.ts'
-import { rateLimitHeaders, type ReadBudget } from '../http/read-budget.ts'
-import { recover, type FrontHandler } from '../http/read-path.ts'
-import { logRequestLine, requestIdOf } from '../ops/logger.ts'
-import type { Metrics } from '../ops/metrics.ts'
+import { recordAnswer, recover, successHeaders, type FrontAnswerDeps, type FrontHandler } from '../http/front.ts'
+import type { ReadBudget } from '../http/read-budget.ts'
 import { cacheControlOf, readMcpBody, sendDirect } from './http.ts'
 import type { DirectAnswerer } from './direct.ts'
 import type { McpServerFactory } from './server.ts'
 
-export interface McpFastPathDeps {
+export interface McpFastPathDeps extends FrontAnswerDeps {
   path: string
   /** The service's origin: a browser page of another is the chain's to refuse. */
   origin: string
@@ -20,11 +17,6 @@ export interface McpFastPathDeps {
   answerDirectly: DirectAnswerer
   resolvePrincipal: ResolvePrincipal
   budget?: ReadBudget
-  /** Name/value pairs every API response carries: security headers and CORS. */
-  constantHeaders: readonly string[]
-  logger?: Logger
-  metrics?: Metrics
-  accepting?: () => boolean
   /** The client's budget key, as the chain's `clientAddress` computes it behind the same proxies. */
   clientAddress: (req: IncomingMessage) => string
 }
@@ -60,17 +52,9 @@ export function mcpFastPath(deps: McpFastPathDeps): FrontHandler {
             const decision = deps.budget?.take(principal, () => deps.clientAddress(req))
             if (decision && !decision.allowed) return next()
 
-            const headers = [...deps.constantHeaders]
-            if (decision) headers.push(...rateLimitHeaders(decision))
-            const id = deps.logger ? requestIdOf(req) : undefined
-            if (id) headers.push('X-Request-Id', id)
-            if (deps.accepting && !deps.accepting()) headers.push('Connection', 'close')
-            headers.push('Cache-Control', cacheControlOf(principal), 'Vary', 'Authorization')
+            const { headers, id } = successHeaders(deps, req, decision, ['Cache-Control', cacheControlOf(principal), 'Vary', 'Authorization'])
             sendDirect(res, answer, headers)
-
-            const ms = performance.now() - started
-            deps.metrics?.observe('POST', deps.path, 200, ms / 1000)
-            if (deps.logger) logRequestLine(deps.logger, req, id!, 200, ms)
+            recordAnswer(deps, req, id, deps.path, 200, started)
           },
           () => next(), // a refused credential: the chain answers with the 401
         ).catch((err: unknown) => recover(res, next, err))
