@@ -27,8 +27,8 @@ export async function writeEdgeFiles(
   previousDir: string | undefined,
   concurrency: number,
 ): Promise<void> {
-  if (articles.length === 0) return
-  await mkdir(dirname(detailFile(buildDir, articles[0]!.slug)), { recursive: true })
+  // The folder exists even with no article: later swaps of the same build link it as it is.
+  await mkdir(dirname(detailFile(buildDir, 'a')), { recursive: true })
   await forEachLimited(articles, concurrency, async (a) => {
     const target = detailFile(buildDir, a.slug)
     const previous = previousDir === undefined ? undefined : detailFile(previousDir, a.slug)
