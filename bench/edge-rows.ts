@@ -101,6 +101,7 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
         APP_2: replicas[1]!,
         NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
         NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
+        NGINX_CORS_HEADERS: join(ROOT, 'deploy', 'nginx', 'cors-headers.conf'),
         NGINX_API_CACHE_PARAMS: join(ROOT, 'deploy', 'nginx', 'api-cache.conf'),
         NGINX_CACHE_DIR: join(work, `api-cache-${cache}`),
         NGINX_API_CACHE: cache,

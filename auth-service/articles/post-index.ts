@@ -95,15 +95,27 @@ export function createPostIndex(entries: readonly IndexEntry[], baseUrl: string,
 }
 
 const MARKDOWN_MEMBER = Buffer.from(',"markdown":')
-const CLOSE_OBJECT = Buffer.from('}')
 
 /**
- * One article's detail response, `{...post, "markdown": <literal>}`, laid out as the index lays
- * it out (see finishState): the build writes it as the file the edge serves (edge-files.ts).
+ * A detail response is `{...post, "markdown": <literal>}`: the post's JSON with its closing brace
+ * replaced by the markdown member, byte for byte what JSON.stringify makes of the whole.
  */
+const detailLength = (postLength: number, literalLength: number) => postLength - 1 + MARKDOWN_MEMBER.length + literalLength + 1
+
+/** Lays a detail out at `at` in `target` (detailLength bytes): the post's JSON, then the literal `copyLiteral` writes at the offset it is given. */
+function layDetail(target: Buffer, at: number, post: Buffer, literalLength: number, copyLiteral: (at: number) => void): void {
+  at += post.copy(target, at, 0, post.length - 1)
+  at += MARKDOWN_MEMBER.copy(target, at)
+  copyLiteral(at)
+  target[at + literalLength] = 0x7d // }
+}
+
+/** One article's detail response, laid out as the index lays it: the build writes it as the file the edge serves (edge-files.ts). */
 export function detailBytes(meta: PostMeta, markdownLiteral: Buffer, baseUrl: string): Buffer {
   const post = Buffer.from(JSON.stringify(toPost(meta, baseUrl)))
-  return Buffer.concat([post.subarray(0, post.length - 1), MARKDOWN_MEMBER, markdownLiteral, CLOSE_OBJECT])
+  const detail = Buffer.allocUnsafe(detailLength(post.length, markdownLiteral.length))
+  layDetail(detail, 0, post, markdownLiteral.length, (at) => markdownLiteral.copy(detail, at))
+  return detail
 }
 const CHUNK_BYTES = 1 << 20
 
@@ -167,18 +179,10 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
       chunks.length = 0
       const size = modifiedMs.length
       const postAt = Float64Array.from(postStart)
-      // A detail is `{...post, "markdown": <literal>}`: the post's JSON with its closing brace
-      // replaced by the markdown member, byte for byte what JSON.stringify makes of the whole.
       const detailAt = new Float64Array(size + 1)
-      for (let i = 0; i < size; i++) detailAt[i + 1] = detailAt[i]! + postAt[i + 1]! - postAt[i]! - 1 + MARKDOWN_MEMBER.length + markdownBytes[i]! + 1
+      for (let i = 0; i < size; i++) detailAt[i + 1] = detailAt[i]! + detailLength(postAt[i + 1]! - postAt[i]!, markdownBytes[i]!)
       const details = Buffer.allocUnsafeSlow(detailAt[size]!)
-      for (let i = 0; i < size; i++) {
-        let at = detailAt[i]!
-        at += posts.copy(details, at, postAt[i]!, postAt[i + 1]! - 1)
-        at += MARKDOWN_MEMBER.copy(details, at)
-        copy(i, details, at)
-        details[detailAt[i + 1]! - 1] = 0x7d // }
-      }
+      for (let i = 0; i < size; i++) layDetail(details, detailAt[i]!, posts.subarray(postAt[i]!, postAt[i + 1]!), markdownBytes[i]!, (at) => copy(i, details, at))
       return {
         posts,
         postAt,

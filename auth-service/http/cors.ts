@@ -2,7 +2,8 @@ import type { RequestHandler } from 'express'
 
 /**
  * Open CORS for the API: any origin may read, never with cookies (the service sets none; bearer
- * credentials travel in Authorization, which a preflight must allow).
+ * credentials travel in Authorization, which a preflight must allow). deploy/nginx/cors-headers.conf
+ * sends the same with the answers nginx makes itself (the proxy test compares them).
  */
 export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',

@@ -21,6 +21,7 @@ export async function startNginx(dir: string, vars: Record<string, string>): Pro
       ...vars,
       NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
       NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
+      NGINX_CORS_HEADERS: join(ROOT, 'deploy', 'nginx', 'cors-headers.conf'),
     }))
   writeFileSync(
     join(dir, 'nginx.conf'),
