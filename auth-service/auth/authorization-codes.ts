@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto'
 import type { Store } from '../store/store.ts'
 import { LIFETIMES } from '../defaults.ts'
+import { grantOf, grantSecret, newGrantId, redeemKeys } from './grants.ts'
 import { digest, randomSecret, secretsEqual } from './secrets.ts'
 
 /** An authorization request whose client, redirect URI, PKCE challenge, scope and resource were checked. */
@@ -23,16 +24,7 @@ export interface CodeGrant extends AuthorizationRequest {
   sub: string
 }
 
-/** What a used code leaves behind, so that a replay can revoke what the first use issued (RFC 6749 §4.1.2). */
-export interface UsedCode {
-  jti?: string
-  exp?: number
-  family?: string
-}
-
 const consentKey = (id: string) => `consent:${digest(id)}`
-const codeKey = (code: string) => `code:${digest(code)}`
-const usedCodeKey = (code: string) => `code-used:${digest(code)}`
 
 /**
  * Starts a consent: the checked request, bound to the browser that asked (a digest of its consent
@@ -53,32 +45,28 @@ export async function takeConsent(store: Store, id: string, browser: string | un
   return record.request
 }
 
-/** Issues a code for a decided request; it lives a minute and only its digest is stored. */
+/**
+ * Issues a code for a decided request, the first secret of a new grant (grants.ts); it lives a
+ * minute and only its digest is stored.
+ */
 export async function issueCode(store: Store, grant: CodeGrant): Promise<string> {
-  const code = randomSecret(32)
-  await store.put(codeKey(code), grant, LIFETIMES.authorizationCode)
+  const code = grantSecret(newGrantId())
+  await store.put(redeemKeys('code', grantOf(code)!, code).value, grant, LIFETIMES.authorizationCode)
   return code
 }
 
 /**
- * Redeems a code, once across every replica (an atomic take). A code already redeemed answers
- * with what its first use left, so that the caller can revoke it.
+ * Redeems a code, once across every replica, in one atomic step (Store.redeem). A code presented
+ * again revokes its grant, and so every token its first use issued, even one still being issued
+ * (RFC 6749 §4.1.2): 'replayed'.
  */
-export async function redeemCode(store: Store, code: string): Promise<{ grant: CodeGrant } | { replayed: UsedCode } | undefined> {
-  if (code.length > 128) return undefined
-  const grant = await store.take<CodeGrant>(codeKey(code))
-  if (grant) {
-    // Remembered as long as anything issued from it lives (the refresh family is revoked by id).
-    await store.put(usedCodeKey(code), {}, LIFETIMES.refreshToken)
-    return { grant }
-  }
-  const used = await store.get<UsedCode>(usedCodeKey(code))
-  return used ? { replayed: used } : undefined
-}
-
-/** Records what a redeemed code issued, for the revocation a replay triggers. */
-export async function recordCodeIssue(store: Store, code: string, issued: UsedCode): Promise<void> {
-  await store.put(usedCodeKey(code), issued, LIFETIMES.refreshToken)
+export async function redeemCode(store: Store, code: string): Promise<{ grantId: string; grant: CodeGrant } | 'replayed' | undefined> {
+  const grantId = code.length <= 128 ? grantOf(code) : undefined
+  if (grantId === undefined) return undefined
+  // Remembered as long as anything issued from the grant lives.
+  const redeemed = await store.redeem<CodeGrant>(redeemKeys('code', grantId, code), LIFETIMES.refreshToken)
+  if (redeemed === 'replayed') return 'replayed'
+  return typeof redeemed === 'object' ? { grantId, grant: redeemed.value } : undefined
 }
 
 const UNRESERVED = /^[A-Za-z0-9._~-]{43,128}$/

@@ -16,6 +16,8 @@ export interface AccessTokenClaims {
   iat: number
   exp: number
   jti: string
+  /** The grant the token was issued from (a consent, or an identity): revoking it revokes the token. */
+  gid?: string
 }
 
 /** Claims of the service-signed identity_assertion (an RFC 7523 §3 assertion for the jwt-bearer grant). */
@@ -36,7 +38,7 @@ export interface TokenService {
    * unless named; `clientId` is the OAuth client it was issued to (the identity itself when the
    * agent is its own client).
    */
-  signAccessToken(input: { sub: string; scope: string; resource?: string; clientId?: string }): Promise<{ token: string; claims: AccessTokenClaims }>
+  signAccessToken(input: { sub: string; scope: string; resource?: string; clientId?: string; grantId?: string }): Promise<{ token: string; claims: AccessTokenClaims }>
   /**
    * Verifies signature, `typ`, issuer, audience and expiry; throws InvalidTokenError. The audience
    * must be `resource` (the first of `resources` by default), or any of `resources` with `anyResource`.
@@ -79,7 +81,7 @@ export function createTokenService(options: {
       headers.set(typ, header)
     }
     const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
-    const signature = signBytes('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' })
+    const signature = lowS(signBytes('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }))
     return `${input}.${signature.toString('base64url')}`
   }
 
@@ -101,6 +103,8 @@ export function createTokenService(options: {
   }
 
   async function verifyUncached(token: string, typ: string, audience: string | readonly string[], ignoreExpiry: boolean): Promise<JWTPayload> {
+    // A high-S twin of a valid signature verifies too (ECDSA malleability): one token, one text.
+    if (!hasLowS(token)) throw new InvalidTokenError('The token signature is not in canonical (low-S) form.')
     try {
       const { payload } = await jwtVerify(
         token,
@@ -132,11 +136,12 @@ export function createTokenService(options: {
   return {
     resources,
     unexpired,
-    async signAccessToken({ sub, scope, resource = defaultResource, clientId = sub }) {
+    async signAccessToken({ sub, scope, resource = defaultResource, clientId = sub, grantId }) {
       if (!resources.includes(resource)) throw new Error(`No protected resource is called "${resource}".`)
       const iat = nowSeconds()
       const claims: AccessTokenClaims = {
         iss: issuer, sub, aud: resource, client_id: clientId, scope, iat, exp: iat + LIFETIMES.accessToken, jti: randomUUID(),
+        ...(grantId === undefined ? {} : { gid: grantId }),
       }
       return { token: await sign(TOKEN_TYPES.accessToken, { ...claims }), claims }
     },
@@ -145,6 +150,7 @@ export function createTokenService(options: {
       const p = await verify(token, TOKEN_TYPES.accessToken, audience, opts?.ignoreExpiry)
       if (typeof p.scope !== 'string' || typeof p.client_id !== 'string')
         throw new InvalidTokenError('The access token lacks scope or client_id.')
+      if (p.gid !== undefined && typeof p.gid !== 'string') throw new InvalidTokenError('The access token\'s "gid" claim is not valid.')
       return p as unknown as AccessTokenClaims
     },
     async signIdentityAssertion({ sub }) {
@@ -156,6 +162,25 @@ export function createTokenService(options: {
       return (await verify(token, TOKEN_TYPES.identityAssertion, issuer, opts?.ignoreExpiry)) as unknown as IdentityAssertionClaims
     },
   }
+}
+
+// The order of P-256 (SEC 2 §2.4.2, https://www.secg.org/sec2-v2.pdf), and half of it.
+const P256_N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n
+const P256_HALF_N = P256_N >> 1n
+
+const scalar = (bytes: Buffer) => BigInt(`0x${bytes.toString('hex') || '0'}`)
+
+/** An ES256 signature (r || s, RFC 7518 §3.4) with s in the lower half: the canonical one of the pair. */
+function lowS(signature: Buffer): Buffer {
+  const s = scalar(signature.subarray(32))
+  if (s <= P256_HALF_N) return signature
+  return Buffer.concat([signature.subarray(0, 32), Buffer.from((P256_N - s).toString(16).padStart(64, '0'), 'hex')])
+}
+
+/** Whether a compact JWS's ES256 signature has s ≤ n/2 (anything else is refused as malformed later). */
+function hasLowS(token: string): boolean {
+  const signature = Buffer.from(token.slice(token.lastIndexOf('.') + 1), 'base64url')
+  return signature.length !== 64 || scalar(signature.subarray(32)) <= P256_HALF_N
 }
 
 function describe(e: unknown): string {

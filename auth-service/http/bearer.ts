@@ -69,12 +69,12 @@ export function principalResolver(deps: {
       if (e instanceof InvalidTokenError) throw refuse(`The access token is not valid: ${e.message}`, e)
       throw e
     }
-    if (await isTokenRevoked(deps.store, claims.jti)) throw refuse('The access token has been revoked.')
+    if (await isTokenRevoked(deps.store, claims)) throw refuse('The access token has been revoked.')
     const principal: Principal = Object.freeze({ kind: 'access_token', subject: claims.sub, scopes: Object.freeze(claims.scope.split(' ')) })
     known.set(header, {
       principal,
       // Expiry by the token service's own clock, revocation from the store.
-      live: () => (deps.tokens.unexpired(claims) ? isTokenRevoked(deps.store, claims.jti).then((revoked) => !revoked) : Promise.resolve(false)),
+      live: () => (deps.tokens.unexpired(claims) ? isTokenRevoked(deps.store, claims).then((revoked) => !revoked) : Promise.resolve(false)),
     })
     return principal
   }

@@ -1,8 +1,7 @@
 import type { Response } from 'express'
-import { recordCodeIssue, redeemCode, verifierMatches } from '../auth/authorization-codes.ts'
+import { redeemCode, verifierMatches } from '../auth/authorization-codes.ts'
 import { findClaim, findIdentity } from '../auth/identities.ts'
-import { issueRefreshToken, revokeFamily, startFamily, useRefreshToken, type RefreshGrant } from '../auth/refresh-tokens.ts'
-import { revokeTokenId } from '../auth/revocations.ts'
+import { endGrant, findGrant, issueRefreshToken, keepGrant, useRefreshToken, type RefreshGrant } from '../auth/refresh-tokens.ts'
 import { GRANTS, SCOPES } from '../auth/policy.ts'
 import { CLAIM_POLL_INTERVAL_SECONDS } from '../defaults.ts'
 import { InvalidTokenError, ServiceError } from '../errors.ts'
@@ -61,17 +60,13 @@ export const exchangeToken: WriteAction = {
 function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
   const register = ctx.url('registerIdentity')
 
-  /** An access token, and with `family` a refresh token (of a new family, or the next of one). */
-  async function issueTokens(grant: RefreshGrant, family?: 'new' | string, familyGrant: RefreshGrant = grant) {
-    const { token, claims } = await ctx.tokens.signAccessToken(grant)
+  /** An access token from a grant, and with `refresh` the grant's next refresh token. */
+  async function issueTokens(grant: RefreshGrant, grantId: string, refresh: boolean) {
+    const { token, claims } = await ctx.tokens.signAccessToken({ ...grant, grantId })
     ctx.onIssued('access_token')
     const body: Record<string, unknown> = { access_token: token, token_type: 'Bearer', expires_in: claims.exp - claims.iat, scope: grant.scope }
-    let familyId: string | undefined
-    if (family !== undefined) {
-      familyId = family === 'new' ? await startFamily(ctx.store, familyGrant) : family
-      body.refresh_token = await issueRefreshToken(ctx.store, familyId, familyGrant, claims)
-    }
-    return { body, jti: claims.jti, exp: claims.exp, family: familyId }
+    if (refresh) body.refresh_token = await issueRefreshToken(ctx.store, grantId)
+    return body
   }
   return {
     async [GRANTS.jwtBearer](fields, res) {
@@ -88,7 +83,8 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
       }
       if (!(await findIdentity(ctx.store, claims.sub)))
         throw new ServiceError('invalid_grant', `The identity behind this identity_assertion no longer exists; register again at ${register}.`)
-      const { token, claims: issued } = await ctx.tokens.signAccessToken({ sub: claims.sub, scope, resource })
+      // The identity is the grant of the tokens exchanged from its assertion: revoking it revokes them.
+      const { token, claims: issued } = await ctx.tokens.signAccessToken({ sub: claims.sub, scope, resource, grantId: claims.sub })
       ctx.onIssued('access_token')
       res.json({ access_token: token, token_type: 'Bearer', expires_in: issued.exp - issued.iat, scope })
     },
@@ -101,39 +97,31 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
       const verifier = requiredField(fields, 'code_verifier', 128)
       const resource = optionalField(fields, 'resource', 2048)
       const redeemed = await redeemCode(ctx.store, code)
-      if (!redeemed) throw new ServiceError('invalid_grant', 'The authorization code is unknown or expired; start the authorization again.')
-      if ('replayed' in redeemed) {
-        const { jti, exp, family } = redeemed.replayed
-        if (jti && exp) await revokeTokenId(ctx.store, jti, exp)
-        if (family) await revokeFamily(ctx.store, family)
+      if (redeemed === 'replayed')
         throw new ServiceError('invalid_grant', 'The authorization code was already used; the tokens issued for it are revoked. Start the authorization again.')
-      }
-      const { grant } = redeemed
+      if (!redeemed) throw new ServiceError('invalid_grant', 'The authorization code is unknown or expired; start the authorization again.')
+      const { grant, grantId } = redeemed
       if (grant.clientId !== clientId) throw new ServiceError('invalid_grant', 'The authorization code was issued to another client.')
       if (grant.redirectUri !== redirectUri) throw new ServiceError('invalid_grant', 'The redirect_uri is not the one of the authorization request.')
       if (!verifierMatches(verifier, grant.codeChallenge)) throw new ServiceError('invalid_grant', 'The code_verifier does not match the code_challenge (S256).')
       if (resource !== undefined && resource !== grant.resource)
         throw new ServiceError('invalid_target', `The code was issued for the resource ${grant.resource}; ask for that one, or for none.`)
       if (!(await findIdentity(ctx.store, grant.sub))) throw new ServiceError('invalid_grant', 'The identity behind this code no longer exists; start the authorization again.')
-      const issued = await issueTokens({ sub: grant.sub, clientId, scope: grant.scope, resource: grant.resource }, grant.refresh ? 'new' : undefined)
-      await recordCodeIssue(ctx.store, code, { jti: issued.jti, exp: issued.exp, family: issued.family })
-      res.json(issued.body)
+      const refreshGrant: RefreshGrant = { sub: grant.sub, clientId, scope: grant.scope, resource: grant.resource }
+      if (grant.refresh) await keepGrant(ctx.store, grantId, refreshGrant)
+      res.json(await issueTokens(refreshGrant, grantId, grant.refresh))
     },
     // RFC 6749 §6; each refresh token is used once and replaced (RFC 9700 §4.14.2): a reused one
-    // revokes its family.
+    // revokes its grant. A request that asks for more than the grant is refused before the token
+    // is used, so that it leaves the grant as it was.
     async [GRANTS.refreshToken](fields, res) {
       const token = requiredField(fields, 'refresh_token', 128)
       const clientId = requiredField(fields, 'client_id', 2048)
       const resource = optionalField(fields, 'resource', 2048)
       const requestedScope = optionalField(fields, 'scope', 512)
-      const used = await useRefreshToken(ctx.store, token)
-      if (used === 'reused') throw new ServiceError('invalid_grant', 'The refresh token was already used; every token of this grant is now revoked. Start the authorization again.')
-      if (!used) throw new ServiceError('invalid_grant', 'The refresh token is unknown, expired or revoked; start the authorization again.')
-      const { grant, familyId } = used
-      if (grant.clientId !== clientId) {
-        await revokeFamily(ctx.store, familyId)
-        throw new ServiceError('invalid_grant', 'The refresh token was issued to another client; it is now revoked.')
-      }
+      const found = await findGrant(ctx.store, token)
+      if (!found) throw new ServiceError('invalid_grant', 'The refresh token is unknown, expired or revoked; start the authorization again.')
+      const { grant, grantId } = found
       if (resource !== undefined && resource !== grant.resource)
         throw new ServiceError('invalid_target', `The refresh token is for the resource ${grant.resource}; ask for that one, or for none.`)
       let scope = grant.scope
@@ -141,12 +129,18 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
         scope = grantedScope(requestedScope)
         if (scope.split(' ').some((s) => !grant.scope.split(' ').includes(s))) throw new ServiceError('invalid_scope', `This grant covers only "${grant.scope}".`)
       }
+      const used = await useRefreshToken(ctx.store, grantId, token)
+      if (used === 'reused') throw new ServiceError('invalid_grant', 'The refresh token was already used; every token of this grant is now revoked. Start the authorization again.')
+      if (!used) throw new ServiceError('invalid_grant', 'The refresh token is unknown, expired or revoked; start the authorization again.')
+      if (grant.clientId !== clientId) {
+        await endGrant(ctx.store, grantId)
+        throw new ServiceError('invalid_grant', 'The refresh token was issued to another client; it is now revoked.')
+      }
       if (!(await findIdentity(ctx.store, grant.sub))) {
-        await revokeFamily(ctx.store, familyId)
+        await endGrant(ctx.store, grantId)
         throw new ServiceError('invalid_grant', 'The identity behind this refresh token no longer exists; start the authorization again.')
       }
-      const issued = await issueTokens({ ...grant, scope }, familyId, grant)
-      res.json(issued.body)
+      res.json(await issueTokens({ ...grant, scope }, grantId, true))
     },
     async [GRANTS.claim](fields) {
       const claimToken = requiredField(fields, 'claim_token', 512)

@@ -1,7 +1,9 @@
 import { looksLikeApiKey, revokeApiKey } from '../auth/api-keys.ts'
 import { removeIdentity } from '../auth/identities.ts'
 import { looksLikeRefreshToken, revokeRefreshToken } from '../auth/refresh-tokens.ts'
+import { revokeGrant } from '../auth/grants.ts'
 import { revokeTokenId } from '../auth/revocations.ts'
+import { CLOCK_SKEW_SECONDS, LIFETIMES } from '../defaults.ts'
 import { InvalidTokenError } from '../errors.ts'
 import { oauthNoStore } from '../http/conditional.ts'
 import { formBody, formFields, optionalField, requiredField } from '../http/forms.ts'
@@ -37,20 +39,23 @@ export const revokeToken: WriteAction = {
 }
 
 /**
- * Revokes whatever the token is: an API key, a refresh token (its whole family, and the access
- * token issued with it), an access token, or an identity_assertion (its identity).
+ * Revokes whatever the token is: an API key, a refresh token (its grant, and every access token
+ * issued from it), an access token, or an identity_assertion (its identity, and the access tokens
+ * exchanged from it).
  */
 async function revoke(ctx: ActionContext, token: string): Promise<void> {
   if (looksLikeApiKey(token)) return revokeApiKey(ctx.store, token)
   if (looksLikeRefreshToken(token)) return revokeRefreshToken(ctx.store, token)
   try {
     const claims = await ctx.tokens.verifyAccessToken(token, { ignoreExpiry: true, anyResource: true })
-    return revokeTokenId(ctx.store, claims.jti, claims.exp)
+    return revokeTokenId(ctx.store, claims)
   } catch (e) {
     if (!(e instanceof InvalidTokenError)) throw e
   }
   try {
     const claims = await ctx.tokens.verifyIdentityAssertion(token)
+    // The identity is the grant of the access tokens exchanged from it: they end with it.
+    await revokeGrant(ctx.store, claims.sub, LIFETIMES.accessToken + CLOCK_SKEW_SECONDS)
     return removeIdentity(ctx.store, claims.sub)
   } catch (e) {
     if (!(e instanceof InvalidTokenError)) throw e

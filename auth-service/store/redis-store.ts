@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis'
 import { ENV_DEFAULTS, REDIS_TIMEOUTS } from '../defaults.ts'
-import { StoreUnavailableError, type Store, type StoredValue } from './store.ts'
+import { StoreUnavailableError, type RedeemKeys, type Redemption, type Store, type StoredValue } from './store.ts'
 
 /** First increment sets the window; later ones keep it. Returns the count and the ms left. */
 const INCREMENT = `
@@ -9,6 +9,24 @@ if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`
+
+/**
+ * Store.redeem in one script. KEYS: value, used, revoked (one hash tag); ARGV: the marks' ttl in ms.
+ * Returns {'value', v}, {'replayed'}, {'revoked'}, or nil when there is nothing to redeem.
+ */
+const REDEEM = `
+if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('DEL', KEYS[1]); return {'revoked'} end
+local v = redis.call('GET', KEYS[1])
+if v then
+  redis.call('DEL', KEYS[1])
+  redis.call('SET', KEYS[2], '{}', 'PX', ARGV[1])
+  return {'value', v}
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('SET', KEYS[3], '{}', 'PX', ARGV[1])
+  return {'replayed'}
+end
+return false`
 
 const DOWN = new Set(['close', 'reconnecting', 'end'])
 
@@ -58,16 +76,18 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
       const raw = await run(() => redis.get(key))
       return raw === null ? undefined : (JSON.parse(raw) as T)
     },
-    has(key: string) {
-      // Checks of one key made while the pipeline has not been sent yet share one EXISTS: it runs
-      // after all of them were asked, so each still sees every write acknowledged before it.
+    has(keys: string | readonly string[]) {
+      // Checks of the same keys made while the pipeline has not been sent yet share one EXISTS: it
+      // runs after all of them were asked, so each still sees every write acknowledged before it.
       // ioredis sends this tick's pipeline from a setImmediate queued by the first command, so
       // the entry is dropped by one queued after it, once the command has gone.
-      let check = unsentChecks.get(key)
+      const list = typeof keys === 'string' ? [keys] : keys
+      const id = list.join('\n')
+      let check = unsentChecks.get(id)
       if (!check) {
-        check = run(() => redis.exists(key)).then((n) => n === 1)
-        unsentChecks.set(key, check)
-        setImmediate(() => unsentChecks.delete(key))
+        check = run(() => redis.exists(...list)).then((n) => n > 0)
+        unsentChecks.set(id, check)
+        setImmediate(() => unsentChecks.delete(id))
       }
       return check
     },
@@ -77,6 +97,12 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     async take<T extends StoredValue>(key: string) {
       const raw = await run(() => redis.getdel(key))
       return raw === null ? undefined : (JSON.parse(raw) as T)
+    },
+    async redeem<T extends StoredValue>({ value, used, revoked }: RedeemKeys, ttlSeconds: number): Promise<Redemption<T>> {
+      const reply = (await run(() => redis.eval(REDEEM, 3, value, used, revoked, ttlMs(ttlSeconds)))) as [string, string?] | null
+      if (reply === null) return undefined
+      if (reply[0] === 'value') return { value: JSON.parse(reply[1]!) as T }
+      return reply[0] as 'replayed' | 'revoked'
     },
     async delete(key: string) {
       await run(() => redis.del(key))

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
-import type { Store, StoredValue } from './store.ts'
+import type { RedeemKeys, Redemption, Store, StoredValue } from './store.ts'
 
 const SWEEP_EVERY_MS = 60_000
 
@@ -64,7 +64,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   // loop run together right after it (setImmediate), in one read transaction, each key once: a
   // check still runs after it was asked, so it sees every write acknowledged before, and a busy
   // caller's reads share one lookup and one pair of WAL locks instead of one each.
-  let checks = new Map<string, PromiseWithResolvers<boolean>>()
+  let checks = new Map<string, { keys: readonly string[]; check: PromiseWithResolvers<boolean> }>()
   const runChecks = () => {
     const batch = checks
     checks = new Map()
@@ -72,12 +72,37 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       const at = now()
       db.exec('BEGIN')
       try {
-        for (const [key, check] of batch) check.resolve(hasStmt.get(key, at) !== undefined)
+        for (const { keys, check } of batch.values()) check.resolve(keys.some((key) => hasStmt.get(key, at) !== undefined))
       } finally {
         db.exec('COMMIT')
       }
     } catch (err) {
-      for (const check of batch.values()) check.reject(err)
+      for (const { check } of batch.values()) check.reject(err)
+    }
+  }
+
+  // Store.redeem: one write transaction (BEGIN IMMEDIATE takes the write lock first), so that of
+  // concurrent redemptions, in this process or another on the same file, one sees the value.
+  function redeem(keys: RedeemKeys, ttlSeconds: number): Redemption<string> {
+    db.exec('BEGIN IMMEDIATE')
+    try {
+      const at = now()
+      const live = (key: string) => hasStmt.get(key, at) !== undefined
+      let outcome: Redemption<string>
+      const row = takeStmt.get(keys.value) as { value: string; expires_at: number } | undefined
+      if (live(keys.revoked)) outcome = 'revoked'
+      else if (row && row.expires_at > at) {
+        putStmt.run(keys.used, '{}', expiry(ttlSeconds))
+        outcome = { value: row.value }
+      } else if (live(keys.used)) {
+        putStmt.run(keys.revoked, '{}', expiry(ttlSeconds))
+        outcome = 'replayed'
+      }
+      db.exec('COMMIT')
+      return outcome
+    } catch (err) {
+      db.exec('ROLLBACK')
+      throw err
     }
   }
 
@@ -89,14 +114,16 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       const row = getStmt.get(key, now()) as { value: string } | undefined
       return row ? (JSON.parse(row.value) as T) : undefined
     },
-    has(key: string) {
-      let check = checks.get(key)
-      if (!check) {
+    has(keys: string | readonly string[]) {
+      const list = typeof keys === 'string' ? [keys] : keys
+      const id = list.join('\n')
+      let entry = checks.get(id)
+      if (!entry) {
         if (checks.size === 0) setImmediate(runChecks)
-        check = Promise.withResolvers<boolean>()
-        checks.set(key, check)
+        entry = { keys: list, check: Promise.withResolvers<boolean>() }
+        checks.set(id, entry)
       }
-      return check.promise
+      return entry.check.promise
     },
     async putIfAbsent(key: string, value: StoredValue, ttlSeconds: number) {
       return Number(putIfAbsentStmt.run(key, JSON.stringify(value), expiry(ttlSeconds), now()).changes) === 1
@@ -104,6 +131,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     async take<T extends StoredValue>(key: string) {
       const row = takeStmt.get(key) as { value: string; expires_at: number } | undefined
       return row && row.expires_at > now() ? (JSON.parse(row.value) as T) : undefined
+    },
+    async redeem<T extends StoredValue>(keys: RedeemKeys, ttlSeconds: number): Promise<Redemption<T>> {
+      const outcome = redeem(keys, ttlSeconds)
+      return typeof outcome === 'object' ? { value: JSON.parse(outcome.value) as T } : outcome
     },
     async delete(key: string) {
       deleteStmt.run(key)

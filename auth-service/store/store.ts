@@ -11,8 +11,11 @@ export interface Store {
   put(key: string, value: StoredValue, ttlSeconds: number): Promise<void>
   /** The value, or undefined on a miss or once expired. */
   get<T extends StoredValue = StoredValue>(key: string): Promise<T | undefined>
-  /** Whether the key holds a live value: what a liveness check needs, without reading the value. */
-  has(key: string): Promise<boolean>
+  /**
+   * Whether the key (or any of the keys) holds a live value: what a liveness check needs, in one
+   * round trip, without reading values. Keys checked together share one hash tag (a Cluster slot).
+   */
+  has(keys: string | readonly string[]): Promise<boolean>
   /** Writes only if the key is absent (or expired); false if it exists. For one-time values. */
   putIfAbsent(key: string, value: StoredValue, ttlSeconds: number): Promise<boolean>
   /**
@@ -20,6 +23,13 @@ export interface Store {
    * of one key, exactly one gets the value. For single-use values (authorization codes).
    */
   take<T extends StoredValue = StoredValue>(key: string): Promise<T | undefined>
+  /**
+   * One use of a single-use value, in one atomic step across replicas (RFC 6749 §4.1.2, RFC 9700
+   * §4.14.2): while `revoked` is not live, takes `value` and marks `used`; when `value` is gone but
+   * `used` is live, the use is a replay: marks `revoked` and answers 'replayed'. Marks live
+   * `ttlSeconds`. The three keys share one hash tag, so one script runs on a Redis Cluster too.
+   */
+  redeem<T extends StoredValue = StoredValue>(keys: RedeemKeys, ttlSeconds: number): Promise<Redemption<T>>
   /** Removes the key; a miss is not an error. */
   delete(key: string): Promise<void>
   /**
@@ -32,6 +42,16 @@ export interface Store {
   /** Flushes and releases connections. The store is unusable afterwards. */
   close(): Promise<void>
 }
+
+/** The keys of one single-use value: the value, its used mark and its grant's revocation mark. */
+export interface RedeemKeys {
+  value: string
+  used: string
+  revoked: string
+}
+
+/** A redemption: the value (first use), a replay (now revoked), a revoked grant, or nothing to redeem. */
+export type Redemption<T> = { value: T } | 'replayed' | 'revoked' | undefined
 
 /** Thrown when the backing store cannot be reached; the family maps it to 503. */
 export { StoreUnavailableError } from '../errors.ts'

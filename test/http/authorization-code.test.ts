@@ -136,7 +136,8 @@ describe('the authorization code flow with PKCE', () => {
     expect(back.searchParams.get('state')).toBe('st-123')
     expect(back.searchParams.get('iss')).toBe(BASE_URL)
     const code = back.searchParams.get('code')!
-    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // `<grant id>.<secret>`: the grant id tags every key of the grant (one Redis Cluster slot).
+    expect(code).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/)
     expect(await deps.store.get(`code:${code}`)).toBeUndefined()
 
     const res = await redeem({ code, code_verifier: verifier, redirect_uri: REDIRECT, client_id })

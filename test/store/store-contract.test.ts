@@ -88,6 +88,57 @@ function describeStoreContract(name: string, subject: Subject) {
       expect(results.filter((r) => r !== undefined)).toEqual([{ secret: 'x' }])
     })
 
+    it('has any of several keys of one hash tag, in one check', async () => {
+      await store.put('any:{g1}:b', { v: 1 }, 10)
+      expect(await store.has(['any:{g1}:a', 'any:{g1}:b'])).toBe(true)
+      expect(await store.has(['any:{g1}:a', 'any:{g1}:c'])).toBe(false)
+      expect(await Promise.all([store.has(['any:{g1}:a', 'any:{g1}:b']), store.has('any:{g1}:b'), store.has(['any:{g1}:a'])])).toEqual([true, true, false])
+      await elapse(10_100)
+      expect(await store.has(['any:{g1}:a', 'any:{g1}:b'])).toBe(false)
+    })
+
+    const keysOf = (id: string) => ({ value: `rd:{${id}}:v`, used: `rd-used:{${id}}:v`, revoked: `rd-revoked:{${id}}` })
+
+    it('redeems a value once, and a replay revokes its grant', async () => {
+      const keys = keysOf('r1')
+      expect(await store.redeem(keys, 60)).toBeUndefined()
+      await store.put(keys.value, { grant: 1 }, 60)
+      expect(await store.redeem(keys, 60)).toEqual({ value: { grant: 1 } })
+      expect(await store.has(keys.revoked)).toBe(false)
+      expect(await store.redeem(keys, 60)).toBe('replayed')
+      expect(await store.has(keys.revoked)).toBe(true)
+      // A value of a revoked grant is never handed out (and is gone after the try).
+      await store.put(keys.value, { grant: 2 }, 60)
+      expect(await store.redeem(keys, 60)).toBe('revoked')
+      expect(await store.get(keys.value)).toBeUndefined()
+    })
+
+    it('forgets used and revoked marks after their TTL, and never redeems an expired value', async () => {
+      const keys = keysOf('r2')
+      await store.put(keys.value, { v: 1 }, 5)
+      await elapse(5100)
+      expect(await store.redeem(keys, 60)).toBeUndefined()
+      await store.put(keys.value, { v: 2 }, 60)
+      expect(await store.redeem(keys, 10)).toEqual({ value: { v: 2 } })
+      expect(await store.redeem(keys, 10)).toBe('replayed')
+      await elapse(10_100)
+      expect(await store.has([keys.used, keys.revoked])).toBe(false)
+      expect(await store.redeem(keys, 10)).toBeUndefined()
+    })
+
+    it('of twenty concurrent redemptions, one gets the value and the others see a replay', async () => {
+      for (let round = 0; round < 10; round++) {
+        const keys = keysOf(`race${round}`)
+        await store.put(keys.value, { round }, 60)
+        const outcomes = await Promise.all(Array.from({ length: 20 }, () => store.redeem(keys, 60)))
+        expect(outcomes.filter((o) => typeof o === 'object')).toEqual([{ value: { round } }])
+        // The first loser revokes; those after it may see the revocation.
+        expect(outcomes.filter((o) => o === 'replayed').length).toBeGreaterThanOrEqual(1)
+        expect(outcomes.every((o) => o !== undefined)).toBe(true)
+        expect(await store.has(keys.revoked)).toBe(true)
+      }
+    })
+
     it('deletes idempotently', async () => {
       await store.put('del', { a: 1 }, 60)
       await store.delete('del')

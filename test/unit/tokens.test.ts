@@ -4,6 +4,7 @@ import { findApiKey, issueApiKey } from '../../auth-service/auth/api-keys.ts'
 import { digest, secretsEqual } from '../../auth-service/auth/secrets.ts'
 import { loadOrCreateSigningKey } from '../../auth-service/auth/signing-key.ts'
 import { createTokenService, InvalidTokenError } from '../../auth-service/auth/tokens.ts'
+import { withS } from '../support/ecdsa.ts'
 import { SEALING_SECRET, tempStore } from '../support/index.ts'
 
 const ISSUER = 'https://research.example.org'
@@ -16,10 +17,11 @@ const tokens = createTokenService({ issuer: ISSUER, resources: [RESOURCE, OTHER_
 const seconds = () => Math.floor(now / 1000)
 
 /** A token signed with the service's own key, with whatever header and claims a test needs. */
-function forge(header: Record<string, unknown>, claims: Record<string, unknown>) {
-  return new SignJWT({ iss: ISSUER, sub: 'agt_x', aud: RESOURCE, client_id: 'agt_x', scope: 'research.read', iat: seconds(), exp: seconds() + 600, jti: 'j', ...claims })
+async function forge(header: Record<string, unknown>, claims: Record<string, unknown>) {
+  const token = await new SignJWT({ iss: ISSUER, sub: 'agt_x', aud: RESOURCE, client_id: 'agt_x', scope: 'research.read', iat: seconds(), exp: seconds() + 600, jti: 'j', ...claims })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid, ...header } as { alg: string })
     .sign(key.privateKey)
+  return withS(token, 'low')
 }
 const refused = (p: Promise<unknown>) => expect(p).rejects.toBeInstanceOf(InvalidTokenError)
 

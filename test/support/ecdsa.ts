@@ -1,0 +1,19 @@
+/**
+ * ECDSA's malleability, for tests: an ES256 signature (r, s) and its twin (r, n - s) both verify
+ * (https://www.secg.org/sec1-v2.pdf §4.1.4); the service signs and accepts only the low-S one.
+ */
+const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n
+
+const sOf = (signature: Buffer) => BigInt(`0x${signature.subarray(32).toString('hex')}`)
+
+/** Whether a compact JWS's ES256 signature has s in the upper half of the group order. */
+export const isHighS = (token: string) => sOf(Buffer.from(token.split('.')[2]!, 'base64url')) > N >> 1n
+
+/** The same token with the signature's s in the half asked for (the other twin if needed). */
+export function withS(token: string, half: 'low' | 'high'): string {
+  if (isHighS(token) === (half === 'high')) return token
+  const [header, payload, sig] = token.split('.') as [string, string, string]
+  const signature = Buffer.from(sig, 'base64url')
+  const twin = Buffer.concat([signature.subarray(0, 32), Buffer.from((N - sOf(signature)).toString(16).padStart(64, '0'), 'hex')])
+  return `${header}.${payload}.${twin.toString('base64url')}`
+}
