@@ -13,6 +13,7 @@ import { buildHeader, sendPrepared } from './http/conditional.ts'
 import { CORS_HEADERS, openCors } from './http/cors.ts'
 import { apiNotFound, errorHandler, methodNotAllowed, type LogError } from './http/errors-middleware.ts'
 import { addressKey, rateLimiters } from './http/rate-limits.ts'
+import { refuseMalformedPath } from './http/malformed-path.ts'
 import { readBudget } from './http/read-budget.ts'
 import { readFastPath, readRouteMatcher, type ReadRoute } from './http/read-path.ts'
 import { constantHeaders, securityHeaderList } from './http/security-headers.ts'
@@ -65,6 +66,10 @@ export function createApp(deps: AppDeps): RequestListener {
   // Reads send precomputed validators; Express's per-response SHA-1 ETag would only cost time.
   app.set('etag', false)
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy)
+  // A path means one thing: `/API/V1/posts` or `/api/v1/posts/` are not `/api/v1/posts`, so no
+  // spelling walks around a per-path rule of the proxy in front (its limits and caching).
+  app.set('case sensitive routing', true)
+  app.set('strict routing', true)
 
   const url = endpointUrls(deps.baseUrl)
   const logError = deps.logError ?? ((err) => console.error(err))
@@ -131,8 +136,9 @@ export function createApp(deps: AppDeps): RequestListener {
   }
   app.use(constantHeaders(securityHeaders))
   if (deps.metrics) app.use(deps.metrics.middleware)
+  app.use(refuseMalformedPath)
 
-  const api = express.Router()
+  const api = express.Router({ caseSensitive: true, strict: true })
   // The API, agents, OAuth and discovery are meant for any origin's scripts: no cookies are involved.
   api.use(openCors('GET, HEAD, POST, OPTIONS'))
   // Every write draws on the general budget (the authorization page too: it stores a consent, and

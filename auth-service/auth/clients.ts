@@ -28,6 +28,14 @@ export interface ClientMetadata {
   token_endpoint_auth_method: 'none'
 }
 
+/**
+ * Characters that make a name read differently from what it is (the consent page shows it to a
+ * person deciding what to grant): controls and NUL (Cc), format characters such as bidi overrides
+ * and isolates or zero-width joiners (Cf, e.g. U+202E), line and paragraph separators, private-use
+ * and unassigned code points. See Unicode TR #36 §2 (https://www.unicode.org/reports/tr36/).
+ */
+const HIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u
+
 const GRANT_TYPES: readonly string[] = [GRANTS.authorizationCode, GRANTS.refreshToken]
 
 /**
@@ -49,6 +57,8 @@ export function validateClientMetadata(raw: unknown): ClientMetadata {
   const name = m.client_name
   if (name !== undefined && (typeof name !== 'string' || name.length > CLIENT_METADATA_LIMITS.clientName))
     throw new ServiceError('invalid_client_metadata', `"client_name" must be a string of at most ${CLIENT_METADATA_LIMITS.clientName} characters.`)
+  if (typeof name === 'string' && HIDDEN_CHARACTERS.test(name))
+    throw new ServiceError('invalid_client_metadata', '"client_name" must be plain text: no control, line-break, bidirectional or other invisible characters.')
   const method = m.token_endpoint_auth_method ?? 'none'
   if (method !== 'none')
     throw new ServiceError('invalid_client_metadata', 'Only public clients are supported here: "token_endpoint_auth_method" must be "none" (PKCE protects the code).')

@@ -28,6 +28,8 @@ export function redirectUriProblem(uri: string): string | undefined {
  * which a native client picks when it starts listening (RFC 8252 §7.3).
  */
 export function redirectUriMatches(registered: readonly string[], requested: string): boolean {
+  // A requested URI must be usable itself (a loopback one with port 99999 is not a URL at all).
+  if (redirectUriProblem(requested) !== undefined) return false
   if (registered.includes(requested)) return true
   const asked = loopbackWithoutPort(requested)
   return asked !== undefined && registered.some((r) => loopbackWithoutPort(r) === asked)

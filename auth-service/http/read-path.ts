@@ -24,17 +24,18 @@ export interface ReadRoute {
 }
 
 /**
- * Finds the read route of a path the way Express's router does (path-to-regexp, case-insensitive,
- * optional trailing slash, parameters decoded), so that both paths agree on what a URL means.
+ * Finds the read route of a path the way Express's router does (path-to-regexp, case-sensitive,
+ * strict about a trailing slash, parameters decoded), so that both paths agree on what a URL means.
  */
 export function readRouteMatcher(routes: readonly ReadRoute[]): (path: string) => { route: ReadRoute; params: Record<string, string> } | undefined {
-  // Paths without parameters are found with one lookup (case-insensitive, trailing slash optional,
-  // as path-to-regexp matches them); the others with path-to-regexp itself.
-  const fixed = new Map(routes.filter((r) => !r.path.includes(':')).map((r) => [r.path.toLowerCase(), r]))
+  // Paths without parameters are found with one exact lookup; the others with path-to-regexp.
+  const fixed = new Map(routes.filter((r) => !r.path.includes(':')).map((r) => [r.path, r]))
   const NO_PARAMS = Object.freeze({}) as Record<string, string>
-  const matchers: Array<[MatchFunction<Record<string, string>>, ReadRoute]> = routes.filter((r) => r.path.includes(':')).map((r) => [match(r.path), r])
+  const matchers: Array<[MatchFunction<Record<string, string>>, ReadRoute]> = routes
+    .filter((r) => r.path.includes(':'))
+    .map((r) => [match(r.path, { sensitive: true, trailing: false }), r])
   return (path) => {
-    const plain = fixed.get((path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase())
+    const plain = fixed.get(path)
     if (plain) return { route: plain, params: NO_PARAMS }
     for (const [matches, route] of matchers) {
       let found

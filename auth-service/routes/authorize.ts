@@ -3,21 +3,22 @@ import { resolveClient } from '../auth/clients.ts'
 import { GRANTS } from '../auth/policy.ts'
 import { redirectUriMatches } from '../auth/redirect-uris.ts'
 import { AUTHORIZATION_LIMITS } from '../defaults.ts'
-import { AuthorizationRedirectError, ServiceError } from '../errors.ts'
+import { ServiceError } from '../errors.ts'
 import { sendAuthorizationPage } from '../http/authorization-page.ts'
 import { consentBrowser } from '../http/consent-cookie.ts'
 import { optionalField, requiredField } from '../http/forms.ts'
 import { grantedScope, requestedResource } from './exchange-token.ts'
 import { authorizationErrorPage, consentContent } from './authorization-pages.ts'
-import { json, ref } from './openapi-parts.ts'
 import type { WriteAction } from './action.ts'
 
 type Query = Record<string, unknown>
 
 /**
  * GET /oauth2/authorize: the authorization endpoint (RFC 6749 §4.1.1 with PKCE, RFC 7636). It
- * checks the client and its redirect URI first (refusals: an error page), then the rest of the
- * request (refusals: back to the client), and shows the consent page.
+ * checks the whole request and shows the consent page. Every refusal here is an error page at
+ * this origin, never a redirect: a dynamically registered client is not trusted, and a redirect
+ * before the person has seen the consent page would make this origin an open redirector
+ * (RFC 9700 §4.11.2). Only the person's decision goes back to the redirect URI.
  */
 export const authorize: WriteAction = {
   kind: 'write',
@@ -25,7 +26,7 @@ export const authorize: WriteAction = {
     tags: ['Agents'],
     summary: 'Authorization endpoint: the consent page (authorization code with PKCE, S256)',
     description:
-      'Opened in the person’s browser. The client is registered (POST /oauth2/register) or its client_id is the https URL of its client ID metadata document. Answers an HTML page; refusals after the client and redirect URI are checked go back to the redirect URI with error, state and iss.',
+      'Opened in the person’s browser. The client is registered (POST /oauth2/register) or its client_id is the https URL of its client ID metadata document. Answers the consent page (HTML); any refusal is an HTML error page here, never a redirect (RFC 9700 §4.11.2). Only the person’s decision goes back to the redirect URI.',
     parameters: [
       param('response_type', 'Always `code`.', true, { type: 'string', const: 'code' }, 'code'),
       param('client_id', 'A registered client_id, or the https URL of the client’s metadata document.', true, undefined, '<client_id>'),
@@ -38,45 +39,36 @@ export const authorize: WriteAction = {
     ],
     responses: {
       '200': { description: 'The consent page (HTML).', content: { 'text/html': { schema: { type: 'string' } } } },
-      '303': { description: 'A refusal sent back to the redirect URI (error, error_description, state, iss).', headers: { Location: { schema: { type: 'string', format: 'uri' } } }, content: json(ref('Error')) },
-      '400': { description: 'The client or redirect URI cannot be used: an HTML error page, not a redirect.', content: { 'text/html': { schema: { type: 'string' } } } },
+      '400': { description: 'The request cannot go on: an HTML error page naming the error code, never a redirect.', content: { 'text/html': { schema: { type: 'string' } } } },
     },
   }),
   handle: (ctx) => [
     async function authorize(req, res) {
       const query = req.query as Query
-      // Until the client and redirect URI are known good, a refusal is a page (never a redirect).
+      // Everything is checked before anything is written or anyone is redirected.
       const clientId = requiredField(query, 'client_id', AUTHORIZATION_LIMITS.clientId)
       const redirectUri = requiredField(query, 'redirect_uri', AUTHORIZATION_LIMITS.redirectUri)
       const client = await resolveClient(ctx.store, clientId, ctx.clientMetadata)
       if (!redirectUriMatches(client.redirect_uris, redirectUri))
         throw new ServiceError('invalid_redirect_uri', 'The redirect_uri is not one this client registered; it must match exactly.')
-      const rawState = query.state
-      const state = typeof rawState === 'string' && rawState.length <= AUTHORIZATION_LIMITS.state ? rawState : undefined
-      const back = (e: ServiceError) => new AuthorizationRedirectError(e.code, e.message, { redirectUri, state, issuer: ctx.baseUrl })
-      const request = checked(() => {
-        if (rawState !== undefined && state === undefined)
-          throw new ServiceError('invalid_request', `"state" must be given once, at most ${AUTHORIZATION_LIMITS.state} characters.`)
-        if (requiredField(query, 'response_type', 64) !== 'code') throw new ServiceError('unsupported_response_type', 'Only response_type=code is supported.')
-        const challenge = optionalField(query, 'code_challenge', 256)
-        if (challenge === undefined || !isPkceValue(challenge))
-          throw new ServiceError('invalid_request', 'PKCE is required: send code_challenge (43 to 128 characters) with code_challenge_method=S256.')
-        if (optionalField(query, 'code_challenge_method', 16) !== 'S256')
-          throw new ServiceError('invalid_request', 'Only code_challenge_method=S256 is supported (plain is not).')
-        const scope = grantedScope(optionalField(query, 'scope', AUTHORIZATION_LIMITS.scope))
-        const resource = requestedResource(ctx, optionalField(query, 'resource', AUTHORIZATION_LIMITS.resource))
-        return {
-          clientId,
-          ...(client.client_name ? { clientName: client.client_name } : {}),
-          clientKind: client.kind,
-          refresh: client.grant_types.includes(GRANTS.refreshToken),
-          redirectUri,
-          codeChallenge: challenge,
-          scope,
-          resource,
-          ...(state !== undefined ? { state } : {}),
-        } satisfies AuthorizationRequest
-      }, back)
+      const state = optionalField(query, 'state', AUTHORIZATION_LIMITS.state)
+      if (requiredField(query, 'response_type', 64) !== 'code') throw new ServiceError('unsupported_response_type', 'Only response_type=code is supported.')
+      const challenge = optionalField(query, 'code_challenge', 256)
+      if (challenge === undefined || !isPkceValue(challenge))
+        throw new ServiceError('invalid_request', 'PKCE is required: send code_challenge (43 to 128 characters) with code_challenge_method=S256.')
+      if (optionalField(query, 'code_challenge_method', 16) !== 'S256')
+        throw new ServiceError('invalid_request', 'Only code_challenge_method=S256 is supported (plain is not).')
+      const request = {
+        clientId,
+        ...(client.client_name ? { clientName: client.client_name } : {}),
+        clientKind: client.kind,
+        refresh: client.grant_types.includes(GRANTS.refreshToken),
+        redirectUri,
+        codeChallenge: challenge,
+        scope: grantedScope(optionalField(query, 'scope', AUTHORIZATION_LIMITS.scope)),
+        resource: requestedResource(ctx, optionalField(query, 'resource', AUTHORIZATION_LIMITS.resource)),
+        ...(state !== undefined ? { state } : {}),
+      } satisfies AuthorizationRequest
       const transaction = await startConsent(ctx.store, request, consentBrowser(req, res, ctx.baseUrl.startsWith('https:')))
       await sendAuthorizationPage(res, ctx.siteDir, {
         status: 200,
@@ -87,15 +79,6 @@ export const authorize: WriteAction = {
     },
   ],
   refuse: (ctx) => authorizationErrorPage(ctx.siteDir),
-}
-
-/** Runs the checks whose refusals go back to the client. */
-function checked<T>(check: () => T, back: (e: ServiceError) => AuthorizationRedirectError): T {
-  try {
-    return check()
-  } catch (e) {
-    throw e instanceof ServiceError ? back(e) : e
-  }
 }
 
 function param(name: string, description: string, required: boolean, schema: object = { type: 'string' }, example?: string) {

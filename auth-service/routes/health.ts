@@ -13,7 +13,7 @@ export interface HealthDeps {
 
 /** /healthz (the process answers), /readyz (it can serve: index loaded, store reachable), /metrics. */
 export function healthRouter(deps: HealthDeps): Router {
-  const router = Router()
+  const router = Router({ caseSensitive: true, strict: true })
   router.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store')
     res.json({ status: 'ok' })

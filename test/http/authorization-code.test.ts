@@ -307,30 +307,26 @@ describe('authorization request refusals', () => {
     expect(res.headers.location).toBeUndefined()
   })
 
+  // Only the person's decision goes back to the client: a refusal before consent is shown here
+  // (RFC 9700 §4.11.2), so a registered redirect URI cannot make this origin an open redirector.
   it.each([
     ['plain PKCE', { code_challenge_method: 'plain' }, 'invalid_request'],
     ['no code_challenge_method', { code_challenge_method: undefined }, 'invalid_request'],
     ['no PKCE', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
     ['a short challenge', { code_challenge: 'abc' }, 'invalid_request'],
     ['the implicit grant', { response_type: 'token' }, 'unsupported_response_type'],
+    ['no response_type', { response_type: undefined }, 'invalid_request'],
     ['an unknown scope', { scope: 'admin' }, 'invalid_scope'],
     ['a foreign resource', { resource: 'https://evil.example/api' }, 'invalid_target'],
-  ])('sends %s back to the client with the error, state and iss', async (_name, overrides, code) => {
+    ['an oversized state', { state: 's'.repeat(2000) }, 'invalid_request'],
+  ])('shows %s on an error page at the origin, never a redirect', async (_name, overrides, code) => {
     const { client_id } = await registerClient()
     const res = await request(app).get(requestFor(client_id, overrides).url)
-    expect(res.status).toBe(303)
-    const back = new URL(res.headers.location!)
-    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT)
-    expect(Object.fromEntries(back.searchParams)).toEqual({ error: code, error_description: expect.any(String), state: 'st-123', iss: BASE_URL })
-  })
-
-  it('refuses an oversized state without echoing it', async () => {
-    const { client_id } = await registerClient()
-    const res = await request(app).get(requestFor(client_id, { state: 's'.repeat(2000) }).url)
-    expect(res.status).toBe(303)
-    const back = new URL(res.headers.location!)
-    expect(back.searchParams.get('error')).toBe('invalid_request')
-    expect(back.searchParams.has('state')).toBe(false)
+    expect(res.status).toBe(400)
+    expect(res.headers.location).toBeUndefined()
+    expect(res.headers['content-type']).toMatch(/^text\/html/)
+    expect(res.text).toContain(`<code>${code}</code>`)
+    expect(res.text).not.toContain('s'.repeat(100))
   })
 })
 

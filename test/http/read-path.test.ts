@@ -25,7 +25,8 @@ describe('the read fast path', () => {
     const cases: Array<[string, Record<string, string>, 'fast' | 'chain']> = [
       ['/api/v1', {}, 'fast'],
       ['/api/v1/posts', {}, 'fast'],
-      ['/api/v1/posts/', {}, 'fast'],
+      ['/api/v1/posts/', {}, 'chain'], // strict routing: a 404 from the chain
+      ['/api/V1/posts', {}, 'chain'], // case-sensitive: a 404 too
       ['/api/v1/posts?limit=2', {}, 'fast'],
       ['/api/v1/posts?limit=2&other=1', {}, 'chain'],
       ['/api/v1/posts?limit=1', {}, 'fast'], // a page with a Link to the next
