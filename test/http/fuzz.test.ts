@@ -49,6 +49,10 @@ const cursor = fc.oneof(
   fc.tuple(fc.constantFrom(1, 2, '1'), fc.string(), fc.oneof(fc.string(), fc.double()), fc.oneof(fc.string(), fc.integer()), fc.string())
     .map((fields) => Buffer.from(JSON.stringify(fields)).toString('base64url')),
 )
+/** Client names with a character that makes them read differently: controls, bidi, invisible. */
+const hiddenName = fc
+  .tuple(fc.string({ maxLength: 20 }), fc.constantFrom('\u0000', '\n', '\r', '\t', '\u001b', '\u007f', '\u0085', '\u200b', '\u200d', '\u200e', '\u202a', '\u202e', '\u2066', '\u2069', '\u2028', '\u2029', '\ufeff', '\ue000'), fc.string({ maxLength: 20 }))
+  .map(([a, hidden, b]) => `${a}${hidden}${b}`)
 const query = fc.dictionary(
   fc.constantFrom('q', 'limit', 'x', 'q[]', 'limit[a]', 'cursor', 'tag', 'author', 'updated_since', 'offset'),
   fc.oneof(fc.string(), fc.integer().map(String), cursor, fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
@@ -95,9 +99,10 @@ describe('hostile input, generated', () => {
     )
   })
 
-  it('never answers 5xx at the authorization and registration endpoints; refusals are pages, redirects or coded JSON', async () => {
-    const { client_id } = (await request(app).post('/oauth2/register').send({ redirect_uris: ['https://app.example/cb'] })).body as { client_id: string }
-    const param = fc.oneof(fc.string(), credential, fc.constantFrom(client_id, 'https://app.example/cb', 'S256', 'plain', 'code', 'https://127.0.0.1/c.json'))
+  it('never answers 5xx nor redirects at the authorization endpoint, and never 5xx at registration', async () => {
+    const { client_id } = (await request(app).post('/oauth2/register').send({ redirect_uris: ['https://app.example/cb', 'http://127.0.0.1/cb'] })).body as { client_id: string }
+    const loopback = fc.tuple(fc.constantFrom('127.0.0.1', '[::1]', 'localhost'), fc.integer({ min: 0, max: 1_000_000 })).map(([host, port]) => `http://${host}:${port}/cb`)
+    const param = fc.oneof(fc.string(), credential, loopback, fc.constantFrom(client_id, 'https://app.example/cb', 'S256', 'plain', 'code', 'https://127.0.0.1/c.json'))
     const authorizeQuery = fc.dictionary(
       fc.constantFrom('response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'resource', 'state', 'client_id[]'),
       param,
@@ -105,18 +110,54 @@ describe('hostile input, generated', () => {
     )
     const metadata = fc.oneof(
       fc.json(),
-      fc.record({ redirect_uris: fc.oneof(fc.array(param), param), client_name: fc.oneof(fc.string(), fc.integer()), grant_types: fc.array(param) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+      fc.record({ redirect_uris: fc.oneof(fc.array(param), param), client_name: fc.oneof(fc.string(), fc.integer(), hiddenName), grant_types: fc.array(param) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
     )
     await fc.assert(
       fc.asyncProperty(authorizeQuery, metadata, async (q, body) => {
         const page = await request(app).get('/oauth2/authorize').query(q)
         expect(page.status).toBeLessThan(500)
-        if (page.status === 303) expect(new URL(page.headers.location!).origin).toBe('https://app.example')
-        else if (page.status >= 400) expect(page.headers['content-type']).toMatch(/^text\/html/)
+        // Only the person's decision is redirected (RFC 9700 §4.11.2): the request itself never is.
+        expect(page.headers.location).toBeUndefined()
+        if (page.status >= 400) expect(page.headers['content-type']).toMatch(/^text\/html/)
         const registered = await request(app).post('/oauth2/register').set('Content-Type', 'application/json').send(body)
         if (registered.status !== 201) assertAnswer('/oauth2/register', registered.status, registered.headers['content-type'], registered.body)
       }),
       { numRuns: 150 },
+    )
+  })
+
+  it('refuses every client name that hides characters, whatever surrounds them', async () => {
+    await fc.assert(
+      fc.asyncProperty(hiddenName, async (client_name) => {
+        const res = await request(app).post('/oauth2/register').send({ client_name, redirect_uris: ['https://app.example/cb'] })
+        expect(res.status).toBe(400)
+        expect(res.body.error).toBe('invalid_client_metadata')
+      }),
+      { numRuns: 100 },
+    )
+  })
+
+  it('answers malformed percent-encodings and other spellings of its paths with a coded 4xx, never 5xx', async () => {
+    const escape = fc.oneof(
+      fc.constantFrom('%', '%f', '%zz', '%ff', '%c0%af', '%E0%A4%A', '%ED%A0%80', '%25', '%2F', '%00', '%2e%2e'),
+      fc.integer({ min: 0, max: 255 }).map((b) => `%${b.toString(16).padStart(2, '0')}`),
+    )
+    const spelled = fc.tuple(fc.constantFrom(...PATHS, '/mcp', '/posts/hashing-rings', '/tags', '/'), fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }))
+      .map(([path, upper]) => [...path].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c)).join(''))
+    const path = fc.oneof(
+      fc.tuple(fc.constantFrom('/', '/posts/', '/api/v1/posts/', '/api/v1/', '/mcp/', '/oauth2/', '/.well-known/'), fc.array(fc.oneof(escape, fc.stringMatching(/^[a-z0-9-]{0,8}$/)), { minLength: 1, maxLength: 4 }))
+        .map(([prefix, parts]) => prefix + parts.join('')),
+      spelled,
+    )
+    await fc.assert(
+      fc.asyncProperty(path, fc.constantFrom('get', 'post', 'head'), async (p, method) => {
+        const res = await request(app)[method](p)
+        expect(res.status, `${method} ${p}`).toBeLessThan(500)
+        if (method !== 'head' && res.status >= 400 && res.headers['content-type']?.startsWith('application/json')) assertAnswer(p, res.status, res.headers['content-type'], res.body)
+        // Another spelling of an API path is never answered as the path itself.
+        if (p !== p.toLowerCase() && PATHS.includes(p.toLowerCase())) expect([404, 405], `${method} ${p}`).toContain(res.status)
+      }),
+      { numRuns: 300 },
     )
   })
 
