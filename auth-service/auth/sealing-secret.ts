@@ -11,11 +11,13 @@ export function loadSealingSecret(configured: string | undefined, dataDir: strin
   if (configured) return configured
   const file = join(dataDir, 'signing-key.secret')
   try {
-    return readFileSync(file, 'utf8').trim()
+    const secret = readFileSync(file, 'utf8').trim()
+    chmodSync(file, 0o600) // one an older version or a person left readable by others
+    return secret
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
   }
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   try {
     writeFileSync(file, randomSecret(32) + '\n', { mode: 0o600, flag: 'wx' })
   } catch (e) {

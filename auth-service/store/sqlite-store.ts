@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import type { RedeemKeys, Redemption, Store, StoredValue } from './store.ts'
@@ -16,7 +16,7 @@ export interface SqliteStoreOptions {
  */
 export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): Store {
   const now = options.now ?? Date.now
-  mkdirSync(dirname(file), { recursive: true })
+  createPrivately(file)
   const db = new DatabaseSync(file)
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = FULL')
@@ -153,6 +153,18 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       if (db.isOpen) db.close()
     },
   }
+}
+
+/**
+ * The file holds client addresses and credential digests: readable by its owner only (0600, in a
+ * 0700 folder when the store creates it), whatever the umask. SQLite gives its -wal and -shm files
+ * the database file's mode; files an older version left 0644 are tightened here.
+ */
+function createPrivately(file: string): void {
+  const dir = dirname(file)
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 })
+  closeSync(openSync(file, 'a', 0o600))
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600)
 }
 
 const windowMs = (seconds: number) => Math.max(1, Math.round(seconds * 1000))
