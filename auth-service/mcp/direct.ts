@@ -3,6 +3,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { LRUCache } from 'lru-cache'
 import type { PreparedBody } from '../articles/post-index.ts'
 import { MCP_LIMITS } from '../defaults.ts'
+import { RPC_CODES } from './rpc-error.ts'
 import type { McpServerFactory, ToolAnswer } from './server.ts'
 
 /**
@@ -39,9 +40,15 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
     return text
   }
 
+  const tools = [...known].join(', ')
   answerer = (req, message) => {
     const call = plainToolCall(req, message)
-    if (!call || !known.has(call.name)) return undefined
+    if (!call) return undefined
+    // A call that fails CallToolRequest's schema is a protocol error, -32602 (MCP 2025-11-25, Tools,
+    // Error Handling: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling),
+    // answered here in words a client can act on rather than with the SDK's validator dump.
+    if ('invalid' in call) return [invalidParams(call.id, call.invalid(tools))]
+    if (!known.has(call.name)) return undefined
     let answer: ToolAnswer
     try {
       answer = servers.runTool(call.name, call.arguments)
@@ -68,23 +75,35 @@ export function jsonStringOf(json: Buffer): Buffer {
 
 const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS)
 
+const invalidParams = (id: string | number, message: string) =>
+  Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, error: { code: RPC_CODES.invalidParams, message } }))
+
+type ToolCall = { id: string | number; name: string; arguments?: Record<string, unknown> }
+/** A tools/call whose params are malformed, with what to say about them (given the tools' names). */
+type MalformedCall = { id: string | number; invalid: (tools: string) => string }
+
 /**
  * The message as a tools/call that the transport would hand to the server unchanged: the headers
  * it checks are acceptable, and the message has nothing but jsonrpc, id, method and params
  * {name, arguments}. Anything else (undefined) goes through the transport, which judges it.
  */
-function plainToolCall(req: IncomingMessage, message: object): { id: string | number; name: string; arguments?: Record<string, unknown> } | undefined {
+function plainToolCall(req: IncomingMessage, message: object): ToolCall | MalformedCall | undefined {
   const accept = req.headers.accept ?? ''
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined
   const version = req.headers['mcp-protocol-version']
   if (version !== undefined && !SUPPORTED.has(version as string)) return undefined
   const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } }
-  if (Array.isArray(m) || m.jsonrpc !== '2.0' || m.method !== 'tools/call' || Object.keys(m).length !== 4) return undefined
+  if (Array.isArray(m) || m.jsonrpc !== '2.0' || m.method !== 'tools/call') return undefined
   if (!(typeof m.id === 'string' || Number.isSafeInteger(m.id))) return undefined
+  const id = m.id as string | number
   const params = m.params
-  if (typeof params !== 'object' || params === null || Array.isArray(params) || typeof params.name !== 'string') return undefined
-  if (!Object.keys(params).every((k) => k === 'name' || k === 'arguments')) return undefined
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    return { id, invalid: (tools) => `Invalid params: "params" must be an object with a tool's "name" (${tools}) and its "arguments".` }
+  const name = params.name
+  if (typeof name !== 'string') return { id, invalid: (tools) => `Invalid params: "name" must be the name of a tool, a string: ${tools}.` }
   const args = params.arguments
-  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return undefined
-  return { id: m.id as string | number, name: params.name, arguments: args as Record<string, unknown> | undefined }
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+    return { id, invalid: () => `Invalid params: "arguments" of ${name.slice(0, 60)} must be an object, as its inputSchema in tools/list describes.` }
+  if (Object.keys(m).length !== 4 || !Object.keys(params).every((k) => k === 'name' || k === 'arguments')) return undefined
+  return { id, name, arguments: args as Record<string, unknown> | undefined }
 }
