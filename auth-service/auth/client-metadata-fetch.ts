@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises'
+import { Resolver } from 'node:dns/promises'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { BlockList, isIP, type LookupFunction } from 'node:net'
@@ -20,6 +20,8 @@ export interface FetchOptions {
   devOrigins?: readonly string[]
   /** Extra trusted certificates (PEM) for https, e.g. a development server's own. */
   ca?: string
+  /** DNS servers to ask (`host:port`) instead of the system's: for tests. */
+  dnsServers?: readonly string[]
 }
 
 /**
@@ -34,24 +36,45 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const)
   BLOCKED.addSubnet(net, prefix, 'ipv4')
+// IPv6 (RFC 6890, IANA's special-purpose registry): unspecified, loopback, IPv4-compatible (::/96,
+// RFC 4291 §2.5.5.1, so ::7f00:1 is 127.0.0.1), NAT64 (which embeds
+// any IPv4 address), discard, TEREDO and other IETF ranges, documentation (2001:db8::/32 and
+// 3fff::/20, RFC 9637), 6to4, unique-local (fc00::/7), site-local (fec0::/10, deprecated but still
+// routed by some stacks), link-local and multicast.
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
+  ['3fff::', 20], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const)
   BLOCKED.addSubnet(net, prefix, 'ipv6')
 
-/** Whether an address is one a document must not be fetched from; IPv4-mapped IPv6 counts as its IPv4. */
+/**
+ * Whether an address is one a document must not be fetched from. An IPv4-mapped IPv6 address
+ * (::ffff:0:0/96, RFC 4291 §2.5.5.2) is judged as the IPv4 address it reaches, in any spelling.
+ */
 export function isBlockedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped) return BLOCKED.check(mapped[1]!, 'ipv4')
-  if (/^::ffff:/i.test(address)) return true
   const family = isIP(address)
   if (family === 0) return true
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6')
+  if (family === 4) return BLOCKED.check(address, 'ipv4')
+  // The URL parser writes every IPv6 spelling one way: ::ffff:127.0.0.1 becomes ::ffff:7f00:1.
+  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1)
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical)
+  if (mapped) {
+    const [high, low] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)]
+    return BLOCKED.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, 'ipv4')
+  }
+  return BLOCKED.check(canonical, 'ipv6')
 }
 
-/** The refusal of a client_id whose document cannot be used; shown on the authorization error page. */
+/**
+ * The refusal of a client_id whose document cannot be used; shown on the authorization error page.
+ * It says what to fix, never what this server's DNS or network answered (no internal names or
+ * addresses: a refusal must not make the authorization endpoint a probe of the inside).
+ */
 const refuse = (why: string) => new ServiceError('invalid_client', `The client_id's metadata document cannot be used: ${why}.`)
+const NOT_PUBLIC = 'its host does not resolve to public addresses only'
+
+/** Each DNS query's own limit; the fetch's deadline bounds the whole resolution too. */
+const DNS_TRY_MS = 2000
 
 /**
  * Fetches a client ID metadata document (draft-ietf-oauth-client-id-metadata-document) with the
@@ -61,34 +84,51 @@ const refuse = (why: string) => new ServiceError('invalid_client', `The client_i
  * Throws ServiceError `invalid_client` saying what was wrong.
  */
 export async function fetchClientMetadataDocument(clientId: string, options: FetchOptions = {}): Promise<FetchedDocument> {
+  // One deadline from the first byte: the DNS resolution, connecting, TLS, headers and body.
+  const deadline = Date.now() + CLIENT_METADATA_FETCH.timeoutMs
   const url = new URL(clientId)
   const dev = (options.devOrigins ?? []).includes(url.origin)
   if (url.protocol !== 'https:' && !(dev && url.protocol === 'http:')) throw refuse('it must be served over https')
+  // WHATWG URL parsing has already turned 2130706433, 127.1, 0x7f.1 and 0177.0.0.1 into 127.0.0.1.
   const host = url.hostname.replace(/^\[|\]$/g, '')
-  let address: string
-  let family: 4 | 6
-  if (isIP(host)) {
-    address = host
-    family = isIP(host) as 4 | 6
-  } else {
-    const found = await lookup(host, { all: true, order: 'verbatim' }).catch(() => [])
-    if (found.length === 0) throw refuse(`its host ${host} does not resolve`)
-    // Every address must be public: a name that also resolves to an internal one is refused.
-    if (!dev && found.some((a) => isBlockedAddress(a.address))) throw refuse(`its host ${host} resolves to a private or reserved address`)
-    address = found[0]!.address
-    family = found[0]!.family as 4 | 6
-  }
-  if (!dev && isBlockedAddress(address)) throw refuse(`its host ${host} is a private or reserved address`)
+  const found = isIP(host) ? [{ address: host, family: isIP(host) as 4 | 6 }] : await resolveHost(host, deadline, options.dnsServers)
+  if (found.length === 0) throw refuse(NOT_PUBLIC)
+  // Every address must be public: a name that also resolves to an internal one is refused.
+  if (!dev && found.some((a) => isBlockedAddress(a.address))) throw refuse(NOT_PUBLIC)
+  const { address, family } = found[0]!
   // The connection goes to the address checked above, whatever the name resolves to by now.
   const pinned: LookupFunction = (_name, opts, callback) => {
     if ((opts as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }])
     else callback(null, address, family)
   }
-  const response = await get(url, pinned, options.ca)
+  const response = await get(url, pinned, options.ca, deadline)
   return { document: response.body, cacheSeconds: cacheSeconds(response.cacheControl) }
 }
 
-function get(url: URL, pinned: LookupFunction, ca: string | undefined): Promise<{ body: unknown; cacheControl: string | undefined }> {
+/**
+ * A name's addresses, by c-ares (A and AAAA at once) rather than getaddrinfo: the system lookup
+ * runs on libuv's small thread pool, where a few names whose DNS server never answers would stall
+ * every other lookup of the process. Each resolution has its own resolver, cancelled at the
+ * deadline. `localhost` is never sent to DNS (RFC 6761 §6.3).
+ */
+async function resolveHost(host: string, deadline: number, servers: readonly string[] | undefined): Promise<Array<{ address: string; family: 4 | 6 }>> {
+  if (host === 'localhost' || host.endsWith('.localhost')) return [{ address: '127.0.0.1', family: 4 }]
+  const resolver = new Resolver({ timeout: DNS_TRY_MS, tries: 2 })
+  if (servers) resolver.setServers([...servers])
+  const timer = setTimeout(() => resolver.cancel(), Math.max(0, deadline - Date.now()))
+  try {
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)])
+    if (Date.now() >= deadline) throw refuse(`it did not arrive within ${CLIENT_METADATA_FETCH.timeoutMs / 1000} s`)
+    return [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
+    ]
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function get(url: URL, pinned: LookupFunction, ca: string | undefined, deadline: number): Promise<{ body: unknown; cacheControl: string | undefined }> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
     let settled = false
@@ -98,8 +138,8 @@ function get(url: URL, pinned: LookupFunction, ca: string | undefined): Promise<
       req.destroy()
       reject(error)
     }
-    // One deadline for everything: connecting, TLS, headers and a slowly trickled body.
-    const timer = setTimeout(() => fail(refuse(`it did not arrive within ${CLIENT_METADATA_FETCH.timeoutMs / 1000} s`)), CLIENT_METADATA_FETCH.timeoutMs)
+    // What is left of the deadline bounds connecting, TLS, headers and a slowly trickled body.
+    const timer = setTimeout(() => fail(refuse(`it did not arrive within ${CLIENT_METADATA_FETCH.timeoutMs / 1000} s`)), Math.max(0, deadline - Date.now()))
     const req = send(url, {
       method: 'GET',
       lookup: pinned,

@@ -135,12 +135,12 @@ describe('clients identified by a client ID metadata document', () => {
   })
 
   it.each([
-    ['a loopback address', () => `${origin}/client.json`, /private or reserved address/],
-    ['a name that resolves to loopback', () => `${origin.replace('127.0.0.1', 'localhost')}/client.json`, /private or reserved address/],
+    ['a loopback address', () => `${origin}/client.json`, /does not resolve to public addresses only/],
+    ['a name that resolves to loopback', () => `${origin.replace('127.0.0.1', 'localhost')}/client.json`, /does not resolve to public addresses only/],
     ['plain http', () => `${origin.replace('https:', 'http:')}/client.json`, /https/],
-    ['the cloud metadata address', () => 'https://169.254.169.254/latest/meta-data.json', /private or reserved address/],
-    ['a private network', () => 'https://10.0.0.7/client.json', /private or reserved address/],
-    ['an IPv4-mapped IPv6 loopback', () => 'https://[::ffff:7f00:1]/client.json', /private or reserved address/],
+    ['the cloud metadata address', () => 'https://169.254.169.254/latest/meta-data.json', /does not resolve to public addresses only/],
+    ['a private network', () => 'https://10.0.0.7/client.json', /does not resolve to public addresses only/],
+    ['an IPv4-mapped IPv6 loopback', () => 'https://[::ffff:7f00:1]/client.json', /does not resolve to public addresses only/],
     ['a URL without a path', () => 'https://client.example', /with a path/],
   ])('refuses, without a development origin, %s', async (_name, clientId, why) => {
     const before = hits.get('/client.json') ?? 0
