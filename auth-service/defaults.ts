@@ -70,13 +70,15 @@ export const READ_LIMITS = {
   queryLength: 200,
   /** Longest `tag` or `author` filter of the list. */
   filterLength: 200,
+  /** Longest `updated_since`: an ISO 8601 date-time with fraction and offset. */
+  instantLength: 40,
 } as const
 
 /** Longest label of an API key. */
 export const LABEL_MAX = 100
 
 /** Largest request bodies: a token request or a label; a Security Event Token; one MCP JSON-RPC message. */
-export const BODY_LIMITS = { form: '16kb', event: '64kb', mcp: '64kb', fields: 32 } as const
+export const BODY_LIMITS = { form: '16kb', event: 64 * 1024, mcp: '64kb', fields: 32 } as const
 
 /** The MCP endpoint: article resources per `resources/list` page; bytes of tool answers' text content kept ready to send. */
 export const MCP_LIMITS = { resourcesPerPage: 100, textCacheBytes: 64 * 1024 * 1024 } as const
@@ -149,15 +151,43 @@ export const CLIENT_METADATA_LIMITS = {
   redirectUris: 10,
   uriLength: 2000,
   clientName: 200,
+  /** Entries of `grant_types` or `response_types`. */
+  listItems: 10,
   /** A registration request's JSON body. */
   registrationBody: '8kb',
 } as const
 
-/** Bounds of the authorization request's parameters (a URL that an attacker may write). */
-export const AUTHORIZATION_LIMITS = {
-  state: 1024,
-  clientId: 2000,
-  redirectUri: 2000,
-  scope: 512,
+/**
+ * The longest value of each field of a request (form, query or JSON), in characters: the code
+ * refuses a longer one with 400 invalid_request (http/forms.ts) and the OpenAPI document declares
+ * the same `maxLength`, so both read this one table.
+ */
+export const FIELD_LIMITS = {
+  // Tokens and assertions: JWTs and opaque secrets.
+  assertion: 8192,
+  token: 8192,
+  token_type_hint: 64,
+  code: 128,
+  code_verifier: 128,
+  refresh_token: 128,
+  claim_token: 512,
+  // The OAuth request itself.
+  grant_type: 256,
+  client_id: 2048,
+  redirect_uri: 2048,
   resource: 2048,
+  scope: 512,
+  state: 1024,
+  response_type: 64,
+  code_challenge: 256,
+  code_challenge_method: 16,
+  // The consent form and agent registration.
+  decision: 16,
+  transaction: 64,
+  type: 64,
+  assertion_type: 200,
+  login_hint: 320,
+  label: LABEL_MAX,
 } as const
+
+export type FieldName = keyof typeof FIELD_LIMITS

@@ -11,6 +11,8 @@ import { z } from 'zod'
 
 /** Lowercase words joined by hyphens: the slug is the file name and the article's address. */
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
+/** The longest slug (a file name, and a path segment every client may have to store). */
+export const SLUG_MAX_LENGTH = 128
 const SLUG_RE = new RegExp(SLUG_PATTERN)
 /** Cover used when an article names no `image`. */
 export const DEFAULT_IMAGE_PATH = '/images/default-cover.svg'
@@ -52,6 +54,7 @@ const Doi = z
 
 export const Slug = z
   .string()
+  .max(SLUG_MAX_LENGTH, `the file name is the slug and must be at most ${SLUG_MAX_LENGTH} characters`)
   .regex(SLUG_RE, 'the file name is the slug and must be lowercase words joined by hyphens, like "my-article.md"')
   .meta({ description: 'Unique identifier, the file name of the article.', examples: ['tail-latency-in-fan-out-services'] })
 

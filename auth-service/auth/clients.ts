@@ -79,8 +79,8 @@ export function validateClientMetadata(raw: unknown): ClientMetadata {
 
 function stringList(value: unknown, fallback: string[], name: string): string[] {
   if (value === undefined) return fallback
-  if (!Array.isArray(value) || value.length > 10 || value.some((v) => typeof v !== 'string'))
-    throw new ServiceError('invalid_client_metadata', `"${name}" must be an array of strings.`)
+  if (!Array.isArray(value) || value.length > CLIENT_METADATA_LIMITS.listItems || value.some((v) => typeof v !== 'string'))
+    throw new ServiceError('invalid_client_metadata', `"${name}" must be an array of at most ${CLIENT_METADATA_LIMITS.listItems} strings.`)
   return value as string[]
 }
 

@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express'
-import { BODY_LIMITS } from '../defaults.ts'
+import { BODY_LIMITS, FIELD_LIMITS, type FieldName } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 
 export const JSON_TYPES = ['application/json', 'application/*+json']
@@ -41,8 +41,8 @@ function depth(value: unknown): number {
   return max
 }
 
-/** A field given at most once as text (RFC 6749 §3.2: parameters must not repeat). */
-export function optionalField(fields: Fields, name: string, maxLength = 8192): string | undefined {
+/** A field given at most once as text (RFC 6749 §3.2: parameters must not repeat), within its limit. */
+export function optionalField(fields: Fields, name: FieldName, maxLength: number = FIELD_LIMITS[name]): string | undefined {
   const value = fields[name]
   if (value === undefined) return undefined
   if (typeof value !== 'string') throw new ServiceError('invalid_request', `"${name}" must be given once, as a string.`)
@@ -50,8 +50,8 @@ export function optionalField(fields: Fields, name: string, maxLength = 8192): s
   return value
 }
 
-export function requiredField(fields: Fields, name: string, maxLength = 8192): string {
-  const value = optionalField(fields, name, maxLength)
+export function requiredField(fields: Fields, name: FieldName): string {
+  const value = optionalField(fields, name)
   if (value === undefined || value === '') throw new ServiceError('invalid_request', `The field "${name}" is required.`)
   return value
 }

@@ -1,3 +1,4 @@
+import { READ_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 
 type Query = Record<string, unknown>
@@ -54,7 +55,7 @@ export function instantParam(query: Query, name: string): number | undefined {
   const raw = query[name]
   if (raw === undefined) return undefined
   const form = 'an ISO 8601 date (2025-03-14) or date-time with offset (2025-03-14T10:30:00Z)'
-  if (typeof raw !== 'string') throw new ServiceError('invalid_request', `"${name}" must be given once, as ${form}.`)
+  if (typeof raw !== 'string' || raw.length > READ_LIMITS.instantLength) throw new ServiceError('invalid_request', `"${name}" must be given once, as ${form}.`)
   const value = raw.trim().replace(/ (\d{2}:\d{2})$/, '+$1')
   const parts = ISO_DAY.exec(value) ?? ISO_DATE_TIME.exec(value)
   const ms = parts ? Date.parse(value) : NaN

@@ -1,9 +1,27 @@
 import { SITE_PAGES } from '../routes/action.ts'
 import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, endpointUrls, openApiPath } from '../routes/endpoints.ts'
-import { COMMON, type Json } from '../routes/openapi-parts.ts'
+import { COMMON, RATE_LIMIT_HEADERS, type Json } from '../routes/openapi-parts.ts'
 import { SCHEMAS } from './schemas.ts'
 
 const optionalBearer = [{}, { bearer: [] }]
+
+/** The responses with these headers added to each. */
+function withHeaders(responses: Json, headers: Json): Json {
+  if (Object.keys(headers).length === 0) return responses
+  return Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, { ...(r as Json), headers: { ...((r as Json).headers as Json), ...headers } }]))
+}
+
+/** The HEAD twin of a GET operation: its parameters and headers, no bodies. */
+function headOf(get: Json): Json {
+  const { content: _content, requestBody: _body, ...rest } = get
+  const responses = Object.fromEntries(
+    Object.entries(get.responses as Json).map(([status, r]) => {
+      const { content: _c, ...response } = r as Json
+      return [status, response]
+    }),
+  )
+  return { ...rest, operationId: `${get.operationId as string}Head`, summary: `${get.summary as string} (headers only)`, responses }
+}
 
 /**
  * The OpenAPI 3.1 description of every endpoint of the table, each operation written by its
@@ -16,11 +34,17 @@ export function buildOpenApiDocument(baseUrl: string): Json {
   for (const e of ENDPOINTS) {
     const operation = e.action.operation?.(ctx)
     if (!operation) continue
-    const responses = { ...COMMON, ...(operation.responses as Json) }
+    const protectedResource = e.path.startsWith(RESOURCE_PATH) || e.path === MCP_PATH
+    // Every answer of a budgeted operation (a read of a protected resource, or any write) carries the budget's headers.
+    const budgeted = protectedResource || e.action.kind === 'write'
+    const responses = withHeaders({ ...COMMON, ...(operation.responses as Json) }, budgeted ? RATE_LIMIT_HEADERS : {})
     // Everything under a protected resource takes an optional bearer credential (spec §5).
-    const security = e.path.startsWith(RESOURCE_PATH) || e.path === MCP_PATH ? optionalBearer : []
+    const security = protectedResource ? optionalBearer : []
     const ops = (paths[openApiPath(e.path)] ??= {})
-    ops[e.method.toLowerCase()] = { operationId: e.operationId, tags: operation.tags, summary: operation.summary, security, ...operation, responses }
+    const described = { operationId: e.operationId, tags: operation.tags, summary: operation.summary, security, ...operation, responses }
+    ops[e.method.toLowerCase()] = described
+    // HEAD is answered wherever GET is (RFC 9110 §9.3.2): the same headers, no body.
+    if (e.method === 'GET') ops.head = headOf(described)
   }
   return {
     openapi: '3.1.0',

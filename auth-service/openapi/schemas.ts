@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { Post, PostDetail } from '../../model/article.ts'
 import { API_KEY_PATTERN } from '../auth/api-keys.ts'
 import { GRANTS, ID_JAG, SCOPES } from '../auth/policy.ts'
-import { CLIENT_METADATA_LIMITS, LABEL_MAX } from '../defaults.ts'
+import { CLIENT_METADATA_LIMITS, FIELD_LIMITS, LABEL_MAX, type FieldName } from '../defaults.ts'
 import { ERROR_CODES, EVENT_ERROR_CODES } from '../errors.ts'
 
 const uri = { type: 'string', format: 'uri' } as const
@@ -10,6 +10,8 @@ const str = { type: 'string' } as const
 /** `type` stands beside every `const` and `enum`, so that client generators type them as strings. */
 const constant = (value: string) => ({ type: 'string', const: value }) as const
 const oneOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] }) as const
+/** A request field, bounded as the code bounds it (FIELD_LIMITS). */
+const field = (name: FieldName, extra: object = {}) => ({ type: 'string', maxLength: FIELD_LIMITS[name], ...extra }) as const
 
 const nextCursor = {
   type: ['string', 'null'],
@@ -22,10 +24,22 @@ function fromZod(schema: z.ZodType): Record<string, unknown> {
   return json
 }
 
+/**
+ * The interface contract declares no required field for Post (spec §2), so that clients written
+ * to it tolerate a field they do not know being absent; the service always sends every field, and
+ * says so with the `…Complete` schemas for clients that want the stricter type.
+ */
+function contractual(schema: z.ZodType, description: string, complete: string): Record<string, unknown> {
+  const { required: _all, ...json } = fromZod(schema)
+  return { ...json, description: `${description} No field is required by the contract; the service always sends every one (see ${complete}).` }
+}
+
 /** JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of every body the service sends. */
 export const SCHEMAS = {
-  Post: fromZod(Post),
-  PostDetail: fromZod(PostDetail),
+  Post: contractual(Post, 'A published article.', 'PostComplete'),
+  PostDetail: contractual(PostDetail, 'A Post with its markdown body.', 'PostDetailComplete'),
+  PostComplete: { ...fromZod(Post), description: 'A Post as the service sends it: every field present (a stricter type than the contract’s Post).' },
+  PostDetailComplete: { ...fromZod(PostDetail), description: 'A PostDetail as the service sends it: every field present.' },
   PostList: {
     type: 'object',
     properties: { posts: { type: 'array', items: { $ref: '#/components/schemas/Post' } }, next_cursor: nextCursor },
@@ -105,10 +119,10 @@ export const SCHEMAS = {
       { type: 'object', properties: { type: constant('anonymous') }, required: ['type'] },
       {
         type: 'object',
-        properties: { type: constant('identity_assertion'), assertion_type: constant(ID_JAG), assertion: str },
+        properties: { type: constant('identity_assertion'), assertion_type: constant(ID_JAG), assertion: field('assertion') },
         required: ['type', 'assertion_type', 'assertion'],
       },
-      { type: 'object', properties: { type: constant('service_auth'), login_hint: str }, required: ['type', 'login_hint'] },
+      { type: 'object', properties: { type: constant('service_auth'), login_hint: field('login_hint') }, required: ['type', 'login_hint'] },
     ],
   },
   IdentityRegistration: {
@@ -133,15 +147,18 @@ export const SCHEMAS = {
     type: 'object',
     properties: {
       grant_type: oneOf([GRANTS.jwtBearer, GRANTS.authorizationCode, GRANTS.refreshToken, GRANTS.claim]),
-      assertion: { ...str, description: 'The identity_assertion (jwt-bearer grant).' },
-      code: { ...str, description: 'The authorization code (authorization_code grant); single use, one minute.' },
-      code_verifier: { ...str, description: 'The PKCE verifier of the code_challenge (authorization_code grant).' },
-      redirect_uri: { ...uri, description: 'The redirect_uri of the authorization request (authorization_code grant).' },
-      refresh_token: { ...str, description: 'The refresh token (refresh_token grant); each use returns a new one and retires this one.' },
-      resource: { ...uri, description: 'The protected resource the token is for (RFC 8707): {base_url}/api/v1 (the default) or {base_url}/mcp. The token is valid only there.' },
-      scope: { ...str, description: 'Optional, space-separated subset of the scopes.' },
-      claim_token: { ...str, description: 'The claim token (claim grant).' },
-      client_id: { ...str, description: 'The client (authorization_code and refresh_token grants); ignored by the jwt-bearer grant.' },
+      assertion: field('assertion', { description: 'The identity_assertion (jwt-bearer grant).' }),
+      code: field('code', { description: 'The authorization code (authorization_code grant); single use, one minute.' }),
+      code_verifier: field('code_verifier', { description: 'The PKCE verifier of the code_challenge (authorization_code grant).' }),
+      redirect_uri: field('redirect_uri', { format: 'uri', description: 'The redirect_uri of the authorization request (authorization_code grant).' }),
+      refresh_token: field('refresh_token', { description: 'The refresh token (refresh_token grant); each use returns a new one and retires this one.' }),
+      resource: field('resource', {
+        format: 'uri',
+        description: 'The protected resource the token is for (RFC 8707): {base_url}/api/v1 (the default) or {base_url}/mcp. The token is valid only there.',
+      }),
+      scope: field('scope', { description: 'Optional, space-separated subset of the scopes.' }),
+      claim_token: field('claim_token', { description: 'The claim token (claim grant).' }),
+      client_id: field('client_id', { description: 'The client (authorization_code and refresh_token grants); ignored by the jwt-bearer grant.' }),
     },
     required: ['grant_type'],
   },
@@ -159,7 +176,7 @@ export const SCHEMAS = {
   },
   RevocationRequest: {
     type: 'object',
-    properties: { token: str, token_type_hint: str, client_id: str },
+    properties: { token: field('token'), token_type_hint: field('token_type_hint'), client_id: field('client_id') },
     required: ['token'],
   },
   ClientMetadata: {
@@ -173,8 +190,8 @@ export const SCHEMAS = {
         maxItems: CLIENT_METADATA_LIMITS.redirectUris,
         items: { ...uri, maxLength: CLIENT_METADATA_LIMITS.uriLength, description: 'https, or http on 127.0.0.1, [::1] or localhost (any port when used).' },
       },
-      grant_types: { type: 'array', items: oneOf([GRANTS.authorizationCode, GRANTS.refreshToken]) },
-      response_types: { type: 'array', items: constant('code') },
+      grant_types: { type: 'array', maxItems: CLIENT_METADATA_LIMITS.listItems, items: oneOf([GRANTS.authorizationCode, GRANTS.refreshToken]) },
+      response_types: { type: 'array', maxItems: CLIENT_METADATA_LIMITS.listItems, items: constant('code') },
       token_endpoint_auth_method: constant('none'),
     },
     required: ['redirect_uris'],
@@ -195,7 +212,7 @@ export const SCHEMAS = {
   },
   AuthorizationDecision: {
     type: 'object',
-    properties: { transaction: str, decision: oneOf(['approve', 'deny']) },
+    properties: { transaction: field('transaction'), decision: oneOf(['approve', 'deny']) },
     required: ['transaction', 'decision'],
   },
   KeyRequest: {

@@ -1,9 +1,10 @@
+import { FIELD_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { bodyFields, formBody, jsonBody, optionalField } from '../http/forms.ts'
 import { error } from './openapi-parts.ts'
 import type { WriteAction } from './action.ts'
 
-const CLAIM_REQUEST = { type: 'object', properties: { claim_token: { type: 'string' } } }
+const CLAIM_REQUEST = { type: 'object', properties: { claim_token: { type: 'string', maxLength: FIELD_LIMITS.claim_token } } }
 
 /** POST /agent/identity/claim (spec §4.2): the claim ceremony, never completed on this host. */
 export const claimIdentity: WriteAction = {
@@ -22,7 +23,7 @@ export const claimIdentity: WriteAction = {
     formBody,
     function claimIdentity(req, res) {
       res.setHeader('Cache-Control', 'no-store')
-      optionalField(bodyFields(req.body), 'claim_token', 512)
+      optionalField(bodyFields(req.body), 'claim_token')
       // Claims are never completed here, whatever the token: the agent keeps exchanging its
       // identity_assertion. The same answer for every token also reveals nothing about them.
       throw new ServiceError(

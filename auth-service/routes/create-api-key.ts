@@ -25,7 +25,7 @@ export const createApiKey: WriteAction = {
       '201': {
         description: 'The new key.',
         headers: noStore,
-        content: json(ref('ApiKey'), { key: 'lat_live_…', prefix: 'lat_live_Ab3dE9xQ', token_type: 'Bearer', scopes: [...SCOPES], expires_in: LIFETIMES.apiKey, label: 'nightly crawler' }),
+        content: json(ref('ApiKey'), { key: 'lat_live_Ab3dE9xQ7vNw2Lk5TgHs0pYc8RfUe1JmZo4iBq6Xa_D', prefix: 'lat_live_Ab3dE9xQ', token_type: 'Bearer', scopes: [...SCOPES], expires_in: LIFETIMES.apiKey, label: 'nightly crawler' }),
       },
       '400': error('A label that is not a short string, or a malformed body.', ['invalid_request']),
       '401': READ_ERRORS['401'],

@@ -28,9 +28,9 @@ export const decideAuthorization: WriteAction = {
     async function decideAuthorization(req, res) {
       res.setHeader('Cache-Control', 'no-store')
       const fields = formFields(req)
-      const decision = requiredField(fields, 'decision', 16)
+      const decision = requiredField(fields, 'decision')
       if (decision !== 'approve' && decision !== 'deny') throw new ServiceError('invalid_request', '"decision" must be "approve" or "deny".')
-      const request = await takeConsent(ctx.store, requiredField(fields, 'transaction', 64), browserOf(req))
+      const request = await takeConsent(ctx.store, requiredField(fields, 'transaction'), browserOf(req))
       if (request === undefined) throw new ServiceError('invalid_request', 'This consent page has expired or was already answered. Start again from the application.')
       if (request === 'wrong_browser') throw new ServiceError('invalid_request', 'This decision did not come from the browser the consent page was shown in. Start again from the application.')
       const target = { redirectUri: request.redirectUri, state: request.state, issuer: ctx.baseUrl }

@@ -41,10 +41,10 @@ export const exchangeToken: WriteAction = {
       formBody,
       async function exchangeToken(req, res) {
         const fields = formFields(req)
-        const grantType = requiredField(fields, 'grant_type', 256)
+        const grantType = requiredField(fields, 'grant_type')
         // Public clients only (auth method "none"): client_id identifies, it does not authenticate;
         // the grants that are bound to a client check it, the jwt-bearer grant ignores it.
-        optionalField(fields, 'client_id', 2048)
+        optionalField(fields, 'client_id')
         const grant = Object.hasOwn(grants, grantType) ? grants[grantType] : undefined
         if (!grant)
           throw new ServiceError(
@@ -70,9 +70,9 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
   }
   return {
     async [GRANTS.jwtBearer](fields, res) {
-      const assertion = requiredField(fields, 'assertion', 16_384)
-      const resource = requestedResource(ctx, optionalField(fields, 'resource', 2048))
-      const scope = grantedScope(optionalField(fields, 'scope', 512))
+      const assertion = requiredField(fields, 'assertion')
+      const resource = requestedResource(ctx, optionalField(fields, 'resource'))
+      const scope = grantedScope(optionalField(fields, 'scope'))
       let claims
       try {
         claims = await ctx.tokens.verifyIdentityAssertion(assertion)
@@ -91,11 +91,11 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
     // RFC 6749 §4.1.3 with RFC 7636: the code is redeemed once, by its client, with its verifier,
     // redirect URI and resource; a second use revokes what the first one issued (§4.1.2).
     async [GRANTS.authorizationCode](fields, res) {
-      const code = requiredField(fields, 'code', 128)
-      const redirectUri = requiredField(fields, 'redirect_uri', 2048)
-      const clientId = requiredField(fields, 'client_id', 2048)
-      const verifier = requiredField(fields, 'code_verifier', 128)
-      const resource = optionalField(fields, 'resource', 2048)
+      const code = requiredField(fields, 'code')
+      const redirectUri = requiredField(fields, 'redirect_uri')
+      const clientId = requiredField(fields, 'client_id')
+      const verifier = requiredField(fields, 'code_verifier')
+      const resource = optionalField(fields, 'resource')
       const redeemed = await redeemCode(ctx.store, code)
       if (redeemed === 'replayed')
         throw new ServiceError('invalid_grant', 'The authorization code was already used; the tokens issued for it are revoked. Start the authorization again.')
@@ -115,10 +115,10 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
     // revokes its grant. A request that asks for more than the grant is refused before the token
     // is used, so that it leaves the grant as it was.
     async [GRANTS.refreshToken](fields, res) {
-      const token = requiredField(fields, 'refresh_token', 128)
-      const clientId = requiredField(fields, 'client_id', 2048)
-      const resource = optionalField(fields, 'resource', 2048)
-      const requestedScope = optionalField(fields, 'scope', 512)
+      const token = requiredField(fields, 'refresh_token')
+      const clientId = requiredField(fields, 'client_id')
+      const resource = optionalField(fields, 'resource')
+      const requestedScope = optionalField(fields, 'scope')
       const found = await findGrant(ctx.store, token)
       if (!found) throw new ServiceError('invalid_grant', 'The refresh token is unknown, expired or revoked; start the authorization again.')
       const { grant, grantId } = found
@@ -143,7 +143,7 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
       res.json(await issueTokens({ ...grant, scope }, grantId, true))
     },
     async [GRANTS.claim](fields) {
-      const claimToken = requiredField(fields, 'claim_token', 512)
+      const claimToken = requiredField(fields, 'claim_token')
       if (!(await findClaim(ctx.store, claimToken)))
         throw new ServiceError('invalid_grant', `The claim_token is unknown or expired; register again at ${register}.`)
       throw new ServiceError(

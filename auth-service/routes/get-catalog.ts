@@ -24,7 +24,8 @@ export const getCatalog: ReadAction = {
     const endpoints = Object.entries(paths)
       .filter(([path]) => path.startsWith('/api/'))
       .flatMap(([path, ops]) =>
-        Object.entries(ops).map(([method, op]) => ({
+        // HEAD twins are the GETs' own (headers only): the catalog lists each endpoint once.
+        Object.entries(ops).filter(([method]) => method !== 'head').map(([method, op]) => ({
           method: method.toUpperCase(),
           path,
           url: `${baseUrl}${path}`,

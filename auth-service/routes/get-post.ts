@@ -1,3 +1,4 @@
+import { SLUG_MAX_LENGTH } from '../../model/article.ts'
 import { ServiceError } from '../errors.ts'
 import { READ_ERRORS, SAMPLE_POST, cachedRead, error, json, ref } from './openapi-parts.ts'
 import type { ReadAction } from './action.ts'
@@ -8,7 +9,9 @@ export const getPost: ReadAction = {
   operation: () => ({
     tags: ['Articles'],
     summary: 'Fetch one article with its markdown',
-    parameters: [{ name: 'slug', in: 'path', required: true, schema: { type: 'string' }, example: SAMPLE_POST.slug }],
+    parameters: [
+      { name: 'slug', in: 'path', required: true, schema: { type: 'string', maxLength: SLUG_MAX_LENGTH }, example: SAMPLE_POST.slug },
+    ],
     responses: {
       '200': { description: 'The article.', headers: cachedRead, content: json(ref('PostDetail'), { ...SAMPLE_POST, markdown: '## Question\n\n…' }) },
       '404': error('No article has this slug.', ['not_found']),

@@ -37,7 +37,7 @@ export const listPosts: ReadAction = {
         in: 'query',
         required: false,
         description: 'Only articles whose lastModified is at or after this moment: an ISO 8601 date (midnight UTC) or date-time with offset, e.g. `2025-08-01T00:00:00Z`.',
-        schema: { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] },
+        schema: { type: 'string', maxLength: READ_LIMITS.instantLength, anyOf: [{ format: 'date' }, { format: 'date-time' }] },
       },
     ],
     responses: {

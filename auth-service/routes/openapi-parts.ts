@@ -65,6 +65,12 @@ export const nextLink = {
   Link: { description: 'The next page, as `<url>; rel="next"` (RFC 8288); absent on the last page.', schema: { type: 'string' } },
 }
 
+/** The budget's headers (IETF RateLimit header fields, draft 8), on every answer of a budgeted operation. */
+export const RATE_LIMIT_HEADERS = {
+  RateLimit: { description: 'What is left of the budget and when it refills, e.g. `"reads";r=119;t=60`.', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The budget this request draws on, e.g. `"reads";q=120;w=60`.', schema: { type: 'string' } },
+}
+
 /** Answers any operation may give: a body too large, too many requests, or an unexpected failure. */
 export const COMMON = {
   '413': error('The body is too large.', ['payload_too_large']),
@@ -72,8 +78,7 @@ export const COMMON = {
     ...error('Too many requests from this client; the RateLimit headers give the budget.', ['rate_limited']),
     headers: {
       'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
-      RateLimit: { description: 'Remaining quota (IETF RateLimit header fields, draft 8).', schema: { type: 'string' } },
-      'RateLimit-Policy': { schema: { type: 'string' } },
+      ...RATE_LIMIT_HEADERS,
     },
   },
   default: error('Any other error, in the same shape (500 server_error: retry with backoff).', ['server_error']),

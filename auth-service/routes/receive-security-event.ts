@@ -21,7 +21,7 @@ export const receiveSecurityEvent: WriteAction = {
   operation: () => ({
     tags: ['Agents'],
     summary: 'Security Event Token receiver (RFC 8935); clients do not call it',
-    requestBody: { required: true, content: { [SET_TYPE]: { schema: { type: 'string' } } } },
+    requestBody: { required: true, content: { [SET_TYPE]: { schema: { type: 'string', maxLength: BODY_LIMITS.event, description: 'A compact JWS (RFC 8417), at most 64 KB.' } } } },
     responses: {
       '400': {
         description: 'Every SET is refused: no issuer is trusted on this host.',

@@ -27,7 +27,7 @@ export const registerIdentity: WriteAction = {
       if (!req.is(JSON_TYPES))
         throw new ServiceError('invalid_request', 'Send a JSON body such as {"type": "anonymous"} with Content-Type: application/json.')
       const fields = bodyFields(req.body)
-      const type = requiredField(fields, 'type', 64)
+      const type = requiredField(fields, 'type')
       switch (type) {
         case 'anonymous': {
           if (!ctx.anonymousRegistration)
@@ -51,13 +51,13 @@ export const registerIdentity: WriteAction = {
           return
         }
         case 'identity_assertion': {
-          const assertionType = requiredField(fields, 'assertion_type', 200)
-          requiredField(fields, 'assertion', 16_384)
+          const assertionType = requiredField(fields, 'assertion_type')
+          requiredField(fields, 'assertion')
           if (assertionType !== ID_JAG) throw new ServiceError('invalid_request', `"assertion_type" must be "${ID_JAG}".`)
           throw new ServiceError('issuer_not_enabled', 'This host keeps no list of trusted ID-JAG issuers; register with {"type": "anonymous"} instead.')
         }
         case 'service_auth':
-          requiredField(fields, 'login_hint', 320)
+          requiredField(fields, 'login_hint')
           throw new ServiceError('service_auth_not_enabled', 'This host has no end-user accounts; register with {"type": "anonymous"} instead.')
         default:
           throw new ServiceError('invalid_request', '"type" must be "anonymous", "identity_assertion" or "service_auth".')

@@ -28,9 +28,9 @@ export const revokeToken: WriteAction = {
     formBody,
     async function revokeToken(req, res) {
       const fields = formFields(req)
-      const token = requiredField(fields, 'token', 16_384)
-      optionalField(fields, 'token_type_hint', 64)
-      optionalField(fields, 'client_id', 2048)
+      const token = requiredField(fields, 'token')
+      optionalField(fields, 'token_type_hint')
+      optionalField(fields, 'client_id')
       await revoke(ctx, token)
       // RFC 7009 §2.2: 200 whether or not the token was valid, so nothing about it leaks.
       res.status(200).end()

@@ -68,8 +68,11 @@ export function loadOpenApi(): { doc: OpenApiDocument; endpoints: Endpoint[]; se
   const file = process.env.OPENAPI_FILE
   if (!file) throw new Error('OPENAPI_FILE is not set: build the site with "npm run build".')
   const doc = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument
+  // A GET's HEAD twin (headers only) is the GET itself to a reader of the portal.
   const endpoints = Object.entries(doc.paths).flatMap(([path, ops]) =>
-    Object.entries(ops).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
+    Object.entries(ops)
+      .filter(([method]) => method !== 'head')
+      .map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
   )
   return { doc, endpoints, serverUrl: doc.servers[0]!.url }
 }

@@ -31,7 +31,9 @@ describe('the endpoint table', () => {
     const documented = Object.entries<Record<string, { operationId: string }>>(paths).flatMap(([path, ops]) =>
       Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     )
-    const described = rows.filter((e) => e.action.operation).map((e) => `${e.method} ${openApiPath(e.path)} ${e.operationId}`)
+    const described = rows
+      .filter((e) => e.action.operation)
+      .flatMap((e) => [`${e.method} ${openApiPath(e.path)} ${e.operationId}`, ...(e.method === 'GET' ? [`HEAD ${openApiPath(e.path)} ${e.operationId}Head`] : [])])
     expect(documented.sort()).toEqual(described.sort())
     expect(rows.filter((e) => !e.action.operation).map((e) => e.path)).toEqual(['/openapi.json'])
   })

@@ -52,7 +52,8 @@ export const key: Schemas['ApiKey'] = ${live(key)}
 export const registration: Schemas['IdentityRegistration'] = ${live(reg)}
 export const token: Schemas['TokenResponse'] = ${live(token)}
 export const list: Schemas['PostList'] = ${live(list)}
-export const post: Schemas['PostDetail'] = ${live(post)}
+export const post: Schemas['PostDetailComplete'] = ${live(post)}
+export const contractPost: Schemas['PostDetail'] = ${live(post)}
 export const search: Schemas['SearchResult'] = ${live(search)}
 export const catalog: Schemas['Catalog'] = ${live(catalog)}
 export const error: Schemas['Error'] = ${live(error)}
@@ -64,7 +65,9 @@ export const bearer: 'Bearer' = key.token_type
 export const scopes: Scope[] = key.scopes
 export const granted: 'Bearer' = token.token_type
 export const markdown: string = post.markdown
-export const titles: string[] = list.posts.map((p) => p.title)
+export const titles: string[] = (list.posts as Schemas['PostComplete'][]).map((p) => p.title)
+// @ts-expect-error the contract's PostDetail requires no field (spec §2): the Complete schema promises them
+export const assumed: string = contractPost.markdown
 export const code: Schemas['Error']['error'] = error.error
 export const limit: paths['/api/v1/posts']['get']['parameters']['query'] = { limit: 10 }
 // @ts-expect-error a key's token_type is "Bearer", nothing else
