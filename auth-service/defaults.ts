@@ -110,6 +110,9 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 50_000
 /** Credentials resolved on reads remembered by their header (revocation is still read on every call). */
 export const KNOWN_CREDENTIALS_CACHE_SIZE = 10_000
 
+/** Client addresses remembered as over a write budget until their window ends (refused without a store call). */
+export const REFUSED_CLIENTS_CACHE_SIZE = 10_000
+
 /** Timeouts and size caps of the HTTP server. */
 export const SERVER_TIMEOUTS = {
   /** Time a client has to send all request headers. */

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import request from 'supertest'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createApp } from '../../auth-service/app.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../auth-service/defaults.ts'
+import { BatchedCounters } from '../../auth-service/http/rate-limits.ts'
+import { openStore } from '../../auth-service/store/open-store.ts'
+import { createRedisStore } from '../../auth-service/store/redis-store.ts'
+import type { Store } from '../../auth-service/store/store.ts'
+import { postExchange, registerAgent } from '../support/agent.ts'
+import { REDIS_URL, testDeps } from '../support/index.ts'
+import { tempDir } from '../support/temp.ts'
+
+const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
+
+/** Every store kind, each opened twice on the same data, as two replicas open it; closed and emptied after the file. */
+const redisPrefixes: string[] = []
+const opened: Store[] = []
+async function storePair(kind: 'sqlite' | 'redis'): Promise<[Store, Store]> {
+  let pair: [Store, Store]
+  if (kind === 'sqlite') {
+    const dataDir = tempDir('budgets')
+    pair = [await openStore({ dataDir }), await openStore({ dataDir })]
+  } else {
+    const keyPrefix = `test:${randomUUID()}:`
+    redisPrefixes.push(keyPrefix)
+    pair = [createRedisStore(REDIS_URL, { keyPrefix }), createRedisStore(REDIS_URL, { keyPrefix })]
+  }
+  opened.push(...pair)
+  return pair
+}
+afterAll(async () => {
+  for (const store of opened) await store.close()
+  const admin = new Redis(REDIS_URL)
+  for (const prefix of redisPrefixes) {
+    const keys = await admin.keys(`${prefix}*`)
+    if (keys.length) await admin.del(...keys)
+  }
+  await admin.quit()
+})
+
+/** An app behind a trusted proxy (X-Forwarded-For names the client), with these budgets. */
+async function appOn(store: Store, limits: Partial<RateLimits>, readFastPath = true) {
+  return createApp({ ...(await testDeps({ store })), trustProxy: 'loopback', readFastPath, rateLimits: { ...DEFAULT_RATE_LIMITS, ...limits } })
+}
+
+describe.each(['sqlite', 'redis'] as const)('write budgets hold exactly under concurrency (%s)', (kind) => {
+  it('lets exactly B of N concurrent revocations through, spread over two replicas', async () => {
+    const stores = await storePair(kind)
+    const replicas = await Promise.all(stores.map((store) => appOn(store, { writesPerMinute: 20 })))
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        request(replicas[i % 2]!).post('/oauth2/revoke').set('X-Forwarded-For', '203.0.113.70').type('form').send({ token: `unknown-token-${i}-${'x'.repeat(20)}` }),
+      ),
+    )
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40)
+    for (const refused of answers.filter((r) => r.status === 429)) {
+      expect(refused.body).toEqual(errorBody('rate_limited'))
+      expect(refused.headers['ratelimit-policy']).toMatch(/^"writes"; q=20; w=60/)
+    }
+    // Refused from then on, on either replica, and other clients are unaffected.
+    expect((await request(replicas[0]!).post('/oauth2/revoke').set('X-Forwarded-For', '203.0.113.70').type('form').send({ token: 'x' })).status).toBe(429)
+    expect((await request(replicas[1]!).post('/oauth2/revoke').set('X-Forwarded-For', '198.51.100.70').type('form').send({ token: 'x' })).status).toBe(200)
+  })
+
+  it('lets exactly B of N concurrent token exchanges through, spread over two replicas', async () => {
+    const stores = await storePair(kind)
+    const replicas = await Promise.all(stores.map((store) => appOn(store, { tokensPerMinute: 8, writesPerMinute: 1000 })))
+    const { identity_assertion } = await registerAgent(replicas[0]!, { 'X-Forwarded-For': '198.51.100.71' })
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => postExchange(replicas[i % 2]!, identity_assertion, {}, { 'X-Forwarded-For': '203.0.113.71' })),
+    )
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(8)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(22)
+  })
+})
+
+describe('batched read counters', () => {
+  it('keep counting the hits being flushed while the store answers', async () => {
+    const [store] = await storePair('redis')
+    const counters = new BatchedCounters(store, 'flush-race', 60, 60_000)
+    for (let i = 0; i < 5; i++) counters.increment('ip:x')
+    const flushing = counters.flush()
+    // The store has not answered yet: the 5 hits are on their way, and still count.
+    expect(counters.increment('ip:x').totalHits).toBe(6)
+    await flushing
+    expect(counters.increment('ip:x').totalHits).toBe(7)
+    await counters.flush()
+    expect((await store.increment('rate:flush-race:ip:x', 60, 0)).count).toBe(7)
+    counters.shutdown()
+  })
+})
