@@ -3,6 +3,7 @@ import { ipKeyGenerator, rateLimit, type Store as LimiterStore } from 'express-r
 import { LRUCache } from 'lru-cache'
 import { ServiceError } from '../errors.ts'
 import { REFUSED_CLIENTS_CACHE_SIZE, type RateLimits } from '../defaults.ts'
+import { wasRefused } from './errors-middleware.ts'
 import type { Store } from '../store/store.ts'
 
 /**
@@ -131,8 +132,10 @@ function limiter(store: Store, name: string, windowSeconds: number, options: { l
     limit: options.limit,
     keyGenerator: clientAddress,
     store: new SharedCounters(store, name, windowSeconds, issuance ? undefined : options.limit),
-    // An issuance budget counts what was issued: a refused or malformed request gives its count back.
+    // An issuance budget counts what was issued: a refused, malformed or declined request gives
+    // its count back. A refusal may be a redirect (an authorization denied: RFC 6749 §4.1.2.1).
     skipFailedRequests: issuance,
+    requestWasSuccessful: (_req, res) => res.statusCode < 400 && !wasRefused(res),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: name,

@@ -10,6 +10,7 @@ import { createRedisStore } from '../../auth-service/store/redis-store.ts'
 import type { Store } from '../../auth-service/store/store.ts'
 import { postExchange, registerAgent } from '../support/agent.ts'
 import { REDIS_URL, testDeps } from '../support/index.ts'
+import { openConsent, pkce } from '../support/oauth-person.ts'
 import { tempDir } from '../support/temp.ts'
 
 const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
@@ -44,6 +45,40 @@ afterAll(async () => {
 async function appOn(store: Store, limits: Partial<RateLimits>, readFastPath = true) {
   return createApp({ ...(await testDeps({ store })), trustProxy: 'loopback', readFastPath, rateLimits: { ...DEFAULT_RATE_LIMITS, ...limits } })
 }
+
+describe('the consent page', () => {
+  it('spends the identity budget on an approval only: denials leave it whole', async () => {
+    const app = await appOn((await storePair('sqlite'))[0], { identitiesPerHour: 1 })
+    const from = '203.0.113.60'
+    const redirect = 'https://app.example/cb'
+    const client = await request(app).post('/oauth2/register').set('X-Forwarded-For', from).send({ redirect_uris: [redirect] })
+    expect(client.status).toBe(201)
+    const consent = async (decision: 'approve' | 'deny') => {
+      const q = new URLSearchParams({ response_type: 'code', client_id: client.body.client_id, redirect_uri: redirect, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 's' })
+      const page = await openConsent(app, `/oauth2/authorize?${q}`)
+      expect(page.status).toBe(200)
+      const res = await request(app)
+        .post('/oauth2/authorize')
+        .set('X-Forwarded-For', from)
+        .set('Cookie', page.cookie)
+        .type('form')
+        .send({ transaction: page.transaction, decision })
+      return { status: res.status, location: res.headers.location as string | undefined, policy: res.headers['ratelimit-policy'] as string | undefined }
+    }
+    for (let i = 0; i < 3; i++) {
+      const denied = await consent('deny')
+      expect(denied.status).toBe(303)
+      expect(new URL(denied.location!).searchParams.get('error')).toBe('access_denied')
+    }
+    // The whole budget (one identity) is still there for an approval, then it is spent.
+    const approved = await consent('approve')
+    expect(approved.status).toBe(303)
+    expect(new URL(approved.location!).searchParams.get('code')).toBeTruthy()
+    const over = await consent('approve')
+    expect(over.status).toBe(429)
+    expect(over.policy).toContain('"identities"; q=1; w=3600')
+  })
+})
 
 describe.each(['sqlite', 'redis'] as const)('write budgets hold exactly under concurrency (%s)', (kind) => {
   it('lets exactly B of N concurrent revocations through, spread over two replicas', async () => {
