@@ -96,6 +96,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       NGINX_CACHE_DIR: join(dir, name, 'api-cache'),
       NGINX_API_CACHE: 'lattice_api',
       ANONYMOUS_READS_PER_MINUTE: String(anonymousReadsPerMinute),
+      CREDENTIALED_REQUESTS_PER_MINUTE: String(ANONYMOUS_READS),
     })
   }
   async function stopEdge(child: ChildProcess): Promise<void> {

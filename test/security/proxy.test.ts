@@ -12,6 +12,10 @@ import { freePort, startProcess, waitFor, type Running } from '../support/proces
 import { tempDir } from '../support/temp.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
+/** The replicas' budget of refused credentials per address (RATE_LIMIT_BAD_CREDENTIALS_PER_MINUTE). */
+const BAD_CREDENTIALS = 6
+const MCP_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' }
+const TOOL_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_post', arguments: { slug: 'hashing-rings' } } })
 
 interface Answer {
   status: number
@@ -39,6 +43,7 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
   const edges: ChildProcess[] = []
   let replicas: Running[] = []
   let direct: string[] = []
+  /** The edge every case shares, loose on credentialed requests: the replicas' budgets answer. */
   let port: number
 
   beforeAll(async () => {
@@ -56,6 +61,7 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
       TRUST_PROXY: 'loopback',
       LOG_LEVEL: 'info',
       RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '1000000',
+      RATE_LIMIT_BAD_CREDENTIALS_PER_MINUTE: String(BAD_CREDENTIALS),
     }
     replicas = await Promise.all(
       ports.map((p) =>
@@ -66,11 +72,11 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
         }),
       ),
     )
-    port = await startEdge('nginx')
+    port = await startEdge('nginx', 1_000_000)
   })
 
   /** nginx with the deployment's config in front of both replicas; returns its port. */
-  async function startEdge(name: string): Promise<number> {
+  async function startEdge(name: string, credentialedPerMinute: number): Promise<number> {
     const edgePort = await freePort()
     const dist = distOf('fixture')
     edges.push(
@@ -84,6 +90,7 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
         NGINX_CACHE_DIR: join(dir, name, 'api-cache'),
         NGINX_API_CACHE: 'lattice_api',
         ANONYMOUS_READS_PER_MINUTE: '1000000',
+        CREDENTIALED_REQUESTS_PER_MINUTE: String(credentialedPerMinute),
       }),
     )
     return edgePort
@@ -101,6 +108,60 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
     const keys = await redis.keys(`${prefix}*`)
     if (keys.length) await redis.del(...keys)
     await redis.quit()
+  })
+
+  /** The service's own 429 for a refused credential, from a replica directly. */
+  async function serviceRefusal(): Promise<Response> {
+    let res: Response | undefined
+    for (let i = 0; i <= BAD_CREDENTIALS; i++)
+      res = await fetch(`${direct[0]}/api/v1/posts/hashing-rings`, { headers: { Authorization: 'Bearer made-up', 'X-Forwarded-For': '198.51.100.99' } })
+    expect(res!.status).toBe(429)
+    return res!
+  }
+
+  it('ends a flood of bad bearers at the replicas with their 429, passed on by nginx with its RateLimit headers', async () => {
+    const flood = []
+    for (let i = 0; i < 20; i++) flood.push(await send(port, '127.0.1.1', '/api/v1/posts/hashing-rings', { headers: { Authorization: `Bearer made-up-${i}` } }))
+    const statuses = flood.map((r) => r.status)
+    // Each replica counts exactly its own, and they share their counts: at most the budget each.
+    expect(statuses[0]).toBe(401)
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(2 * BAD_CREDENTIALS)
+    expect(statuses.slice(-5)).toEqual([429, 429, 429, 429, 429])
+    const refused = flood.at(-1)!
+    expect(JSON.parse(refused.body)).toEqual({ error: 'rate_limited', error_description: expect.any(String) })
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    expect(refused.headers['ratelimit-policy']).toBe(`"bad_credentials"; q=${BAD_CREDENTIALS}; w=60`)
+    expect(refused.headers.ratelimit).toMatch(/^"bad_credentials"; r=0; t=\d+$/)
+    expect(refused.headers['x-cache-status']).toBe('BYPASS')
+    // MCP shares the address's budget; anonymous reads from the address and other addresses are untouched.
+    const mcp = await send(port, '127.0.1.1', '/mcp', { method: 'POST', headers: { ...MCP_HEADERS, Authorization: 'Bearer made-up' }, body: TOOL_CALL })
+    expect(mcp.status).toBe(429)
+    expect((await send(port, '127.0.1.1', '/api/v1/posts/hashing-rings')).status).toBe(200)
+    expect((await send(port, '127.0.1.2', '/api/v1/posts/hashing-rings', { headers: { Authorization: 'Bearer made-up' } })).status).toBe(401)
+  })
+
+  it('counts requests with Authorization per address at nginx too, with the service\'s 429, valid keys included', async () => {
+    const strict = await startEdge('nginx-credentialed', 5)
+    const key = (await (await fetch(`${direct[1]}/api/v1/keys`, { method: 'POST', headers: { 'X-Forwarded-For': '198.51.100.98' } })).json()).key as string
+    const flood = []
+    // A burst of the budget (and the one the budget refills with), then 429; the replicas saw
+    // fewer than their own budget of bad credentials, so they answered each with its 401.
+    for (let i = 0; i < 8; i++) flood.push(await send(strict, '127.0.1.3', '/api/v1/posts/hashing-rings', { headers: { Authorization: `Bearer made-up-${i}` } }))
+    expect(flood.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 401, 429, 429])
+    const refused = flood.at(-1)!
+    const service = await serviceRefusal()
+    expect(refused.body).toBe(await service.text())
+    for (const name of ['content-type', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'content-security-policy', 'x-content-type-options'])
+      expect(refused.headers[name], name).toBe(service.headers.get(name))
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    expect(refused.headers['ratelimit-policy']).toBe('"credentialed"; q=5; w=60')
+    expect(refused.headers.ratelimit).toBe('"credentialed"; r=0; t=1')
+    // The zone is the address's, whatever the credential and the resource: the flood's address
+    // is refused on /mcp and with a valid key too; anonymous reads and other addresses are not.
+    expect((await send(strict, '127.0.1.3', '/mcp', { method: 'POST', headers: { ...MCP_HEADERS, Authorization: `Bearer ${key}` }, body: TOOL_CALL })).status).toBe(429)
+    const anonymous = await send(strict, '127.0.1.3', '/api/v1/posts/hashing-rings')
+    expect(anonymous.status).toBe(200)
+    expect((await send(strict, '127.0.1.4', '/api/v1/posts/hashing-rings', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200)
   })
 
   it('never writes a query string\'s secrets to a log: nginx\'s access log or the replicas\'', async () => {
