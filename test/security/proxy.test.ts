@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
@@ -196,5 +196,49 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
       for (const name of ['claim_token=lat', 'state=S', 'code=S', 'code_verifier=S', 'assertion=S', 'token=S']) expect(text).not.toContain(name)
     }
     expect(lines.join('\n')).not.toMatch(/claim_token|state=|code_verifier|assertion=/)
+  })
+
+  describe('keys the documents that take no query by their path alone', () => {
+    const cacheFiles = () => {
+      const files: string[] = []
+      const walk = (d: string) => {
+        for (const name of readdirSync(d)) {
+          const p = join(d, name)
+          if (statSync(p).isDirectory()) walk(p)
+          else files.push(p)
+        }
+      }
+      walk(join(dir, 'nginx', 'api-cache'))
+      // Entries only: an update being written is a temporary file beside its entry.
+      return files.filter((f) => /\/[0-9a-f]{32}$/.test(f)).length
+    }
+    /** Lines the replicas logged for this path with any query. */
+    const askedWithQuery = (path: string) =>
+      replicas.reduce((n, r) => n + r.output().split('\n').filter((line) => line.includes(`"url":"${path}?`)).length, 0)
+
+    it.each(['/openapi.json', '/.well-known/jwks.json', '/.well-known/oauth-authorization-server', '/api/v1'])(
+      '%s: 50 random query strings are answered from its one entry, and add none',
+      async (path) => {
+        // Its entry, filled by this request or an earlier one.
+        const plain = await waitFor(async () => {
+          const res = await send(port, '127.0.1.6', path)
+          expect(res.status).toBe(200)
+          return res.headers['x-cache-status'] === 'MISS' ? undefined : res
+        }, 5000, `${path} from the cache`)
+        const entries = cacheFiles()
+        const statuses = []
+        for (let i = 0; i < 50; i++) {
+          const res = await send(port, '127.0.1.6', `${path}?${randomUUID()}=${randomUUID()}`)
+          expect(res.status).toBe(200)
+          expect(res.body).toBe(plain.body)
+          statuses.push(res.headers['x-cache-status'])
+        }
+        // Served from the entry (or, past its one second, by refreshing the same entry): never a new one.
+        expect(statuses.filter((s) => s === 'MISS' || s === 'BYPASS')).toEqual([])
+        expect(cacheFiles()).toBe(entries)
+        // The replicas are asked for the document without the query.
+        expect(askedWithQuery(path)).toBe(0)
+      },
+    )
   })
 })
