@@ -14,7 +14,7 @@ import { CORS_HEADERS, openCors } from './http/cors.ts'
 import { apiNotFound, errorHandler, methodNotAllowed, type LogError } from './http/errors-middleware.ts'
 import { addressKey, rateLimiters } from './http/rate-limits.ts'
 import { refuseMalformedPath } from './http/malformed-path.ts'
-import { readBudget } from './http/read-budget.ts'
+import { badCredentialBudget, readBudget } from './http/read-budget.ts'
 import { readFastPath, readRouteMatcher, type ReadRoute } from './http/read-path.ts'
 import { constantHeaders, securityHeaderList } from './http/security-headers.ts'
 import { staticSite } from './http/static-site.ts'
@@ -104,6 +104,9 @@ export function createApp(deps: AppDeps): RequestListener {
     resource: url('mcp'),
   })
   const budget = deps.rateLimits ? readBudget(deps.store, deps.rateLimits) : undefined
+  // A refused credential draws on its own per-address budget: the chain decides every 401 (the
+  // fast paths hand refused credentials to it), so each is counted once.
+  const refusedCredential = deps.rateLimits && badCredentialBudget(deps.store, deps.rateLimits).refused
   const limiters = deps.rateLimits ? rateLimiters(deps.store, deps.rateLimits) : undefined
   const securityHeaders = securityHeaderList({ https: deps.baseUrl.startsWith('https:') })
 
@@ -149,12 +152,12 @@ export function createApp(deps: AppDeps): RequestListener {
       if (e.action.kind === 'write' && e.budget !== 'reads')
         api[e.method === 'GET' ? 'get' : 'post'](e.path, limiters.writes, ...(e.budget ? [limiters[e.budget]] : []))
   // The protected resource: a bearer credential is checked on every call, scopes and the read budget on reads.
-  api.use(RESOURCE_PATH, authenticate(resolvePrincipal))
+  api.use(RESOURCE_PATH, authenticate(resolvePrincipal, refusedCredential))
   api.use(RESOURCE_PATH, scopeCheck(readRouteMatcher(readRoutes), resourceMetadata))
   if (budget) api.use(RESOURCE_PATH, budget.middleware)
   // The MCP endpoint: a browser page of another origin is refused first (DNS rebinding), then the
   // bearer is checked for this resource; every message is one read. Scopes depend on the message.
-  api.use(MCP_PATH, originCheck(deps.baseUrl), authenticate(resolveMcpPrincipal))
+  api.use(MCP_PATH, originCheck(deps.baseUrl), authenticate(resolveMcpPrincipal, refusedCredential))
   if (budget) api.post(MCP_PATH, budget.everyRequest)
   for (const e of ENDPOINTS as readonly Endpoint[]) api[e.method === 'GET' ? 'get' : 'post'](e.path, ...handlers.get(e)!)
   for (const [path, allow] of allowedMethods()) api.all(path, methodNotAllowed(allow))

@@ -19,6 +19,11 @@ export interface RateLimits {
   clientsPerHour: number
   /** Every write (POST), whatever its outcome, per client address: bounds floods of bad requests. */
   writesPerMinute: number
+  /**
+   * Refused bearer credentials (401 `invalid_token`) per client address; beyond it the refusal
+   * is a 429. Valid credentials never draw on it, so a neighbour's flood starves no key.
+   */
+  badCredentialsPerMinute: number
 }
 
 export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
@@ -29,6 +34,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
   tokensPerMinute: 60,
   clientsPerHour: 20,
   writesPerMinute: 120,
+  badCredentialsPerMinute: 60,
 })
 
 /** The environment variable that sets each budget. */
@@ -40,6 +46,7 @@ export const RATE_LIMIT_VARS = {
   RATE_LIMIT_TOKENS_PER_MINUTE: 'tokensPerMinute',
   RATE_LIMIT_CLIENTS_PER_HOUR: 'clientsPerHour',
   RATE_LIMIT_WRITES_PER_MINUTE: 'writesPerMinute',
+  RATE_LIMIT_BAD_CREDENTIALS_PER_MINUTE: 'badCredentialsPerMinute',
 } as const satisfies Record<string, keyof RateLimits>
 
 /**
@@ -111,6 +118,9 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 50_000
 
 /** Credentials resolved on reads remembered by their header (revocation is still read on every call). */
 export const KNOWN_CREDENTIALS_CACHE_SIZE = 10_000
+
+/** Client addresses remembered as over a write budget until their window ends (refused without a store call). */
+export const REFUSED_CLIENTS_CACHE_SIZE = 10_000
 
 /** Timeouts and size caps of the HTTP server. */
 export const SERVER_TIMEOUTS = {

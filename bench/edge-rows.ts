@@ -106,6 +106,8 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
         NGINX_CACHE_DIR: join(work, `api-cache-${cache}`),
         NGINX_API_CACHE: cache,
         ANONYMOUS_READS_PER_MINUTE: '100000000',
+        CREDENTIALED_REQUESTS_PER_MINUTE: '100000000',
+        NGINX_ACCESS_LOG: join(work, `nginx-${port}`, 'access.log'),
       })
     const file = await measure(FILE, deployment('lattice_api'))
     // Any query sends the fetch to the cache (keyed by the build, then the full URI).

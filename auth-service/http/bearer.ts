@@ -92,10 +92,18 @@ export function principalResolver(deps: {
   }
 }
 
-/** The bearer check of every `/api/v1` call (spec §5), as middleware. */
-export function authenticate(resolve: ResolvePrincipal): RequestHandler {
+/**
+ * The bearer check of every `/api/v1` call (spec §5), as middleware. A refused credential is
+ * first reported to `refused` (the bad-credentials budget), which may answer 429 instead of the 401.
+ */
+export function authenticate(resolve: ResolvePrincipal, refused?: (req: Request, res: Response) => void): RequestHandler {
   return async function bearerCheck(req: Request, res: Response, next) {
-    res.locals.principal = await resolve(req.headers.authorization)
+    try {
+      res.locals.principal = await resolve(req.headers.authorization)
+    } catch (e) {
+      if (refused && e instanceof ServiceError && e.code === 'invalid_token') refused(req, res)
+      throw e
+    }
     next()
   }
 }

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express'
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express'
 import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 
 /** Answers any API path no route took (and anything the site does not serve): JSON, never HTML. */
@@ -16,6 +16,13 @@ export function methodNotAllowed(allow: string): RequestHandler {
 }
 
 export type LogError = (error: unknown, context: { method: string; path: string }) => void
+
+/**
+ * Whether the error handler answered the request: a refusal, whatever its status (an
+ * authorization refused goes back to the client as a 303, RFC 6749 §4.1.2.1). The issuance
+ * budgets count successes only.
+ */
+export const wasRefused = (res: Response): boolean => res.locals.refused === true
 
 /**
  * The one place errors become responses: an error of the family answers in its own wire shape
@@ -36,6 +43,7 @@ export function errorHandler(logError: LogError): ErrorRequestHandler {
       e = new ServiceError('server_error', 'The server failed to answer; retry with backoff.')
     }
     const { status, headers, body } = e.response()
+    res.locals.refused = true
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
     res.setHeader('Cache-Control', 'no-store')
     res.status(status).json(body)

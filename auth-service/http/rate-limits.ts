@@ -1,37 +1,57 @@
 import type { Request, RequestHandler } from 'express'
 import { ipKeyGenerator, rateLimit, type Store as LimiterStore } from 'express-rate-limit'
+import { LRUCache } from 'lru-cache'
 import { ServiceError } from '../errors.ts'
-import type { RateLimits } from '../defaults.ts'
+import { REFUSED_CLIENTS_CACHE_SIZE, type RateLimits } from '../defaults.ts'
+import { wasRefused } from './errors-middleware.ts'
 import type { Store } from '../store/store.ts'
 
-/** express-rate-limit's store, on our Store's counters: one budget shared by every replica. */
+/**
+ * express-rate-limit's store, on our Store's counters: one budget shared by every replica, and
+ * exact, since each hit is one atomic increment in the Store (N concurrent requests over a budget
+ * of B: B pass, whichever replicas they reach). A budget that gives nothing back (no
+ * skipFailedRequests) only grows within its window, so a key found over `refuseAbove` is refused
+ * from memory until the window ends: a flood past the budget costs no store round trip.
+ */
 class SharedCounters implements LimiterStore {
   readonly localKeys = false
   readonly prefix: string
   private readonly store: Store
   private readonly windowSeconds: number
-  constructor(store: Store, prefix: string, windowSeconds: number) {
+  private readonly refuseAbove: number | undefined
+  /** Key -> when its window ends, for keys over `refuseAbove`. */
+  private readonly over: LRUCache<string, number> | undefined
+  constructor(store: Store, prefix: string, windowSeconds: number, refuseAbove?: number) {
     this.store = store
     this.prefix = `rate:${prefix}:`
     this.windowSeconds = windowSeconds
+    this.refuseAbove = refuseAbove
+    this.over = refuseAbove === undefined ? undefined : new LRUCache({ max: REFUSED_CLIENTS_CACHE_SIZE })
   }
   async increment(key: string) {
+    const now = Date.now()
+    const until = this.over?.get(key)
+    if (until !== undefined && until > now) return { totalHits: this.refuseAbove! + 1, resetTime: new Date(until) }
     const { count, resetSeconds } = await this.store.increment(this.prefix + key, this.windowSeconds)
-    return { totalHits: count, resetTime: new Date(Date.now() + resetSeconds * 1000) }
+    // The store rounds the time left up to a second: remembered one second less, so never past the window.
+    if (this.over && count > this.refuseAbove! && resetSeconds > 1) this.over.set(key, now + (resetSeconds - 1) * 1000)
+    return { totalHits: count, resetTime: new Date(now + resetSeconds * 1000) }
   }
   async decrement(key: string) {
     // A refused issuance gives its count back (skipFailedRequests).
     await this.store.increment(this.prefix + key, this.windowSeconds, -1)
   }
   async resetKey(key: string) {
+    this.over?.delete(key)
     await this.store.delete(this.prefix + key)
   }
 }
 
 /**
- * For the read budget, hit on every request: counts in memory and adds the counts to the shared
- * Store every `flushMs`, so a read costs a Map update instead of a store write. Replicas see each
- * other's hits within one flush interval; a store outage leaves each replica counting alone.
+ * For the read budgets, hit on every request: counts in memory and adds the counts to the shared
+ * Store every `flushMs`, so a read costs a Map update instead of a store write. Exact within one
+ * replica; replicas see each other's hits within one flush interval; a store outage leaves each
+ * replica counting alone.
  */
 export class BatchedCounters implements LimiterStore {
   readonly localKeys = false
@@ -81,11 +101,15 @@ export class BatchedCounters implements LimiterStore {
         }
         const n = e.pending
         e.pending = 0
+        // Still counted while the store answers: hits meanwhile must see them, or as many
+        // requests as were flushed would pass again.
+        e.shared += n
         try {
           const { count, resetSeconds } = await this.store.increment(this.prefix + key, this.windowMs / 1000, n)
           e.shared = count
           e.resetAt = Date.now() + resetSeconds * 1000
         } catch {
+          e.shared -= n
           e.pending += n // counted again at the next flush
         }
       }
@@ -101,19 +125,17 @@ export const addressKey = (ip: string | undefined) => `ip:${ipKeyGenerator(ip ??
 /** The budget key of a request's client (Express's `req.ip`, which honours `trust proxy`). */
 export const clientAddress = (req: Request) => addressKey(req.ip ?? req.socket.remoteAddress)
 
-function limiter(
-  store: Store,
-  name: string,
-  windowSeconds: number,
-  options: { limit: number; batched?: boolean; issuance?: boolean },
-): RequestHandler {
+function limiter(store: Store, name: string, windowSeconds: number, options: { limit: number; issuance?: boolean }): RequestHandler {
+  const issuance = options.issuance ?? false
   return rateLimit({
     windowMs: windowSeconds * 1000,
     limit: options.limit,
     keyGenerator: clientAddress,
-    store: options.batched ? new BatchedCounters(store, name, windowSeconds) : new SharedCounters(store, name, windowSeconds),
-    // An issuance budget counts what was issued: a refused or malformed request gives its count back.
-    skipFailedRequests: options.issuance ?? false,
+    store: new SharedCounters(store, name, windowSeconds, issuance ? undefined : options.limit),
+    // An issuance budget counts what was issued: a refused, malformed or declined request gives
+    // its count back. A refusal may be a redirect (an authorization denied: RFC 6749 §4.1.2.1).
+    skipFailedRequests: issuance,
+    requestWasSuccessful: (_req, res) => res.statusCode < 400 && !wasRefused(res),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: name,
@@ -130,15 +152,14 @@ function limiter(
 }
 
 /**
- * The write budgets, per client address, counted in the shared Store (reads: read-budget.ts):
- * `writes` bounds every POST whatever its outcome; the issuance budgets count only successes.
+ * The write budgets, per client address, counted exactly in the shared Store (reads:
+ * read-budget.ts): `writes` bounds every POST whatever its outcome; the issuance budgets count
+ * only successes. Each costs one store increment per request within the budget.
  */
 export function rateLimiters(store: Store, limits: RateLimits) {
   return {
-    // Agents exchange and revoke often: these per-minute budgets count in memory and share their
-    // counts every 200 ms (exact per replica, shared within one flush).
-    writes: limiter(store, 'writes', 60, { limit: limits.writesPerMinute, batched: true }),
-    tokens: limiter(store, 'tokens', 60, { limit: limits.tokensPerMinute, batched: true, issuance: true }),
+    writes: limiter(store, 'writes', 60, { limit: limits.writesPerMinute }),
+    tokens: limiter(store, 'tokens', 60, { limit: limits.tokensPerMinute, issuance: true }),
     keys: limiter(store, 'keys', 3600, { limit: limits.keysPerHour, issuance: true }),
     identities: limiter(store, 'identities', 3600, { limit: limits.identitiesPerHour, issuance: true }),
     clients: limiter(store, 'clients', 3600, { limit: limits.clientsPerHour, issuance: true }),

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express'
+import type { Request, RequestHandler, Response } from 'express'
 import { ServiceError } from '../errors.ts'
 import type { Store } from '../store/store.ts'
 import { principalOf, type Principal } from './bearer.ts'
@@ -7,6 +7,7 @@ import { BatchedCounters, clientAddress } from './rate-limits.ts'
 
 const WINDOW_SECONDS = 60
 
+/** A per-minute budget's decision on one request (the read budget's, or the refused credentials'). */
 export interface ReadDecision {
   allowed: boolean
   /** RateLimit-Policy and RateLimit (IETF draft 8 structured fields). */
@@ -30,6 +31,28 @@ export interface ReadBudget {
   shutdown(): void
 }
 
+/** Counts one hit of `key` against `limit` and says whether it is within it. */
+function decide(counters: BatchedCounters, name: string, policy: string, limit: number, key: string): ReadDecision {
+  const { totalHits, resetTime } = counters.increment(key)
+  const resetSeconds = Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000))
+  return {
+    allowed: totalHits <= limit,
+    policy,
+    remaining: `"${name}"; r=${Math.max(0, limit - totalHits)}; t=${resetSeconds}`,
+    resetSeconds,
+  }
+}
+
+/** Sends a decision's RateLimit headers, and refuses beyond the budget with 429 rate_limited. */
+function enforce(res: Response, d: ReadDecision): void {
+  const headers = rateLimitHeaders(d)
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
+  if (!d.allowed)
+    throw new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.', {
+      headers: { 'Retry-After': String(Math.max(1, d.resetSeconds)) },
+    })
+}
+
 /**
  * The read budget: per credential when identified (a larger budget: what keys are for), per
  * address otherwise; counted in memory and shared through the Store (BatchedCounters).
@@ -42,26 +65,13 @@ export function readBudget(store: Store, limits: RateLimits): ReadBudget {
   }
 
   function take(principal: Principal, address: () => string): ReadDecision {
-    const anonymous = principal.kind === 'anonymous'
-    const limit = anonymous ? limits.anonymousReadsPerMinute : limits.identifiedReadsPerMinute
-    const { totalHits, resetTime } = counters.increment(anonymous ? address() : `sub:${principal.subject}`)
-    const resetSeconds = Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000))
-    return {
-      allowed: totalHits <= limit,
-      policy: anonymous ? policies.anonymous : policies.identified,
-      remaining: `"reads"; r=${Math.max(0, limit - totalHits)}; t=${resetSeconds}`,
-      resetSeconds,
-    }
+    return principal.kind === 'anonymous'
+      ? decide(counters, 'reads', policies.anonymous, limits.anonymousReadsPerMinute, address())
+      : decide(counters, 'reads', policies.identified, limits.identifiedReadsPerMinute, `sub:${principal.subject}`)
   }
 
   const everyRequest: RequestHandler = (req, res, next) => {
-    const d = take(principalOf(res), () => clientAddress(req))
-    const headers = rateLimitHeaders(d)
-    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
-    if (!d.allowed)
-      throw new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.', {
-        headers: { 'Retry-After': String(Math.max(1, d.resetSeconds)) },
-      })
+    enforce(res, take(principalOf(res), () => clientAddress(req)))
     next()
   }
 
@@ -69,6 +79,30 @@ export function readBudget(store: Store, limits: RateLimits): ReadBudget {
     take,
     middleware: (req, res, next) => (req.method !== 'GET' && req.method !== 'HEAD' ? next() : everyRequest(req, res, next)),
     everyRequest,
+    shutdown: () => counters.shutdown(),
+  }
+}
+
+export interface BadCredentialBudget {
+  /** Counts a refused credential for the request's client: returns within the budget, throws 429 rate_limited beyond it. */
+  refused(req: Request, res: Response): void
+  shutdown(): void
+}
+
+/**
+ * The budget of refused bearer credentials, per client address (the one thing known about a
+ * caller whose credential failed): each 401 `invalid_token` draws on it, and beyond it the
+ * refusal is a 429, so a flood of made-up, expired or revoked bearers from one address ends as
+ * other floods do. The credential is still checked first: a valid one never draws on it, so a
+ * flood from a shared address starves no key. Its own budget rather than the anonymous reads',
+ * since an honest client drops a refused credential at once (auth.md) and needs few.
+ */
+export function badCredentialBudget(store: Store, limits: RateLimits): BadCredentialBudget {
+  const counters = new BatchedCounters(store, 'bad_credentials', WINDOW_SECONDS)
+  const limit = limits.badCredentialsPerMinute
+  const policy = `"bad_credentials"; q=${limit}; w=${WINDOW_SECONDS}`
+  return {
+    refused: (req, res) => enforce(res, decide(counters, 'bad_credentials', policy, limit, clientAddress(req))),
     shutdown: () => counters.shutdown(),
   }
 }

@@ -3,8 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pino, type Logger } from 'pino'
 import { pinoHttp } from 'pino-http'
 
-/** Query parameters whose values are credentials (the claim page link, for one). */
-const SECRET_PARAM = /token|assertion|key|secret|code|password/i
+/**
+ * Query parameters whose values are credentials (the claim page link, for one), or the
+ * authorization request's `state`, which the client uses against CSRF (RFC 6749 §10.12).
+ */
+const SECRET_PARAM = /token|assertion|key|secret|code|password|state/i
 const REQUEST_ID = /^[\w.-]{1,100}$/
 
 /**

@@ -170,7 +170,7 @@ Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
 | \`precondition_failed\` | 412 | \`/api/v1/*\` reads | \`If-Match\` or \`If-Unmodified-Since\` did not hold: the answer changed; read it again without them. |
 | \`payload_too_large\` | 413 | anywhere | Send a smaller body. |
 | \`unsupported_media_type\` | 415 | \`/api/v1/keys\` | Send JSON or a form, or no body. |
-| \`rate_limited\` | 429 | anywhere | Too many requests: wait \`Retry-After\` seconds; the \`RateLimit\` headers give your budget. |
+| \`rate_limited\` | 429 | anywhere | Too many requests, or too many refused credentials from your address: wait \`Retry-After\` seconds; the \`RateLimit\` headers give your budget. |
 | \`header_fields_too_large\` | 431 | anywhere | Send smaller headers (at most 16 KB in all). |
 | \`temporarily_unavailable\` | 503 | anywhere | Retry after \`Retry-After\` seconds. |
 | \`server_error\` | 500 | anywhere | Retry with backoff. |

@@ -57,6 +57,7 @@ describe('the edge cache keyed by build (real nginx, scripted replica)', () => {
       NGINX_CACHE_DIR: join(dir, 'nginx', 'api-cache'),
       NGINX_API_CACHE: 'lattice_api',
       ANONYMOUS_READS_PER_MINUTE: '100000',
+      CREDENTIALED_REQUESTS_PER_MINUTE: '100000',
     })
   })
 

@@ -8,7 +8,7 @@ import { postRegistration } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
 
 const deps = await testDeps()
-const app = createApp({ ...deps, rateLimits: { ...DEFAULT_RATE_LIMITS, keysPerHour: 1e6, identitiesPerHour: 1e6, tokensPerMinute: 1e6, clientsPerHour: 1e6, anonymousReadsPerMinute: 1e6, writesPerMinute: 1e6 } })
+const app = createApp({ ...deps, rateLimits: { ...DEFAULT_RATE_LIMITS, keysPerHour: 1e6, identitiesPerHour: 1e6, tokensPerMinute: 1e6, clientsPerHour: 1e6, anonymousReadsPerMinute: 1e6, writesPerMinute: 1e6, badCredentialsPerMinute: 1e6 } })
 const KNOWN = new Set<string>(ERROR_CODES)
 const EVENT_CODES = new Set(['invalid_request', 'invalid_key', 'invalid_issuer', 'invalid_audience', 'authentication_failed', 'access_denied'])
 

@@ -72,6 +72,7 @@ describe('request logs', () => {
     const res = await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${key}`).set('X-Request-Id', 'trace-abc.123')
     expect(res.headers['x-request-id']).toBe('trace-abc.123')
     await request(app).get('/claim?claim_token=lat_claim_SECRETVALUE')
+    await request(app).get('/oauth2/authorize?response_type=code&state=STATESECRET&code_challenge=CHALLENGESECRET')
     await postExchange(app, 'ASSERTIONSECRET')
 
     const entries = lines.map((l) => JSON.parse(l))
@@ -83,6 +84,8 @@ describe('request logs', () => {
     expect(all).not.toContain(key.slice(9))
     expect(all).not.toContain('SECRETVALUE')
     expect(all).not.toContain('ASSERTIONSECRET')
+    expect(all).not.toContain('STATESECRET')
+    expect(all).not.toContain('CHALLENGESECRET')
     expect(all).toContain('claim_token=%5Bredacted%5D')
   })
 

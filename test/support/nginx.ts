@@ -18,6 +18,7 @@ export function renderTemplate(vars: Record<string, string>): string {
 export async function startNginx(dir: string, vars: Record<string, string>): Promise<ChildProcess> {
   mkdirSync(join(dir, 'logs'), { recursive: true })
   writeFileSync(join(dir, 'default.conf'), renderTemplate({
+      NGINX_ACCESS_LOG: join(dir, 'logs', 'access.log'),
       ...vars,
       NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
       NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
