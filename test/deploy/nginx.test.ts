@@ -457,8 +457,10 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
         })
       const cases: Array<[string, number]> = [
         ['/api/v1/posts/hashing-rings.json', 404],
-        ['/api/v1/posts/hashing-rings/', 200], // the service's own answer for the article
-        ['/api/v1/posts/', 200], // the list, as the service answers it
+        ['/api/v1/posts/hashing-rings/', 404], // strict routing: the service's own 404, not the article
+        ['/api/v1/posts/', 404], // likewise, not the list
+        ['/API/V1/POSTS/hashing-rings', 404], // case-sensitive: nothing walks around the /api/v1/ rules
+        ['/api/v1/posts/%ff', 400], // malformed percent-encoding: the service's 400
         ['/api/v1/posts/.json', 404],
         ['/api/v1/posts/../../../build.json', 404],
         ['/api/v1/posts/..%2f..%2f..%2fbuild.json', 404],
