@@ -72,7 +72,7 @@ describe('the consent page in Chromium', () => {
     await person.goto(await authorizationUrl())
     await Promise.all([person.waitForURL(`${callbackUrl}?**`), person.getByRole('button', { name: 'Continue' }).click()])
     const back = new URL(person.url())
-    expect(back.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(back.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/)
     expect(back.searchParams.get('state')).toBe('browser-state')
     expect(back.searchParams.get('iss')).toBe(site.origin)
     expect(landed.some((u) => u.includes('code='))).toBe(true)
