@@ -28,14 +28,6 @@ export interface ClientMetadata {
   token_endpoint_auth_method: 'none'
 }
 
-/**
- * Characters that make a name read differently from what it is (the consent page shows it to a
- * person deciding what to grant): controls and NUL (Cc), format characters such as bidi overrides
- * and isolates or zero-width joiners (Cf, e.g. U+202E), line and paragraph separators, private-use
- * and unassigned code points. See Unicode TR #36 §2 (https://www.unicode.org/reports/tr36/).
- */
-const HIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u
-
 const GRANT_TYPES: readonly string[] = [GRANTS.authorizationCode, GRANTS.refreshToken]
 
 /**
@@ -57,8 +49,8 @@ export function validateClientMetadata(raw: unknown): ClientMetadata {
   const name = m.client_name
   if (name !== undefined && (typeof name !== 'string' || name.length > CLIENT_METADATA_LIMITS.clientName))
     throw new ServiceError('invalid_client_metadata', `"client_name" must be a string of at most ${CLIENT_METADATA_LIMITS.clientName} characters.`)
-  if (typeof name === 'string' && HIDDEN_CHARACTERS.test(name))
-    throw new ServiceError('invalid_client_metadata', '"client_name" must be plain text: no control, line-break, bidirectional or other invisible characters.')
+  const nameProblem = typeof name === 'string' ? clientNameProblem(name) : undefined
+  if (nameProblem) throw new ServiceError('invalid_client_metadata', nameProblem)
   const method = m.token_endpoint_auth_method ?? 'none'
   if (method !== 'none')
     throw new ServiceError('invalid_client_metadata', 'Only public clients are supported here: "token_endpoint_auth_method" must be "none" (PKCE protects the code).')
@@ -75,6 +67,24 @@ export function validateClientMetadata(raw: unknown): ClientMetadata {
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
   }
+}
+
+/**
+ * What a client name must not hold, since the consent page shows it to a person as the client's
+ * own claim: control characters (NUL, line breaks), format characters (bidi embeddings,
+ * overrides and isolates U+202A–U+202E and U+2066–U+2069, zero-width ones), line and paragraph
+ * separators, other invisible (default-ignorable) code points, lone surrogates, private-use and
+ * unassigned code points. Each can make a name read otherwise than it was registered; the PRECIS
+ * FreeformClass (RFC 8264 §4.3) refuses most of them for the same reason.
+ */
+const UNSHOWABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u
+
+/** Why a client name cannot be shown on the consent page, or undefined when it can. */
+export function clientNameProblem(name: string): string | undefined {
+  const found = UNSHOWABLE.exec(name)
+  if (!found) return undefined
+  const codePoint = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
+  return `"client_name" must be plain visible text: U+${codePoint} (a control, format, invisible or unassigned character) is not allowed.`
 }
 
 function stringList(value: unknown, fallback: string[], name: string): string[] {
@@ -111,6 +121,14 @@ export function isMetadataDocumentId(clientId: string): boolean {
  * bounds, and a failure for a short while). Throws `invalid_client` saying why not.
  */
 export async function resolveClient(store: Store, clientId: string, fetchOptions: FetchOptions): Promise<Client> {
+  const client = await findClient(store, clientId, fetchOptions)
+  // A client stored before its name's characters were checked is not shown to anyone.
+  if (client.client_name !== undefined && clientNameProblem(client.client_name) !== undefined)
+    throw new ServiceError('invalid_client', 'This client\'s name cannot be shown as registered; register the client again with a plain name.')
+  return client
+}
+
+async function findClient(store: Store, clientId: string, fetchOptions: FetchOptions): Promise<Client> {
   if (!isMetadataDocumentId(clientId)) {
     const client = clientId.length <= 64 ? await store.get<Client>(clientKey(clientId)) : undefined
     if (!client) throw new ServiceError('invalid_client', 'This client_id is not registered here; register the client first (or use a client ID metadata document URL).')

@@ -121,12 +121,15 @@ authorization code grant instead of Steps 2 to 5. The authorization server metad
      \`{"client_name": "…", "redirect_uris": ["http://127.0.0.1:33418/callback"], "grant_types": ["authorization_code", "refresh_token"], "token_endpoint_auth_method": "none"}\`;
      the 201 answer carries your \`client_id\`. Clients are public: no secret is issued.
    Redirect URIs are https, or http on \`127.0.0.1\`, \`[::1]\` or \`localhost\` (any port when used); they match exactly.
+   \`client_name\` is plain visible text: control, bidi, zero-width and other invisible characters are refused.
 2. Send the person's browser to
    \`${base}/oauth2/authorize?response_type=code&client_id=…&redirect_uri=…&code_challenge=…&code_challenge_method=S256&state=…&resource=${base}/api/v1\`
    (\`scope\` optional). PKCE with S256 is required. The consent page names your client; there are
    no accounts: continuing creates an anonymous identity for you.
+   A request that cannot be used (client, redirect URI, \`response_type\`, PKCE, \`scope\`,
+   \`resource\`, \`state\`) gets an error page here that says why; it is never sent back to you.
 3. The browser comes back to your redirect URI with \`code\`, \`state\` and \`iss\` (check both),
-   or with \`error\` (\`access_denied\` when the person cancels).
+   or with \`error=access_denied\` when the person cancels.
 4. Within 60 seconds, once:
 
 \`\`\`sh
@@ -152,15 +155,15 @@ Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
 | \`issuer_not_enabled\` | 400 | \`/agent/identity\` | No issuer trust list; use \`anonymous\`. |
 | \`claimed_or_in_flight\` | 400 | \`/agent/identity/claim\` | Exchange your \`identity_assertion\` instead. |
 | \`invalid_grant\` | 400 | \`/oauth2/token\` | Register again at \`/agent/identity\` (authorization code grant: start the authorization again). |
-| \`invalid_target\` | 400 | \`/oauth2/token\` | Use \`resource=${base}/api/v1\` (or \`${base}/mcp\` for the MCP server). |
-| \`invalid_scope\` | 400 | \`/oauth2/token\` | Ask only for \`research.read\` and/or \`research.search\`. |
+| \`invalid_target\` | 400 | \`/oauth2/token\`, \`/oauth2/authorize\` (error page) | Use \`resource=${base}/api/v1\` (or \`${base}/mcp\` for the MCP server). |
+| \`invalid_scope\` | 400 | \`/oauth2/token\`, \`/oauth2/authorize\` (error page) | Ask only for \`research.read\` and/or \`research.search\`. |
 | \`unsupported_grant_type\` | 400 | \`/oauth2/token\` | Use the jwt-bearer grant (or the claim grant). |
 | \`authorization_pending\` | 400 | \`/oauth2/token\` | Honour the polling interval; this host does not complete claims. |
 | \`invalid_client\` | 400 | \`/oauth2/authorize\` (error page) | The client_id is not registered, or its metadata document cannot be used; the page says why. |
 | \`invalid_redirect_uri\` | 400 | \`/oauth2/register\`, \`/oauth2/authorize\` (error page) | Use an https or loopback redirect URI, exactly as registered. |
-| \`invalid_client_metadata\` | 400 | \`/oauth2/register\` | Register a public client (\`token_endpoint_auth_method: none\`) for \`authorization_code\` (and \`refresh_token\`). |
-| \`unsupported_response_type\` | 400 | redirect from \`/oauth2/authorize\` | Use \`response_type=code\`. |
-| \`access_denied\` | 400 | redirect from \`/oauth2/authorize\` | The person cancelled; ask them again later. |
+| \`invalid_client_metadata\` | 400 | \`/oauth2/register\` | Register a public client (\`token_endpoint_auth_method: none\`) for \`authorization_code\` (and \`refresh_token\`), with a plain visible \`client_name\`. |
+| \`unsupported_response_type\` | 400 | \`/oauth2/authorize\` (error page) | Use \`response_type=code\`. |
+| \`access_denied\` | 400 | redirect after the consent page | The person cancelled; ask them again later. |
 | \`invalid_token\` | 401 | \`/api/v1/*\` | Drop the credential; exchange again once, then restart at Step 1. |
 | \`insufficient_scope\` | 403 | \`/api/v1/*\` | Exchange again without narrowing \`scope\`. |
 | \`invalid_origin\` | 403 | \`/mcp\` | A web page of another origin may not call \`/mcp\`; call it from a client that is not a browser. |

@@ -96,6 +96,18 @@ describe('malformed redirect URIs and client names', () => {
     expect(written.filter((k) => k.startsWith('client:'))).toEqual([])
   })
 
+  it('refuses, at authorization, a client stored before names were checked', async () => {
+    const { client_id } = (await register({ client_name: 'Plain' })).body as { client_id: string }
+    const record = (await store.get<Record<string, unknown>>(`client:${client_id}`))!
+    await store.put(`client:${client_id}`, { ...record, client_name: 'Good App\u202Egnp.exe' }, 3600)
+    written.length = 0
+    const res = await request(app).get(authorizeQuery(client_id, {}))
+    expect(res.status).toBe(400)
+    expect(res.text).toContain('invalid_client')
+    expect(res.text).not.toContain('gnp.exe')
+    expect(written).toEqual([])
+  })
+
   it('shows a plain name exactly as registered, letters of any script included', async () => {
     const client_name = 'Ågent 研究 «Lattice» – ok'
     const { client_id } = (await register({ client_name })).body as { client_id: string }
