@@ -14,6 +14,8 @@ export interface Config {
   /** Where scripts/build.ts puts builds; `<distDir>/current` is the live one. */
   readonly distDir: string
   readonly redisUrl: string | undefined
+  /** A Redis Cluster's seed nodes (REDIS_CLUSTER_NODES); exclusive with redisUrl. */
+  readonly redisClusterNodes: readonly { host: string; port: number }[] | undefined
   /** Namespaces this deployment's keys in a shared Redis. */
   readonly redisKeyPrefix: string
   readonly anonymousRegistration: boolean
@@ -44,6 +46,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   const baseUrl = parseOrigin(env.BASE_URL ?? ENV_DEFAULTS.BASE_URL.replace('$PORT', String(port)), problems)
   const redisUrl = env.REDIS_URL || undefined
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push(`REDIS_URL must start with redis:// or rediss://`)
+  const redisClusterNodes = parseClusterNodes(env.REDIS_CLUSTER_NODES, problems)
+  if (redisUrl && redisClusterNodes) problems.push('Set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both')
+  const redisKeyPrefix = env.REDIS_KEY_PREFIX ?? ENV_DEFAULTS.REDIS_KEY_PREFIX
+  // ioredis prepends the prefix to every key: a brace in it would become every key's hash tag.
+  if (redisClusterNodes && /[{}]/.test(redisKeyPrefix))
+    problems.push(`REDIS_KEY_PREFIX must not contain "{" or "}" on a Redis Cluster (it would replace the keys' hash tags), got "${redisKeyPrefix}"`)
   const anonymousRegistration = parseBoolean('ANONYMOUS_REGISTRATION', env.ANONYMOUS_REGISTRATION, ENV_DEFAULTS.ANONYMOUS_REGISTRATION === 'true', problems)
   const signingKeySecret = env.SIGNING_KEY_SECRET || undefined
   if (signingKeySecret !== undefined && signingKeySecret.length < 32)
@@ -62,7 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     dataDir: resolve(cwd, env.DATA_DIR ?? ENV_DEFAULTS.DATA_DIR),
     distDir: resolve(cwd, env.DIST_DIR ?? ENV_DEFAULTS.DIST_DIR),
     redisUrl,
-    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? ENV_DEFAULTS.REDIS_KEY_PREFIX,
+    redisClusterNodes,
+    redisKeyPrefix,
     anonymousRegistration,
     signingKeySecret,
     logLevel,
@@ -100,6 +109,20 @@ function parseOrigins(name: string, value: string | undefined, problems: string[
     else origins.push(url.origin)
   }
   return Object.freeze(origins)
+}
+
+/** `host:port,host:port,…` (an IPv6 host in brackets); undefined when unset. */
+function parseClusterNodes(value: string | undefined, problems: string[]): Config['redisClusterNodes'] {
+  if (value === undefined || value.trim() === '') return undefined
+  const nodes: { host: string; port: number }[] = []
+  for (const item of value.split(',').map((s) => s.trim())) {
+    const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(item)
+    const port = Number(match?.[2])
+    if (!match || port < 1 || port > 65535)
+      problems.push(`REDIS_CLUSTER_NODES must list host:port pairs separated by commas, like redis-1:6379,redis-2:6379; got "${item}"`)
+    else nodes.push(Object.freeze({ host: match[1]!.replace(/^\[|\]$/g, ''), port }))
+  }
+  return Object.freeze(nodes)
 }
 
 function parseBoolean(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {

@@ -51,7 +51,7 @@ export const RATE_LIMIT_VARS = {
 
 /**
  * Defaults of the environment variables that have one written in code (`$PORT` stands for the
- * port in use). Those without one (REDIS_URL, SIGNING_KEY_SECRET, TRUST_PROXY,
+ * port in use). Those without one (REDIS_URL, REDIS_CLUSTER_NODES, SIGNING_KEY_SECRET, TRUST_PROXY,
  * CLIENT_METADATA_DEV_ORIGINS) are unset by default.
  */
 export const ENV_DEFAULTS = {
@@ -135,8 +135,12 @@ export const SERVER_TIMEOUTS = {
   drainTimeoutMs: 25_000,
 } as const
 
-/** How long a Redis command may wait, and how long connecting may take, before failing as unavailable. */
-export const REDIS_TIMEOUTS = { commandMs: 1500, connectMs: 2000 } as const
+/**
+ * How long a Redis command may wait, and how long connecting may take, before failing as
+ * unavailable; on a Cluster, how long a write waits for its replica (below commandMs) and how
+ * often the slot map is refreshed.
+ */
+export const REDIS_TIMEOUTS = { commandMs: 1500, connectMs: 2000, replicaAckMs: 1000, slotsRefreshMs: 2000 } as const
 
 /** Seconds a client is told to wait when the store or the article index is not there yet. */
 export const RETRY_AFTER_SECONDS = { storeUnavailable: 5, indexLoading: 2 } as const

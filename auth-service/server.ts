@@ -89,7 +89,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
     },
   })
 
-  const store = await openStore({ redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
+  const store = await openStore({ redisUrl: config.redisUrl, redisClusterNodes: config.redisClusterNodes, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
   const signingKey = await loadOrCreateSigningKey(store, loadSealingSecret(config.signingKeySecret, config.dataDir))
   const tokens = createTokenService({ issuer: config.baseUrl, resources: protectedResources(config.baseUrl), key: signingKey })
   let accepting = true
@@ -119,7 +119,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs
   const { port } = server.address() as AddressInfo
   logger.info(
-    { host: config.host, port, baseUrl: config.baseUrl, articles: index?.size, store: config.redisUrl ? 'redis' : 'sqlite', kid: signingKey.kid },
+    { host: config.host, port, baseUrl: config.baseUrl, articles: index?.size, store: config.redisClusterNodes ? 'redis-cluster' : config.redisUrl ? 'redis' : 'sqlite', kid: signingKey.kid },
     `listening on http://${config.host}:${port}`,
   )
 

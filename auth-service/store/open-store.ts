@@ -1,8 +1,22 @@
 import { join } from 'node:path'
 import type { Store } from './store.ts'
 
-/** Redis when REDIS_URL is set (many replicas); otherwise the embedded sqlite file in DATA_DIR. */
-export async function openStore(options: { redisUrl?: string | undefined; redisKeyPrefix?: string; dataDir: string }): Promise<Store> {
+interface StoreOptions {
+  redisUrl?: string | undefined
+  redisClusterNodes?: readonly { host: string; port: number }[] | undefined
+  redisKeyPrefix?: string
+  dataDir: string
+}
+
+/**
+ * A Redis Cluster when REDIS_CLUSTER_NODES is set, one Redis when REDIS_URL is (both for many
+ * replicas); otherwise the embedded sqlite file in DATA_DIR.
+ */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.redisClusterNodes) {
+    const { createRedisClusterStore } = await import('./redis-store.ts')
+    return createRedisClusterStore(options.redisClusterNodes, { keyPrefix: options.redisKeyPrefix })
+  }
   if (options.redisUrl) {
     const { createRedisStore } = await import('./redis-store.ts')
     return createRedisStore(options.redisUrl, { keyPrefix: options.redisKeyPrefix })

@@ -1,7 +1,7 @@
 /**
  * The one seam between the service and its state. Route code sees only this interface;
  * Redis (many replicas) and node:sqlite (the embedded default) implement it and pass
- * one contract suite (test/store/store-contract.test.ts).
+ * one contract suite (test/support/store-contract.ts).
  */
 /** Any JSON object (records are plain data: no classes, dates or functions). */
 export type StoredValue = object

@@ -49,3 +49,18 @@ describe('docker-compose.yml', () => {
     expect(r.stdout).toMatch(/app-1:[\s\S]*RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '?321'?/)
   })
 })
+
+describe('deploy/redis-cluster.compose.yml', () => {
+  it('is a valid override that moves the replicas to a Redis Cluster', () => {
+    const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), '-f', join(ROOT, 'deploy', 'redis-cluster.compose.yml'), 'config'], { env, encoding: 'utf8' })
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    for (const app of ['app-1', 'app-2']) {
+      const service = new RegExp(`\\n  ${app}:\\n([\\s\\S]*?)\\n  \\S`).exec(r.stdout)![1]!
+      expect(service, app).toMatch(/REDIS_CLUSTER_NODES: 172\.30\.0\.11:6379,/)
+      expect(service, app).toMatch(/REDIS_URL: ''/)
+      expect(service, app).toMatch(/redis-cluster-init:\n\s+condition: service_completed_successfully/)
+    }
+    expect(r.stdout).toContain('--cluster-replicas 1')
+  })
+})

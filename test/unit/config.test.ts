@@ -50,6 +50,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SIGNING_KEY_SECRET: 'short' })).toThrow(/SIGNING_KEY_SECRET/)
   })
 
+  it('reads REDIS_CLUSTER_NODES, alone, with a prefix that leaves the hash tags alone', () => {
+    expect(loadConfig({}).redisClusterNodes).toBeUndefined()
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'redis-1:6379, 10.0.0.2:7000,[::1]:7001' }).redisClusterNodes).toEqual([
+      { host: 'redis-1', port: 6379 }, { host: '10.0.0.2', port: 7000 }, { host: '::1', port: 7001 },
+    ])
+    for (const bad of ['redis-1', 'redis://redis-1:6379', 'redis-1:0', 'redis-1:70000', 'a:1,,b:2'])
+      expect(() => loadConfig({ REDIS_CLUSTER_NODES: bad }), bad).toThrow(/REDIS_CLUSTER_NODES must list host:port pairs/)
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:1', REDIS_URL: 'redis://b:6379' })).toThrow(/REDIS_URL .*or REDIS_CLUSTER_NODES.*not both/)
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:1', REDIS_KEY_PREFIX: 'app{1}:' })).toThrow(/REDIS_KEY_PREFIX must not contain "\{"/)
+    // One Redis has no slots: a brace in its prefix harms nothing.
+    expect(loadConfig({ REDIS_URL: 'redis://b:6379', REDIS_KEY_PREFIX: 'app{1}:' }).redisKeyPrefix).toBe('app{1}:')
+  })
+
   it.each(['https://x.example/blog', 'https://x.example/?a=1', 'not a url', '/'])('refuses BASE_URL %s', (url) => {
     expect(() => loadConfig({ BASE_URL: url })).toThrow(ConfigError)
   })
