@@ -155,7 +155,12 @@ function storeOn(redis: Redis | Cluster, keyPrefix: string, commandTimeoutMs: nu
       // ioredis sends this tick's pipeline from a setImmediate queued by the first command, so
       // the entry is dropped by one queued after it, once the command has gone.
       const list = typeof keys === 'string' ? [keys] : keys
-      oneSlot(list)
+      // A rejection, never a throw: callers in front of Express chain on the promise.
+      try {
+        oneSlot(list)
+      } catch (err) {
+        return Promise.reject(err)
+      }
       const id = list.join('\n')
       let check = unsentChecks.get(id)
       if (!check) {
