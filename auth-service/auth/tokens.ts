@@ -103,8 +103,9 @@ export function createTokenService(options: {
   }
 
   async function verifyUncached(token: string, typ: string, audience: string | readonly string[], ignoreExpiry: boolean): Promise<JWTPayload> {
-    // A high-S twin of a valid signature verifies too (ECDSA malleability): one token, one text.
-    if (!hasLowS(token)) throw new InvalidTokenError('The token signature is not in canonical (low-S) form.')
+    // A high-S twin of a valid signature verifies too (ECDSA malleability), and so does another
+    // spelling of its last base64url character: one token, one text.
+    if (!isCanonicalSignature(token)) throw new InvalidTokenError('The token signature is not in canonical form (low S, base64url as written by its signer).')
     try {
       const { payload } = await jwtVerify(
         token,
@@ -177,9 +178,14 @@ function lowS(signature: Buffer): Buffer {
   return Buffer.concat([signature.subarray(0, 32), Buffer.from((P256_N - s).toString(16).padStart(64, '0'), 'hex')])
 }
 
-/** Whether a compact JWS's ES256 signature has s ≤ n/2 (anything else is refused as malformed later). */
-function hasLowS(token: string): boolean {
-  const signature = Buffer.from(token.slice(token.lastIndexOf('.') + 1), 'base64url')
+/**
+ * Whether a compact JWS's ES256 signature is written the one way its signer writes it: base64url
+ * without spare bits set (RFC 4648 §3.5) and s ≤ n/2. Other lengths are refused as malformed later.
+ */
+function isCanonicalSignature(token: string): boolean {
+  const text = token.slice(token.lastIndexOf('.') + 1)
+  const signature = Buffer.from(text, 'base64url')
+  if (signature.toString('base64url') !== text) return false
   return signature.length !== 64 || scalar(signature.subarray(32)) <= P256_HALF_N
 }
 

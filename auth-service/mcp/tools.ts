@@ -69,7 +69,7 @@ function tool(ctx: ActionContext, action: ReadAction, spec: { name: string; titl
       required: parameters.filter((p) => p.required).map((p) => p.name),
       additionalProperties: false,
     },
-    outputSchema: inline(SCHEMAS[spec.output]) as ObjectSchema,
+    outputSchema: inline({ $ref: `#/components/schemas/${spec.output}` }) as ObjectSchema,
     call(args) {
       const params: Record<string, string> = {}
       const query: Record<string, string> = {}
@@ -91,11 +91,17 @@ function textOf(name: string, value: unknown): string {
   throw new ServiceError('invalid_request', `"${name}" must be a string or a number.`)
 }
 
+/** What a tool promises to return: the articles with every field (the contract's Post requires none). */
+const COMPLETE: Partial<Record<keyof typeof SCHEMAS, keyof typeof SCHEMAS>> = { Post: 'PostComplete', PostDetail: 'PostDetailComplete' }
+
 /** The schema with `#/components/schemas/…` references replaced by the schemas themselves: a tool's schema stands alone. */
 function inline(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(inline)
   if (typeof schema !== 'object' || schema === null) return schema
   const ref = (schema as { $ref?: unknown }).$ref
-  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) return inline(SCHEMAS[ref.slice(21) as keyof typeof SCHEMAS])
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+    const name = ref.slice(21) as keyof typeof SCHEMAS
+    return inline(SCHEMAS[COMPLETE[name] ?? name])
+  }
   return Object.fromEntries(Object.entries(schema as Json).map(([k, v]) => [k, inline(v)]))
 }

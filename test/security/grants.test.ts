@@ -13,7 +13,7 @@ import { createApp } from '../../auth-service/app.ts'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
 import { openStore } from '../../auth-service/store/open-store.ts'
 import type { Store } from '../../auth-service/store/store.ts'
-import { isHighS, withS } from '../support/ecdsa.ts'
+import { isHighS, respelled, withS } from '../support/ecdsa.ts'
 import { BASE_URL, REDIS_URL, testDeps } from '../support/index.ts'
 import { tempDir } from '../support/temp.ts'
 import { CONCURRENCY, codeFor, form, json, raceCodeRedemption, raceRefresh, read, replicas, token } from '../support/grant-races.ts'
@@ -106,7 +106,7 @@ describe.each(STORES)('grants on %s', (_name, opener) => {
 })
 
 describe('ECDSA signatures', () => {
-  it('refuses the high-S twin of a valid token, and signs only low-S tokens', async () => {
+  it('refuses the high-S twin and a re-spelled copy of a valid token, and signs only low-S tokens', async () => {
     const app = createApp(await testDeps())
     const server = createServer(app)
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -120,11 +120,12 @@ describe('ECDSA signatures', () => {
       expect(isHighS(identity.identity_assertion)).toBe(false)
       for (const t of issued.slice(0, 4)) {
         expect((await read(origin, t)).status).toBe(200)
-        const twin = withS(t, 'high')
-        expect(twin).not.toBe(t)
-        const res = await read(origin, twin)
-        expect(res.status).toBe(401)
-        expect(((await res.json()) as { error: string }).error).toBe('invalid_token')
+        for (const copy of [withS(t, 'high'), respelled(t)]) {
+          expect(copy).not.toBe(t)
+          const res = await read(origin, copy)
+          expect(res.status).toBe(401)
+          expect(((await res.json()) as { error: string }).error).toBe('invalid_token')
+        }
       }
       const assertionTwin = withS(identity.identity_assertion, 'high')
       expect((await json(await token(origin, { ...exchange, assertion: assertionTwin }))).body.error).toBe('invalid_grant')

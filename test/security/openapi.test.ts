@@ -127,6 +127,13 @@ describe('the declared bounds, sent to the service', () => {
     expect(at.body.error_description ?? '').not.toContain('must be at most')
   })
 
+  it('gives the MCP tools the complete shapes as output schemas: a tool promises every field', async () => {
+    const res = await request(app).post('/mcp').set('Accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    const tools = res.body.result.tools as Array<{ name: string; outputSchema: Json }>
+    expect(tools.find((t) => t.name === 'get_post')!.outputSchema.required).toEqual(expect.arrayContaining(['slug', 'title', 'markdown']))
+    expect(tools.find((t) => t.name === 'list_posts')!.outputSchema.properties.posts.items.required).toEqual(expect.arrayContaining(['slug', 'url']))
+  })
+
   it('answers every operation with the RateLimit headers the document declares', async () => {
     for (const path of ['/api/v1/posts', '/api/v1/search?q=latency']) {
       for (const res of [await request(app).get(path), await request(app).head(path)]) {

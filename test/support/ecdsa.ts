@@ -9,6 +9,17 @@ const sOf = (signature: Buffer) => BigInt(`0x${signature.subarray(32).toString('
 /** Whether a compact JWS's ES256 signature has s in the upper half of the group order. */
 export const isHighS = (token: string) => sOf(Buffer.from(token.split('.')[2]!, 'base64url')) > N >> 1n
 
+/**
+ * The same token with its signature's last base64url character spelled otherwise: 64 bytes take
+ * 86 characters, whose last carries 4 unused bits (RFC 4648 §3.5), so a lenient decoder reads the
+ * same bytes from both spellings.
+ */
+export function respelled(token: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+  const last = alphabet.indexOf(token.at(-1)!)
+  return token.slice(0, -1) + alphabet[last ^ 1]
+}
+
 /** The same token with the signature's s in the half asked for (the other twin if needed). */
 export function withS(token: string, half: 'low' | 'high'): string {
   if (isHighS(token) === (half === 'high')) return token
