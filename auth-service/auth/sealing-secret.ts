@@ -1,5 +1,6 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { tightenToOwner } from '../store/private-file.ts'
 import { randomSecret } from './secrets.ts'
 
 /**
@@ -12,7 +13,7 @@ export function loadSealingSecret(configured: string | undefined, dataDir: strin
   const file = join(dataDir, 'signing-key.secret')
   try {
     const secret = readFileSync(file, 'utf8').trim()
-    chmodSync(file, 0o600) // one an older version or a person left readable by others
+    tightenToOwner(file) // one an older version or a person left readable by others
     return secret
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
@@ -24,6 +25,6 @@ export function loadSealingSecret(configured: string | undefined, dataDir: strin
     // Another process created it first: use theirs.
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
   }
-  chmodSync(file, 0o600)
+  tightenToOwner(file)
   return readFileSync(file, 'utf8').trim()
 }

@@ -1,6 +1,7 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { tightenToOwner } from './private-file.ts'
 import type { RedeemKeys, Redemption, Store, StoredValue } from './store.ts'
 
 const SWEEP_EVERY_MS = 60_000
@@ -164,7 +165,8 @@ function createPrivately(file: string): void {
   const dir = dirname(file)
   if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 })
   closeSync(openSync(file, 'a', 0o600))
-  for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600)
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) tightenToOwner(path)
 }
+
 
 const windowMs = (seconds: number) => Math.max(1, Math.round(seconds * 1000))
