@@ -15,7 +15,7 @@ import { StoreUnavailableError } from '../../auth-service/store/store.ts'
 import { REDIS_TIMEOUTS } from '../../auth-service/defaults.ts'
 import { raceCodeRedemption, raceRefresh, replicas } from '../support/grant-races.ts'
 import { freePort, waitFor } from '../support/processes.ts'
-import { describeStoreContract } from '../support/store-contract.ts'
+import { describeStoreContract, elapseOnRedis } from '../support/store-contract.ts'
 import { tempDir } from '../support/temp.ts'
 
 const run = promisify(execFile)
@@ -115,12 +115,7 @@ describe('on a Redis Cluster', () => {
       return createRedisClusterStore(nodes, { keyPrefix: prefix })
     },
     async elapse(ms) {
-      for (const key of await keysOfRun()) {
-        const left = await admin.pttl(key)
-        if (left === -1) throw new Error(`${key} has no TTL`)
-        if (left > ms) await admin.pexpire(key, left - ms)
-        else await admin.del(key)
-      }
+      await elapseOnRedis(admin, await keysOfRun(), ms)
     },
     async cleanup() {
       for (const key of await keysOfRun()) await admin.del(key)

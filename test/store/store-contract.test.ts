@@ -4,24 +4,18 @@ import { Redis } from 'ioredis'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
 import { openSqliteStore } from '../../auth-service/store/sqlite-store.ts'
 import { REDIS_URL } from '../support/index.ts'
-import { describeStoreContract } from '../support/store-contract.ts'
+import { describeStoreContract, elapseOnRedis } from '../support/store-contract.ts'
 import { tempDir } from '../support/temp.ts'
 
-// Redis keeps TTLs on the server and the store computes no time, so time is made to pass there:
-// every key of this run loses `ms` of its TTL, and a key whose TTL runs out is gone, exactly as
-// waiting would do. A store that set a wrong TTL, or none, fails the same assertions.
+// Redis keeps TTLs on the server and the store computes no time, so time is made to pass there
+// (elapseOnRedis): a store that set a wrong TTL, or none, fails the same assertions.
 const prefix = `test:${randomUUID()}:`
 const admin = new Redis(REDIS_URL, { lazyConnect: true })
 const keysOfRun = () => admin.keys(`${prefix}*`)
 describeStoreContract('redis', {
   open: () => createRedisStore(REDIS_URL, { keyPrefix: prefix }),
   async elapse(ms) {
-    for (const key of await keysOfRun()) {
-      const left = await admin.pttl(key)
-      if (left === -1) throw new Error(`${key} has no TTL`)
-      if (left > ms) await admin.pexpire(key, left - ms)
-      else await admin.del(key)
-    }
+    await elapseOnRedis(admin, await keysOfRun(), ms)
   },
   async cleanup() {
     const keys = await keysOfRun()

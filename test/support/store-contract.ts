@@ -172,3 +172,23 @@ export function describeStoreContract(name: string, subject: Subject) {
     })
   })
 }
+
+/** The commands `elapseOnRedis` needs, which a Redis and a Cluster client both have. */
+interface TtlAdmin {
+  pttl(key: string): Promise<number>
+  pexpire(key: string, ms: number): Promise<number>
+  del(key: string): Promise<number>
+}
+
+/**
+ * Lets `ms` pass for these keys on a Redis server, where TTLs are kept: each loses `ms` of its
+ * TTL, and one whose TTL runs out is gone, exactly as waiting would do. A key without a TTL fails.
+ */
+export async function elapseOnRedis(admin: TtlAdmin, keys: readonly string[], ms: number): Promise<void> {
+  for (const key of keys) {
+    const left = await admin.pttl(key)
+    if (left === -1) throw new Error(`${key} has no TTL`)
+    if (left > ms) await admin.pexpire(key, left - ms)
+    else await admin.del(key)
+  }
+}
