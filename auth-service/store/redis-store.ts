@@ -99,11 +99,13 @@ function storeOn(redis: Redis | Cluster, keyPrefix: string, commandTimeoutMs: nu
     // While the connection is down, fail now instead of parking the request in the offline queue.
     if (DOWN.has(redis.status)) throw new StoreUnavailableError(`Redis is unreachable (${redis.status}).`)
     let timer: NodeJS.Timeout | undefined
-    // A Cluster client retries a command through a failover; bound the whole try, not each send.
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${commandTimeoutMs} ms`)), commandTimeoutMs)
-    })
     try {
+      // One server: ioredis' commandTimeout bounds each command, with no timer of ours per call.
+      if (!(redis instanceof Cluster)) return await command()
+      // A Cluster client retries a command through a failover; bound the whole try, not each send.
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${commandTimeoutMs} ms`)), commandTimeoutMs)
+      })
       return await Promise.race([command(), deadline])
     } catch (cause) {
       if (cause instanceof StoreUnavailableError) throw cause

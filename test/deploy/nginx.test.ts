@@ -14,7 +14,7 @@ import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { postExchange, registerAgent } from '../support/agent.ts'
 import { decide, openConsent, pkce } from '../support/oauth-person.ts'
 import { REDIS_URL } from '../support/index.ts'
-import { startNginx } from '../support/nginx.ts'
+import { edgeVars, startNginx } from '../support/nginx.ts'
 import { securityHeaderList } from '../../auth-service/http/security-headers.ts'
 import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
 
@@ -86,18 +86,8 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
 
   /** nginx with the deployment's config in front of both replicas. */
   function startEdge(name: string, port: number, anonymousReadsPerMinute: number): Promise<ChildProcess> {
-    return startNginx(join(dir, name), {
-      NGINX_PORT: String(port),
-      SITE_ROOT: join(distDir, 'current', 'site'),
-      EDGE_ROOT: join(distDir, 'current', 'edge'),
-      APP_1: direct[0]!.replace('http://', ''),
-      APP_2: direct[1]!.replace('http://', ''),
-      NGINX_API_CACHE_PARAMS: join(ROOT, 'deploy', 'nginx', 'api-cache.conf'),
-      NGINX_CACHE_DIR: join(dir, name, 'api-cache'),
-      NGINX_API_CACHE: 'lattice_api',
-      ANONYMOUS_READS_PER_MINUTE: String(anonymousReadsPerMinute),
-      CREDENTIALED_REQUESTS_PER_MINUTE: String(ANONYMOUS_READS),
-    })
+    const replicas = direct.map((u) => u.replace('http://', ''))
+    return startNginx(join(dir, name), edgeVars({ dir: join(dir, name), port, distDir, replicas, anonymousReadsPerMinute, credentialedPerMinute: ANONYMOUS_READS }))
   }
   async function stopEdge(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null) return

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { REDIS_URL, distOf } from '../support/index.ts'
-import { startNginx } from '../support/nginx.ts'
+import { edgeVars, startNginx } from '../support/nginx.ts'
 import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
 import { tempDir } from '../support/temp.ts'
 
@@ -78,21 +78,11 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
   /** nginx with the deployment's config in front of both replicas; returns its port. */
   async function startEdge(name: string, credentialedPerMinute: number): Promise<number> {
     const edgePort = await freePort()
-    const dist = distOf('fixture')
-    edges.push(
-      await startNginx(join(dir, name), {
-        NGINX_PORT: String(edgePort),
-        SITE_ROOT: join(dist, 'current', 'site'),
-        EDGE_ROOT: join(dist, 'current', 'edge'),
-        APP_1: direct[0]!.replace('http://', ''),
-        APP_2: direct[1]!.replace('http://', ''),
-        NGINX_API_CACHE_PARAMS: join(ROOT, 'deploy', 'nginx', 'api-cache.conf'),
-        NGINX_CACHE_DIR: join(dir, name, 'api-cache'),
-        NGINX_API_CACHE: 'lattice_api',
-        ANONYMOUS_READS_PER_MINUTE: '1000000',
-        CREDENTIALED_REQUESTS_PER_MINUTE: String(credentialedPerMinute),
-      }),
-    )
+    const vars = edgeVars({
+      dir: join(dir, name), port: edgePort, distDir: distOf('fixture'), replicas: direct.map((u) => u.replace('http://', '')),
+      anonymousReadsPerMinute: 1_000_000, credentialedPerMinute,
+    })
+    edges.push(await startNginx(join(dir, name), vars))
     return edgePort
   }
 

@@ -12,6 +12,32 @@ export function renderTemplate(vars: Record<string, string>): string {
 }
 
 /**
+ * The deployment's variables for an nginx in `dir` in front of two replicas (`host:port`), serving
+ * a build's site and edge files, with its API cache and these budgets per minute.
+ */
+export function edgeVars(options: {
+  dir: string
+  port: number
+  distDir: string
+  replicas: readonly string[]
+  anonymousReadsPerMinute: number
+  credentialedPerMinute: number
+}): Record<string, string> {
+  return {
+    NGINX_PORT: String(options.port),
+    SITE_ROOT: join(options.distDir, 'current', 'site'),
+    EDGE_ROOT: join(options.distDir, 'current', 'edge'),
+    APP_1: options.replicas[0]!,
+    APP_2: options.replicas[1]!,
+    NGINX_API_CACHE_PARAMS: join(ROOT, 'deploy', 'nginx', 'api-cache.conf'),
+    NGINX_CACHE_DIR: join(options.dir, 'api-cache'),
+    NGINX_API_CACHE: 'lattice_api',
+    ANONYMOUS_READS_PER_MINUTE: String(options.anonymousReadsPerMinute),
+    CREDENTIALED_REQUESTS_PER_MINUTE: String(options.credentialedPerMinute),
+  }
+}
+
+/**
  * Starts Debian's nginx in the foreground with the deployment's server config, wrapped in a
  * minimal main config whose paths all live in `dir` (what the nginx image provides otherwise).
  */
