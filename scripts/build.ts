@@ -19,13 +19,15 @@ import { ROOT, buildEnv, buildSourcesFingerprint, computeInputs, siteSourcesFing
 import { articlePage, markdownTwin, parseTemplate } from './build/article-page.ts'
 import { articleCitation } from './build/citation/index.ts'
 import { openCache, type BuildCache, type CacheEntry } from './build/cache.ts'
-import { articleBody, parseArticle, readSources, type ArticleMeta, type SourceFile } from './build/content.ts'
+import { articleBody, parseArticle, readSources, type ArticleMeta } from './build/content.ts'
 import { acquireLock, configKey, linkTree, liveBuildDir, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
 import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
 import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { writeIndexFile } from '../auth-service/articles/index-file.ts'
+import { compareEntries } from '../auth-service/articles/post-index.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './build/renderer.ts'
-import { writeSearchIndex, type SearchRecord } from './build/search-index.ts'
+import { searchUpToDate, writeSearchShards, type SearchState } from './build/search-shards.ts'
+import { memoryCap, planMemory } from './build/memory-plan.ts'
 import { coverHtml, navHtml, tocHtml } from './build/reading-parts.ts'
 import { relatedArticles } from './build/related.ts'
 import { LLMS_FULL, reuseLlmsFull, writeLlmsFull } from './build/llms-full.ts'
@@ -50,6 +52,8 @@ export interface BuildOptions {
   log?: (line: string) => void
   /** The markdown renderer; scripts/build/renderer.ts unless a test swaps in another configuration. */
   renderer?: Renderer
+  /** Articles per search shard, instead of what the memory plan chooses (tests). */
+  shardArticles?: number
 }
 
 const DEFAULT_RENDERER: Renderer = { version: RENDERER_VERSION, createPool: () => createRenderPool(), renderInThread: renderMarkdown }
@@ -57,7 +61,9 @@ const DEFAULT_RENDERER: Renderer = { version: RENDERER_VERSION, createPool: () =
 const IN_THREAD_RENDERS = 16
 const PAGEFIND_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }).version
 /** Bump when the layout of a build folder or of state.json changes: the next build starts cold. */
-const STATE_VERSION = 2
+const STATE_VERSION = 3
+/** Bump when what a search record holds changes: every shard is indexed again. */
+const SEARCH_RECORD_VERSION = 1
 /** Files written at once. */
 const WRITE_CONCURRENCY = 32
 /** Articles in the renderer's queue at once: enough to keep every thread busy. */
@@ -72,8 +78,8 @@ interface BuildState {
   assemblyKey: string
   /** Everything Astro read: its output is reused when this is unchanged. */
   astroKey: string
-  /** The records of the search index in site/pagefind, or null when there is none. */
-  pagefindKey: string | null
+  /** The shards of the search index in site/pagefind, or null when there is none. */
+  search: SearchState | null
   /** Every valid article, drafts included. */
   articles: ArticleMeta[]
   /** Per article page, a hash of its links to other articles: the page is reused only if they are the same. */
@@ -110,17 +116,16 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   try {
     const inputs = computeInputs(contentDir, baseUrl)
     const problems: BuildProblem[] = []
-    const sources = await readSources(contentDir, problems)
-    log(`read ${sources.length} files after ${since()}`)
-    const bySlug = new Map(sources.map((s) => [s.slug, s]))
+    // Refused here, before anything is written, when no plan fits the cap.
+    const memory = planMemory(memoryCap(env), countArticleFiles(contentDir), { shardArticles: options.shardArticles })
     let prev = readPrevious(distDir, key)
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
-    const entries = new EntrySource(cache, pool, bySlug, contentDir)
+    const entries = new EntrySource(cache, pool, contentDir)
 
     // Metadata: from the live build when the file is unchanged, else from the cache, else parsed.
     const metas: ArticleMeta[] = []
     const fresh: ArticleMeta[] = []
-    await forEachLimited(sources, WRITE_CONCURRENCY, async (f) => {
+    const sources = await readSources(contentDir, problems, async (f) => {
       const known = prev?.bySlug.get(f.slug)
       if (known && known.hash === f.hash) return void metas.push(known)
       const cached = await cache.get(f.hash)
@@ -131,6 +136,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         fresh.push(meta)
       }
     })
+    log(`read ${sources.length} files after ${since()}`)
     if (problems.length) throw new BuildError(sortProblems(problems))
     log(`validated, ${fresh.length} to render, after ${since()}`)
     metas.sort((a, b) => (a.slug < b.slug ? -1 : 1))
@@ -144,7 +150,6 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const templateKey = sha(`${STATE_VERSION}`, siteSourcesFingerprint(), baseUrl)
     const astroKey = sha(templateKey, manifest, openapi)
     const assemblyKey = sha(renderer.version, buildSourcesFingerprint())
-    const pagefindKey = sha(PAGEFIND_VERSION, renderer.version, ...published.map((m) => `${m.slug}:${m.hash}`))
     // The post index is written once per build; later swaps of the same build link it, so the
     // service (which reloads when the file changes) loads it once.
     let indexWrittenIn: string | undefined
@@ -156,13 +161,13 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         linkTopFiles(indexWrittenIn, dir)
         linkTree(join(indexWrittenIn, EDGE_DIR), join(dir, EDGE_DIR))
       } else {
-        await writeIndexFile(dir, published.map((m) => indexEntry(m, bySlug.get(m.slug)!)))
+        await writeIndexFile(dir, indexEntries(published, entries))
         // The article answers the edge serves as files, beside the index they are the answers of.
         const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
         const articles = published.map((m) => ({
           slug: m.slug,
           unchanged: reusable?.bySlug.get(m.slug)?.hash === m.hash,
-          entry: () => indexEntry(m, bySlug.get(m.slug)!),
+          entry: async () => indexEntry(m, await entries.text(m)),
         }))
         await writeEdgeFiles(dir, articles, baseUrl, prev?.dir, WRITE_CONCURRENCY)
       }
@@ -180,7 +185,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       if (problems.length) throw new BuildError(sortProblems(problems))
       const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
       related ??= relatedArticles(published)
-      return writeArticles(join(dir, 'site'), template, published, related, reusable, entries, bySlug, baseUrl)
+      return writeArticles(join(dir, 'site'), template, published, related, reusable, entries, baseUrl)
     }
 
     let info: BuildInfo | undefined
@@ -198,7 +203,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     {
       const { id, dir } = startBuildDir()
       const siteDir = join(dir, 'site')
-      let pagefind = prev?.state.pagefindKey ?? null
+      let search = prev?.state.search ?? null
       if (prev && prev.state.astroKey === astroKey) {
         linkTree(join(prev.dir, 'site'), siteDir, new Set(['posts']))
         linkTemplates(prev.dir, dir)
@@ -209,26 +214,36 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         renameSync(join(siteDir, 'article-template.html'), join(dir, 'template.html'))
         renameSync(join(siteDir, 'authorize-template.html'), join(dir, AUTHORIZE_TEMPLATE))
         if (prev && existsSync(join(prev.dir, 'site', 'pagefind'))) linkTree(join(prev.dir, 'site', 'pagefind'), join(siteDir, 'pagefind'))
-        else pagefind = null
+        else search = null
         log(`site pages built after ${since()}`)
       }
       const navKeys = await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
-      info = await land(dir, id, { version: STATE_VERSION, templateKey, assemblyKey, astroKey, pagefindKey: pagefind, articles: metas, navKeys })
+      info = await land(dir, id, { version: STATE_VERSION, templateKey, assemblyKey, astroKey, search, articles: metas, navKeys })
       log(`site live after ${since()}`)
     }
 
-    // 3. The search index, in its own swap: Pagefind rewrites it whole. It reads the cache only:
-    // the render workers and the articles' text are let go first, to bound the peak memory.
+    // 3. The search index, in its own swap: only the shards whose articles changed are indexed.
+    // The shard processes read the cache only: the render workers and the articles' text are let
+    // go first, to bound the peak memory.
     await pool.close()
-    bySlug.clear()
-    sources.length = 0
-    if (options.search !== false && prev!.state.pagefindKey !== pagefindKey) {
+    const live = prev!
+    const searchVersion = sha(PAGEFIND_VERSION, renderer.version, `${SEARCH_RECORD_VERSION}`)
+    if (options.search !== false && !searchUpToDate(live.state.search, memory.shardBits, searchVersion, published)) {
       const { id, dir } = startBuildDir()
-      linkTree(join(prev!.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
-      linkTemplates(prev!.dir, dir)
-      await writeSearchIndex(join(dir, 'site'), searchRecords(published, entries))
-      info = await land(dir, id, { ...prev!.state, pagefindKey })
-      log(`search index live after ${since()}`)
+      linkTree(join(live.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
+      linkTemplates(live.dir, dir)
+      const { state: search, indexed } = await writeSearchShards({
+        outDir: join(dir, 'site', 'pagefind'),
+        previousDir: join(live.dir, 'site', 'pagefind'),
+        previous: live.state.search,
+        bits: memory.shardBits,
+        version: searchVersion,
+        articles: published,
+        parallel: memory.shardParallel,
+        cache: { root: join(distDir, 'cache', 'articles'), rendererVersion: renderer.version },
+      })
+      info = await land(dir, id, { ...live.state, search })
+      log(`search index live after ${since()} (${indexed} of ${Object.keys(search.shards).length} shards indexed)`)
     }
     pruneBuilds(distDir)
     cache.pruneOthers()
@@ -306,21 +321,19 @@ class LazyPool {
 class EntrySource {
   private readonly cache: BuildCache
   private readonly pool: { render(markdown: string): Promise<RenderedArticle> }
-  private readonly sources: Map<string, SourceFile>
   private readonly contentDir: string
 
-  /** An article's text read again, when it was let go: only if it is still what was hashed. */
-  private async reread(meta: ArticleMeta): Promise<string> {
+  /** An article's text, read again: only if it is still what was hashed. */
+  async text(meta: ArticleMeta): Promise<string> {
     const bytes = await readFile(join(this.contentDir, `${meta.slug}.md`))
     if (createHash('sha256').update(bytes).digest('hex') !== meta.hash)
       throw new BuildError([{ file: `${meta.slug}.md`, message: 'the file changed during the build', fix: 'run the build again' }])
     return bytes.toString('utf8')
   }
 
-  constructor(cache: BuildCache, pool: { render(markdown: string): Promise<RenderedArticle> }, sources: Map<string, SourceFile>, contentDir: string) {
+  constructor(cache: BuildCache, pool: { render(markdown: string): Promise<RenderedArticle> }, contentDir: string) {
     this.cache = cache
     this.pool = pool
-    this.sources = sources
     this.contentDir = contentDir
   }
 
@@ -330,7 +343,7 @@ class EntrySource {
 
   async render(meta: ArticleMeta): Promise<CacheEntry> {
     const { slug: _slug, hash, ...rest } = meta
-    const source = this.sources.get(meta.slug)?.source ?? (await this.reread(meta))
+    const source = await this.text(meta)
     const rendered = await this.pool.render(articleBody(source))
     const entry: CacheEntry = { meta: rest, ...rendered, excerpt: excerptOf(rendered.text) }
     await this.cache.put(hash, entry)
@@ -356,14 +369,13 @@ async function writeArticles(
   related: number[][],
   prev: Previous | undefined,
   entries: EntrySource,
-  sources: Map<string, SourceFile>,
   baseUrl: string,
 ): Promise<Record<string, string>> {
   const postsDir = join(siteDir, 'posts')
   mkdirSync(postsDir, { recursive: true })
   const template = parseTemplate(templateHtml)
   const samePages = prev !== undefined && prev.template === templateHtml
-  const twinOf = (m: ArticleMeta) => markdownTwin(m, articleBody(sources.get(m.slug)!.source), baseUrl)
+  const twinOf = async (m: ArticleMeta) => markdownTwin(m, articleBody(await entries.text(m)), baseUrl)
   // A page also shows its neighbours and related articles: it is rewritten when they change,
   // e.g. when another article is added, removed or retitled.
   const navKeys: Record<string, string> = {}
@@ -386,7 +398,7 @@ async function writeArticles(
       reuse(`${m.slug}.bib`)
       reuse(`${m.slug}.csl.json`)
     } else {
-      await writeFile(twin, twinOf(m))
+      await writeFile(twin, await twinOf(m))
       await writeFile(join(postsDir, `${m.slug}.bib`), citation!.bibtex)
       await writeFile(join(postsDir, `${m.slug}.csl.json`), citation!.csl)
     }
@@ -403,19 +415,12 @@ async function writeArticles(
     published.length === prev.state.articles.filter((a) => !a.draft).length &&
     published.every((m) => prev.bySlug.get(m.slug)?.hash === m.hash)
   const full = join(siteDir, LLMS_FULL)
-  // Written beside the pages, from the sources already in memory, in the order of the list.
-  const fullText = sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full) ? undefined : writeLlmsFull(full, (function* () {
-    for (const m of published) yield twinOf(m)
+  // Written beside the pages, in the order of the list.
+  const fullText = sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full) ? undefined : writeLlmsFull(full, (async function* () {
+    for (const m of published) yield await twinOf(m)
   })())
   await Promise.all([pages, fullText])
   return navKeys
-}
-
-async function* searchRecords(published: ArticleMeta[], entries: EntrySource): AsyncIterable<SearchRecord> {
-  for (const m of published) {
-    const { text } = await entries.get(m)
-    yield { url: `/posts/${m.slug}`, title: m.title, author: m.author, content: `${m.title}\n${m.description}\n${text}` }
-  }
 }
 
 function runAstro(
@@ -450,7 +455,19 @@ function runAstro(
   }).finally(() => rmSync(work, { recursive: true, force: true }))
 }
 
-function indexEntry(m: ArticleMeta, f: SourceFile): IndexEntry {
+/** The post index's entries, in the order of `published`, each read as it is written. */
+async function* indexEntries(published: readonly ArticleMeta[], entries: EntrySource): AsyncIterable<IndexEntry> {
+  // The index's order compares days, where `published` compares moments.
+  const key = (m: ArticleMeta) => ({ slug: m.slug, date: m.date.slice(0, 10) })
+  for (const m of [...published].sort((a, b) => compareEntries(key(a), key(b)))) yield indexEntry(m, await entries.text(m))
+}
+
+/** Article files in CONTENT_DIR, counted before any is read, for the memory plan. */
+function countArticleFiles(contentDir: string): number {
+  return readdirSync(contentDir).filter((n) => n.endsWith('.md')).length
+}
+
+function indexEntry(m: ArticleMeta, source: string): IndexEntry {
   return {
     slug: m.slug,
     title: m.title,
@@ -462,7 +479,7 @@ function indexEntry(m: ArticleMeta, f: SourceFile): IndexEntry {
     ...(m.image !== undefined ? { image: m.image } : {}),
     ...(m.doi !== undefined ? { doi: m.doi } : {}),
     readingMinutes: m.readingMinutes,
-    markdown: articleBody(f.source).trim() + '\n',
+    markdown: articleBody(source).trim() + '\n',
   }
 }
 

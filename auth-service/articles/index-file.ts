@@ -40,9 +40,11 @@ const WRITE_BATCH_BYTES = 1 << 20
 /**
  * Writes the post index into `buildDir` (entries newest first), checking each entry against the
  * article schema first. Each file is written beside its final name and renamed into place, the
- * entries file last, so a reader that sees it sees the bodies it points into.
+ * entries file last, so a reader that sees it sees the bodies it points into. An array is put in
+ * order here; entries that arrive one at a time (the build reads each body as it writes it) must
+ * arrive in order.
  */
-export async function writeIndexFile(buildDir: string, entries: readonly IndexEntry[]): Promise<void> {
+export async function writeIndexFile(buildDir: string, entries: readonly IndexEntry[] | AsyncIterable<IndexEntry>): Promise<void> {
   const lines: string[] = []
   const bodiesFile = join(buildDir, INDEX_FILES.bodies)
   const bodies = await open(`${bodiesFile}.tmp`, 'w')
@@ -51,10 +53,15 @@ export async function writeIndexFile(buildDir: string, entries: readonly IndexEn
     let batch: Buffer[] = []
     let batchBytes = 0
     const seen = new Set<string>()
-    for (const [i, entry] of [...entries].sort(compareEntries).entries()) {
+    let i = 0
+    let last: IndexEntry | undefined
+    for await (const entry of Array.isArray(entries) ? [...entries].sort(compareEntries) : entries) {
       const { markdown, ...meta } = validateEntry(entry, `post index entry ${i}`)
       if (seen.has(meta.slug)) throw new Error(`post index entry ${i}: slug "${meta.slug}" appears twice`)
+      if (last && compareEntries(last, entry) > 0) throw new Error(`post index entry ${i}: "${meta.slug}" comes before "${last.slug}" in the index's order`)
       seen.add(meta.slug)
+      last = entry
+      i++
       const literal = Buffer.from(JSON.stringify(markdown))
       lines.push(JSON.stringify({ ...meta, body: [offset, literal.length] }))
       offset += literal.length

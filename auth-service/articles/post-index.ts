@@ -81,7 +81,7 @@ function prepareBytes(body: Buffer, lastModifiedMs: number): PreparedBody {
 }
 
 /** Newest first, then by slug: the order of lists, and of ties in search. */
-export function compareEntries(a: PostMeta, b: PostMeta): number {
+export function compareEntries(a: Pick<PostMeta, 'date' | 'slug'>, b: Pick<PostMeta, 'date' | 'slug'>): number {
   return b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug)
 }
 

@@ -17,11 +17,15 @@ export interface ArticleMeta extends ManifestRecord {
   draft: boolean
 }
 
-export interface SourceFile {
+/** An article file, as the build remembers it: not its text, which is read again when needed. */
+export interface SourceRef {
   slug: string
   /** File name inside CONTENT_DIR. */
   file: string
   hash: string
+}
+
+export interface SourceFile extends SourceRef {
   /** The file's text. */
   source: string
 }
@@ -33,8 +37,12 @@ const FIELDS = Object.keys(Frontmatter.shape).join(', ')
 /** Files read at once: enough to keep the disk busy, few enough to bound open descriptors. */
 const READ_CONCURRENCY = 64
 
-/** Lists and reads every article file, sorted by name. Names that are not slugs are problems. */
-export async function readSources(contentDir: string, problems: BuildProblem[]): Promise<SourceFile[]> {
+/**
+ * Lists and reads every article file, sorted by name; names that are not slugs are problems.
+ * Each file's text is handed to `onFile` and then let go: a build holds no article's text for
+ * longer than it works on it, so its memory does not grow with the corpus.
+ */
+export async function readSources(contentDir: string, problems: BuildProblem[], onFile: (f: SourceFile) => void | Promise<void>): Promise<SourceRef[]> {
   const entries = await readdir(contentDir, { withFileTypes: true })
   const names = entries
     .filter((e) => e.name.endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
@@ -49,14 +57,16 @@ export async function readSources(contentDir: string, problems: BuildProblem[]):
     })
     return false
   })
-  const out: SourceFile[] = new Array(valid.length)
+  const out: SourceRef[] = new Array(valid.length)
   let next = 0
   const worker = async () => {
     while (next < valid.length) {
       const i = next++
       const file = valid[i]!
       const bytes = await readFile(join(contentDir, file))
-      out[i] = { slug: file.slice(0, -3), file, hash: createHash('sha256').update(bytes).digest('hex'), source: bytes.toString('utf8') }
+      const ref = { slug: file.slice(0, -3), file, hash: createHash('sha256').update(bytes).digest('hex') }
+      out[i] = ref
+      await onFile({ ...ref, source: bytes.toString('utf8') })
     }
   }
   await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker))

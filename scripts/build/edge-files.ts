@@ -10,8 +10,8 @@ export interface EdgeArticle {
   slug: string
   /** Its source and the code that lays out its answer are the previous build's: the file can be linked unread. */
   unchanged: boolean
-  /** Its post index entry (built on demand: it copies the markdown). */
-  entry(): IndexEntry
+  /** Its post index entry, built on demand: it reads the markdown. */
+  entry(): Promise<IndexEntry>
 }
 
 /**
@@ -33,7 +33,7 @@ export async function writeEdgeFiles(
     const target = detailFile(buildDir, a.slug)
     const previous = previousDir === undefined ? undefined : detailFile(previousDir, a.slug)
     if (previous && a.unchanged && (await linked(previous, target))) return
-    const { markdown, ...meta } = a.entry()
+    const { markdown, ...meta } = await a.entry()
     const bytes = detailBytes(meta, Buffer.from(JSON.stringify(markdown)), baseUrl)
     const before = previous ? await readFile(previous).catch(() => undefined) : undefined
     if (before?.equals(bytes) && (await linked(previous!, target))) return

@@ -19,13 +19,13 @@ const BATCH = 1 << 20
  * twice; into a new file renamed into place, since `path` may be a link to a previous build's
  * copy, which must not change.
  */
-export async function writeLlmsFull(path: string, twins: Iterable<string>): Promise<void> {
+export async function writeLlmsFull(path: string, twins: AsyncIterable<string>): Promise<void> {
   const temporary = `${path}.tmp`
   const out = await open(temporary, 'w')
   try {
     let batch: string[] = [HEADER]
     let length = HEADER.length
-    for (const twin of twins) {
+    for await (const twin of twins) {
       batch.push(SEPARATOR, twin)
       length += SEPARATOR.length + twin.length
       if (length >= BATCH) {

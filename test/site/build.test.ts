@@ -92,11 +92,15 @@ describe('the build of a content folder', () => {
     for (const code of [...ERROR_CODES, 'invalid_issuer']) expect(md, code).toContain(`\`${code}\``)
   })
 
-  it('indexes the pages with Pagefind', () => {
+  it('indexes the articles with Pagefind, in the shards shards.json names', () => {
     const dir = join(distOf('fixture'), 'current', 'site', 'pagefind')
-    expect(existsSync(join(dir, 'pagefind.js'))).toBe(true)
-    expect(existsSync(join(dir, 'pagefind-ui.js'))).toBe(true)
-    expect(readdirSync(join(dir, 'fragment')).length).toBeGreaterThanOrEqual(3)
+    const { shards } = JSON.parse(readFileSync(join(dir, 'shards.json'), 'utf8')) as { shards: string[] }
+    // A handful of articles: one shard.
+    expect(shards).toEqual(['0-0'])
+    expect(existsSync(join(dir, '0-0', 'pagefind.js'))).toBe(true)
+    // The runtime only: the site has its own search page.
+    expect(existsSync(join(dir, '0-0', 'pagefind-ui.js'))).toBe(false)
+    expect(readdirSync(join(dir, '0-0', 'fragment')).length).toBeGreaterThanOrEqual(3)
   })
 
   it('keeps the post index out of the public folder and records what it was built from', () => {

@@ -102,9 +102,12 @@ describe('renderMarkdown', async () => {
     expect(out.html).toContain('<h2 id="growth-rates-1">')
   })
 
-  it('gives the plain text of the body', () => {
+  it('gives the prose of the body, without code blocks or displayed TeX', () => {
     expect(out.text).toContain('Growth rates')
-    expect(out.text).toContain('def f(x):')
+    expect(out.text).not.toContain('def f(x):')
+    expect(out.text).not.toContain('\\frac')
+    // Inline math is part of the sentence it is in.
+    expect(out.text).toContain('O(n \\log n)')
     expect(out.text).not.toContain('<')
   })
 })

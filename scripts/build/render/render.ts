@@ -74,14 +74,14 @@ function walk(parent: Root | Element, state: Walk, literal: boolean): void {
     const tag = node.tagName
     if (tag === 'pre') {
       const block = codeBlock(node)
+      // Displayed TeX and code blocks stay out of the text (the search index, the excerpt):
+      // their tokens are words nobody searches for, and they are most of what Pagefind holds.
       if (block && block.lang === 'math') {
         children[i] = { type: 'raw', value: renderMath(block.code, true) }
-        state.text.push(block.code)
         continue
       }
       if (block) {
         state.code.push({ parent, index: i, ...block })
-        state.text.push(block.code)
         continue
       }
     } else if (tag === 'code' && classes(node).includes('math-inline')) {

@@ -3,6 +3,6 @@ export interface RenderedArticle {
   /** Sanitised body HTML: highlighted code, KaTeX math, heading ids. */
   html: string
   headings: Array<{ depth: number; slug: string; text: string }>
-  /** Plain text of the body, for the site search index. */
+  /** The prose, for the search index and the excerpt: code blocks and displayed TeX left out. */
   text: string
 }

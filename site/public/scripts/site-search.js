@@ -1,4 +1,6 @@
 // Full-text search with Pagefind's index, loaded on first use. ?q= runs a linked search.
+// The index is in shards (scripts/build/search-shards.ts): the first is opened and the others
+// merged into it, and Pagefind ranks the results of all of them by score.
 ;(() => {
   const form = document.getElementById('site-search-form')
   const input = document.getElementById('site-search-q')
@@ -9,6 +11,15 @@
   if (!form) return
   let pagefind
   let latest = 0
+
+  async function openIndex() {
+    const response = await fetch('/pagefind/shards.json')
+    if (!response.ok) throw new Error(`no search index (${response.status})`)
+    const { shards } = await response.json()
+    const index = await import(`/pagefind/${shards[0]}/pagefind.js`)
+    await Promise.all(shards.slice(1).map((name) => index.mergeIndex(`/pagefind/${name}/`)))
+    return index
+  }
 
   // Pagefind excerpts are HTML with <mark>; rebuild them from text so nothing else is trusted.
   function excerptNodes(html) {
@@ -28,8 +39,13 @@
     }
     status.textContent = 'Searching…'
     try {
-      pagefind ??= await import('/pagefind/pagefind.js')
-      const search = await pagefind.debouncedSearch(q, {}, 200)
+      // A failed opening is tried again by the next search.
+      pagefind ??= openIndex().catch((error) => {
+        pagefind = undefined
+        throw error
+      })
+      const index = await pagefind
+      const search = await index.debouncedSearch(q, {}, 200)
       if (search === null || ticket !== latest) return
       const results = await Promise.all(search.results.slice(0, 20).map((r) => r.data()))
       if (ticket !== latest) return

@@ -1,0 +1,35 @@
+/**
+ * One shard of the site search index (search-shards.ts), in a process of its own: reads its job
+ * on standard input, each article's text from the build cache, and writes a Pagefind index.
+ */
+import { text } from 'node:stream/consumers'
+import * as pagefind from 'pagefind'
+import { openCache } from './cache.ts'
+import type { ShardJob } from './search-shards.ts'
+
+// A build killed meanwhile leaves nobody to use the shard: stop rather than write it.
+const parent = process.ppid
+setInterval(() => process.ppid !== parent && process.exit(1), 500).unref()
+
+const job = JSON.parse(await text(process.stdin)) as ShardJob
+const cache = openCache(job.root, job.rendererVersion)
+const { index, errors } = await pagefind.createIndex({})
+if (!index) throw new Error(`pagefind: ${errors.join('; ')}`)
+try {
+  for (const a of job.articles) {
+    const entry = await cache.get(a.hash)
+    if (!entry) throw new Error(`${a.slug}.md: not in the build cache; run the build again`)
+    const added = await index.addCustomRecord({
+      url: `/posts/${a.slug}`,
+      content: `${a.title}\n${a.description}\n${entry.text}`,
+      language: 'en',
+      meta: { title: a.title },
+      filters: { author: [a.author] },
+    })
+    if (added.errors.length) throw new Error(`pagefind: ${a.slug}: ${added.errors.join('; ')}`)
+  }
+  const written = await index.writeFiles({ outputPath: job.outputPath })
+  if (written.errors.length) throw new Error(`pagefind: ${written.errors.join('; ')}`)
+} finally {
+  await pagefind.close()
+}

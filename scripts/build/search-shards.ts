@@ -1,0 +1,148 @@
+/**
+ * The site search index, in shards. Pagefind holds a whole index in memory while it writes it
+ * (about a megabyte per article), and rewrites it whole when anything changes. So the articles
+ * are split by a hash of their slug into 2^bits shards, each indexed by its own Pagefind process
+ * (scripts/build/search-shard-worker.ts), and the browser searches them all as one with
+ * Pagefind's `mergeIndex` (site/public/scripts/site-search.js), which ranks the merged results
+ * by score. A rebuild re-indexes only the shards whose articles changed; the others are linked
+ * from the live build.
+ *
+ * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index),
+ * and `shards.json` naming them. The runtime files, the same in every shard, are hard links.
+ */
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { forEachLimited } from './limited.ts'
+import { linkTree } from './dist.ts'
+
+/** An article as its shard is keyed and indexed. */
+export interface ShardArticle {
+  slug: string
+  /** SHA-256 of its file: its search record is a function of it. */
+  hash: string
+  title: string
+  author: string
+  description: string
+}
+
+/** What the live build's search index was made of: shard folder name to the key of its records. */
+export interface SearchState {
+  bits: number
+  shards: Record<string, string>
+}
+
+export const SHARDS_FILE = 'shards.json'
+/** Files of a Pagefind index only a browser's own UI would load: not written. */
+const UI_FILES = /^pagefind-(component-ui|modular-ui|ui|highlight)\.(js|css)$/
+/** Runtime files, the same in every shard of one Pagefind version. */
+const RUNTIME_FILES = /^(pagefind\.js|pagefind-worker\.js|wasm\.[a-z-]+\.pagefind)$/
+
+/** How many hash bits split `count` articles into shards of at most about `perShard`. */
+export function shardBits(count: number, perShard: number): number {
+  // Hashing spreads unevenly: the largest of 2^bits shards is about a fifth above the mean.
+  return count <= perShard ? 0 : Math.ceil(Math.log2((count * 1.2) / perShard))
+}
+
+/** The shard of an article: the top `bits` bits of SHA-256 of its slug; stable while bits is. */
+export function shardOf(slug: string, bits: number): string {
+  const top = bits === 0 ? 0 : createHash('sha256').update(slug).digest().readUInt32BE(0) >>> (32 - bits)
+  return `${bits}-${top.toString(16).padStart(Math.ceil(bits / 4), '0')}`
+}
+
+/** Every article by shard (only shards with articles), with each shard's key. */
+export function planShards(articles: readonly ShardArticle[], bits: number, version: string): Map<string, { key: string; articles: ShardArticle[] }> {
+  const shards = new Map<string, { key: string; articles: ShardArticle[] }>()
+  for (const a of articles) {
+    const name = shardOf(a.slug, bits)
+    let shard = shards.get(name)
+    if (!shard) shards.set(name, (shard = { key: '', articles: [] }))
+    shard.articles.push(a)
+  }
+  for (const shard of shards.values()) {
+    shard.articles.sort((a, b) => (a.slug < b.slug ? -1 : 1))
+    const h = createHash('sha256').update(version)
+    for (const a of shard.articles) h.update(`\0${a.slug}:${a.hash}`)
+    shard.key = h.digest('hex')
+  }
+  return new Map([...shards].sort(([a], [b]) => (a < b ? -1 : 1)))
+}
+
+/** True when `state` is the index these articles make: nothing to index. */
+export function searchUpToDate(state: SearchState | null | undefined, bits: number, version: string, articles: readonly ShardArticle[]): boolean {
+  if (!state || state.bits !== bits) return false
+  const plan = planShards(articles, bits, version)
+  return plan.size === Object.keys(state.shards).length && [...plan].every(([name, shard]) => state.shards[name] === shard.key)
+}
+
+export interface WriteShardsOptions {
+  /** site/pagefind of the new build: created here. */
+  outDir: string
+  /** site/pagefind of the live build, whose unchanged shards are linked. */
+  previousDir?: string
+  previous?: SearchState | null
+  bits: number
+  /** Part of every shard's key: Pagefind's version, the renderer's, the record format. */
+  version: string
+  articles: readonly ShardArticle[]
+  /** Shard processes at once. */
+  parallel: number
+  /** What the shard process needs to read each article's text from the build cache. */
+  cache: { root: string; rendererVersion: string }
+  log?: (line: string) => void
+}
+
+/** Writes the sharded index; returns its state and how many shards were indexed anew. */
+export async function writeSearchShards(o: WriteShardsOptions): Promise<{ state: SearchState; indexed: number }> {
+  const plan = planShards(o.articles, o.bits, o.version)
+  mkdirSync(o.outDir, { recursive: true })
+  const stale: Array<[string, ShardArticle[]]> = []
+  for (const [name, shard] of plan) {
+    if (o.previousDir && o.previous?.shards[name] === shard.key && existsSync(join(o.previousDir, name, 'pagefind-entry.json')))
+      linkTree(join(o.previousDir, name), join(o.outDir, name))
+    else stale.push([name, shard.articles])
+  }
+  let runtime = [...plan.keys()].find((name) => existsSync(join(o.outDir, name, 'pagefind.js')))
+  await forEachLimited(stale, o.parallel, async ([name, articles]) => {
+    const dir = join(o.outDir, name)
+    await runShard({ outputPath: dir, articles, ...o.cache })
+    for (const file of readdirSync(dir)) if (UI_FILES.test(file)) unlinkSync(join(dir, file))
+    if (runtime === undefined) runtime = name
+    else if (runtime !== name) shareRuntime(join(o.outDir, runtime), dir)
+    o.log?.(`search shard ${name}: ${articles.length} articles`)
+  })
+  writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()] }))
+  return { state: { bits: o.bits, shards: Object.fromEntries([...plan].map(([name, s]) => [name, s.key])) }, indexed: stale.length }
+}
+
+/** Replaces a shard's runtime files with links to another's: one copy on disk, whatever the shard count. */
+function shareRuntime(from: string, to: string): void {
+  for (const file of readdirSync(to)) {
+    if (!RUNTIME_FILES.test(file) || !existsSync(join(from, file))) continue
+    rmSync(join(to, file))
+    linkSync(join(from, file), join(to, file))
+  }
+}
+
+/** The input of one shard process (search-shard-worker.ts), on its standard input. */
+export interface ShardJob {
+  outputPath: string
+  articles: ShardArticle[]
+  root: string
+  rendererVersion: string
+}
+
+/** Indexes one shard in a process of its own: Pagefind's memory is given back when it exits. */
+function runShard(job: ShardJob): Promise<void> {
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'search-shard-worker.ts')], { stdio: ['pipe', 'inherit', 'pipe'] })
+  let stderr = ''
+  child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)))
+  child.stdin!.end(JSON.stringify(job))
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`search shard ${job.outputPath} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`)),
+    )
+  })
+}

@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { build } from '../../scripts/build.ts'
+import { planShards, shardBits, shardOf } from '../../scripts/build/search-shards.ts'
+import { MEMORY_MODEL, planMemory } from '../../scripts/build/memory-plan.ts'
+import { BuildError } from '../../scripts/build/errors.ts'
+import { generateCorpus } from '../../bench/corpus.ts'
+import { tempDir } from '../support/temp.ts'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+const BASE_URL = 'http://localhost:4321'
+
+describe('search shard assignment', () => {
+  it('puts an article in the shard of its slug, the same in every build', () => {
+    // Pinned: a change would re-index every shard of every deployment.
+    expect(['hashing-rings', 'cafe-latency-notes', 'article-00042'].map((s) => shardOf(s, 4))).toEqual(['4-f', '4-2', '4-8'])
+    expect(shardOf('hashing-rings', 0)).toBe('0-0')
+    expect(shardOf('hashing-rings', 9)).toBe('9-1e2')
+  })
+
+  it('spreads articles about evenly, and sizes shards to the limit with room for the spread', () => {
+    const slugs = Array.from({ length: 20_000 }, (_, i) => `article-${i}`)
+    const bits = shardBits(slugs.length, 1000)
+    expect(bits).toBe(5)
+    const plan = planShards(slugs.map((slug) => ({ slug, hash: slug, title: '', author: '', description: '' })), bits, 'v')
+    expect(plan.size).toBe(32)
+    for (const shard of plan.values()) expect(shard.articles.length).toBeLessThanOrEqual(1000)
+  })
+})
+
+describe('the memory plan', () => {
+  it('refuses a cap no build fits, naming the least that does', () => {
+    expect(() => planMemory(300, 1000)).toThrow(BuildError)
+    expect(() => planMemory(300, 1000)).toThrow(/BUILD_MEMORY_MB.*needs about \d+ MB.*set BUILD_MEMORY_MB to at least \d+/s)
+  })
+
+  it('sizes shards and how many are indexed at once to fit the cap, up to the cores', () => {
+    for (const articles of [40, 5_000, 10_000, 50_000])
+      for (const cap of [2048, 3072, 6144, 16_384]) {
+        let plan
+        try {
+          plan = planMemory(cap, articles, { cores: 2 })
+        } catch (e) {
+          // Refused only when the site alone would not fit, or not one shard beside it.
+          expect(e).toBeInstanceOf(BuildError)
+          expect(MEMORY_MODEL.siteMb(articles) > cap || MEMORY_MODEL.searchParentMb(articles) + MEMORY_MODEL.shardMb(50) > cap).toBe(true)
+          continue
+        }
+        const largest = plan.shardBits === 0 ? articles : Math.ceil((articles / 2 ** plan.shardBits) * 1.2)
+        expect(MEMORY_MODEL.searchParentMb(articles) + plan.shardParallel * MEMORY_MODEL.shardMb(largest), `${articles} in ${cap} MB`).toBeLessThanOrEqual(cap)
+        expect(plan.shardParallel).toBeLessThanOrEqual(2)
+      }
+    expect(planMemory(2048, 40, { cores: 2 })).toEqual({ capMb: 2048, shardBits: 0, shardParallel: 1 })
+    expect(planMemory(16_384, 10_000, { cores: 2 }).shardParallel).toBe(2)
+  })
+
+  it('refuses BUILD_MEMORY_MB that is not a number of megabytes, before reading anything', async () => {
+    const dist = tempDir('memory-cap')
+    const run = build({ ...process.env, BASE_URL, CONTENT_DIR: join(ROOT, 'test', 'fixtures', 'corpus'), DIST_DIR: dist, BUILD_MEMORY_MB: '2GB' })
+    await expect(run).rejects.toThrow(/"2GB" is not a whole number of megabytes/)
+    expect(existsSync(join(dist, 'builds'))).toBe(false)
+  })
+})
+
+describe('a sharded search index', () => {
+  const tmp = tempDir('search-shards')
+  const content = join(tmp, 'content')
+  const dist = join(tmp, 'dist')
+  const env = { ...process.env, BASE_URL, CONTENT_DIR: content, DIST_DIR: dist }
+  const pagefind = () => join(dist, 'current', 'site', 'pagefind')
+  /** Each shard's index file's inode: a shard indexed again is a new file, a shard kept is a link to the old one. */
+  const shardFiles = () => {
+    const { shards } = JSON.parse(readFileSync(join(pagefind(), 'shards.json'), 'utf8')) as { shards: string[] }
+    return Object.fromEntries(shards.map((s) => [s, statSync(join(pagefind(), s, 'pagefind-entry.json')).ino]))
+  }
+  const changed = (before: Record<string, number>, after: Record<string, number>) =>
+    [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((s) => before[s] !== after[s]).sort()
+  // 40 articles in shards of at most 10: 8 shards.
+  const rebuild = () => build(env, { shardArticles: 10 })
+
+  it('indexes only the shard of an edited, a new or a deleted article', async () => {
+    generateCorpus(content, 40)
+    await rebuild()
+    const first = shardFiles()
+    expect(Object.keys(first)).toHaveLength(8)
+
+    const edited = 'article-00007'
+    writeFileSync(join(content, `${edited}.md`), readFileSync(join(content, `${edited}.md`), 'utf8') + '\nA new closing sentence.\n')
+    await rebuild()
+    const second = shardFiles()
+    expect(changed(first, second)).toEqual([shardOf(edited, 3)])
+
+    writeFileSync(join(content, 'a-new-article.md'), readFileSync(join(content, 'article-00001.md'), 'utf8').replace(/^title: .*$/m, 'title: A new article'))
+    await rebuild()
+    const third = shardFiles()
+    expect(changed(second, third)).toEqual([shardOf('a-new-article', 3)])
+
+    unlinkSync(join(content, 'article-00013.md'))
+    await rebuild()
+    expect(changed(third, shardFiles())).toEqual([shardOf('article-00013', 3)])
+
+    // Nothing changed: no new search index at all.
+    const live = readFileSync(join(dist, 'current', 'build.json'), 'utf8')
+    const lines: string[] = []
+    await build(env, { shardArticles: 10, log: (l) => lines.push(l) })
+    expect(lines.some((l) => l.startsWith('search index live'))).toBe(false)
+    expect(JSON.parse(readFileSync(join(dist, 'current', 'build.json'), 'utf8')).id).not.toBe(JSON.parse(live).id)
+  }, 300_000)
+
+  it('a build killed while it indexes leaves the live build serving, and the next build completes the index', async () => {
+    const before = shardFiles()
+    for (const f of readdirSync(content).slice(0, 5)) writeFileSync(join(content, f), readFileSync(join(content, f), 'utf8') + '\nEdited again.\n')
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
+    const exited = new Promise((r) => child.once('exit', r))
+    let out = ''
+    await new Promise<void>((resolve) =>
+      child.stdout!.on('data', (c: Buffer) => {
+        out += c.toString()
+        // The pages have landed; the search index is being written.
+        if (/^site live/m.test(out)) resolve()
+      }),
+    )
+    child.kill('SIGKILL')
+    await exited
+    expect(out).not.toMatch(/^search index live/m)
+    // The live build is the one whose pages landed, with the previous build's search index.
+    const { shards } = JSON.parse(readFileSync(join(pagefind(), 'shards.json'), 'utf8')) as { shards: string[] }
+    expect(shards).toEqual(Object.keys(before))
+    for (const s of shards) expect(existsSync(join(pagefind(), s, 'pagefind.js'))).toBe(true)
+
+    const lines: string[] = []
+    await build(env, { log: (l) => lines.push(l) })
+    expect(lines.some((l) => l.startsWith('search index live'))).toBe(true)
+    const after = JSON.parse(readFileSync(join(pagefind(), 'shards.json'), 'utf8')) as { shards: string[] }
+    for (const s of after.shards) expect(existsSync(join(pagefind(), s, 'pagefind-entry.json'))).toBe(true)
+    // No shard process outlives the killed build.
+    await expect.poll(() => shardProcesses(), { timeout: 5_000 }).toEqual([])
+  }, 300_000)
+})
+
+/** Shard processes still running. */
+function shardProcesses(): string[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .flatMap((p) => {
+      try {
+        const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8')
+        return cmd.includes('search-shard-worker') ? [p] : []
+      } catch {
+        return []
+      }
+    })
+}
