@@ -39,7 +39,7 @@ interface Measured {
 }
 
 /** Runs a command in its own process group; samples the summed RSS of the group. */
-async function measure(command: string, args: string[], env: NodeJS.ProcessEnv, onLine?: (line: string, child: ChildProcess) => void): Promise<Measured> {
+export async function measure(command: string, args: string[], env: NodeJS.ProcessEnv, onLine?: (line: string, child: ChildProcess) => void): Promise<Measured> {
   const started = performance.now()
   const child = spawn(command, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
@@ -79,7 +79,7 @@ function groupRssMb(pgid: number): number {
   return kb / 1024
 }
 
-const phase = (output: string, name: string) => Number(new RegExp(`${name} after ([\\d.]+) s`).exec(output)?.[1] ?? NaN)
+export const phase = (output: string, name: string) => Number(new RegExp(`${name} after ([\\d.]+) s`).exec(output)?.[1] ?? NaN)
 
 /** Cold build, Hugo, Pagefind and the edit-to-served time for one corpus size. */
 export async function buildRowsFor(size: number, work: string): Promise<BuildRow[]> {
@@ -185,7 +185,7 @@ export async function twentyThousandRow(work: string): Promise<BuildRow> {
 }
 
 /** Polls `probe` (a failing probe counts as not yet) with the shared waitFor. */
-function until(probe: () => Promise<boolean>, ms: number, every = 100): Promise<true> {
+export function until(probe: () => Promise<boolean>, ms: number, every = 100): Promise<true> {
   return waitFor(async () => ((await probe().catch(() => false)) ? true : undefined), ms, 'the build to be served', every)
 }
 

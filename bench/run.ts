@@ -27,6 +27,11 @@ import { agentToken, exchangeForm } from '../test/support/agent.ts'
 import { freePort, startProcess, type Running } from '../test/support/processes.ts'
 import { ensure, executable, missingMessage, onPath, type Requirement } from '../test/support/requirements.ts'
 
+if (process.argv.includes('--scale')) {
+  await import('./scale.ts')
+  process.exit(0)
+}
+
 const ROOT = join(import.meta.dirname, '..')
 const QUICK = process.argv.includes('--quick')
 /** Re-measure the service on the builds an earlier run left, without building again. */
