@@ -1,11 +1,11 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs'
+import { close, closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs'
 import { open, rename } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { z } from 'zod'
 import { IndexEntry } from '../../model/article.ts'
 import { detailFileTimes } from './edge-files.ts'
-import { compareEntries, postIndexBuilder, postIndexFrom, type PostIndex, type PostIndexState } from './post-index.ts'
+import { compareEntries, detailSize, postIndexBuilder, postIndexFrom, type BodySource, type PostIndex, type PostIndexState } from './post-index.ts'
 
 /**
  * The post index in a build folder is two files:
@@ -15,8 +15,9 @@ import { compareEntries, postIndexBuilder, postIndexFrom, type PostIndex, type P
  * - `post-index.ndjson`, written last: a header line, then one line per article (newest first)
  *   with its index entry minus the markdown, plus `body: [offset, length]` in the bodies file.
  *
- * Loading parses only the small lines; the bodies are copied from the file straight into the
- * detail responses (see assemblePostIndex), never parsed or held as strings.
+ * Loading parses only the small lines and keeps the bodies file open: a detail reads its body
+ * from the file when asked for (FileBodies), never parsed or held, so the service's memory does
+ * not grow with the corpus and the OS's page cache is the bodies' cache.
  */
 export const INDEX_FILES = { entries: 'post-index.ndjson', bodies: 'post-index.bodies' } as const
 /** Changes whenever the layout does; a build of another format is refused, asking for a rebuild. */
@@ -92,8 +93,9 @@ export async function writeIndexFile(buildDir: string, entries: readonly IndexEn
 /**
  * Keeps V8's young generation at its starting size for the life of the process. Loading an index
  * allocates briskly; left to its default, V8 grows the young generation to 64 MB then and keeps
- * it, which is most of what the service may hold beyond the corpus. Answers are prepared bodies,
- * so requests allocate little and lose nothing by it. Call once, early, in the process's entry.
+ * it, which is most of what the service may hold beyond its index. Answers are prepared bodies,
+ * or a detail read into a Buffer off the heap, so requests allocate little on it and lose
+ * nothing by it. Call once, early, in the process's entry.
  */
 export function keepYoungGenerationSmall(): void {
   setFlagsFromString('--semi-space-growth-factor=1')
@@ -120,20 +122,15 @@ function resolvedBuildDir(buildDir: string): string {
   }
 }
 
-/** The post index in `buildDir` read into its finished state. */
+/** The post index in `buildDir` read into its finished state, its bodies left in the file. */
 export function readIndexState(buildDir: string, baseUrl: string): PostIndexState {
   const builder = postIndexBuilder(baseUrl)
-  const bodies: Array<readonly [number, number]> = []
   return readIndexFiles(
     buildDir,
-    ({ body, ...meta }) => {
-      builder.add(meta, body[1])
-      bodies.push(body)
-    },
-    (copyBody) => {
-      const state = builder.finishState((i, target, at) => copyBody(bodies[i]!, target, at))
-      const { detailAt } = state
-      return { ...state, detailFileMs: detailFileTimes(buildDir, state.slugs, (i) => detailAt[i + 1]! - detailAt[i]!) }
+    ({ body: _body, ...meta }) => builder.add(meta),
+    (bodies) => {
+      const state = builder.finishState(bodies)
+      return { ...state, detailFileMs: detailFileTimes(buildDir, state.slugs, (i) => detailSize(state, i)) }
     },
   )
 }
@@ -144,26 +141,78 @@ export function readIndexEntries(buildDir: string): IndexEntry[] {
   return readIndexFiles(
     buildDir,
     (line) => lines.push(line),
-    (copyBody) =>
-      lines.map(({ body, ...meta }) => {
-        const literal = Buffer.allocUnsafe(body[1])
-        copyBody(body, literal, 0)
-        return { ...meta, markdown: JSON.parse(literal.toString('utf8')) as string }
-      }),
+    (bodies) => {
+      try {
+        return lines.map(({ body: _body, ...meta }, i) => {
+          const literal = Buffer.allocUnsafe(bodies.length(i))
+          bodies.copy(i, literal, 0)
+          return { ...meta, markdown: JSON.parse(literal.toString('utf8')) as string }
+        })
+      } finally {
+        bodies.close()
+      }
+    },
   )
 }
 
 /**
- * Reads the index in `buildDir`: checks each line and hands it to `onLine` as it goes (so that no
- * line outlives its turn unless kept), then calls `finish` with a function that copies a body into
- * a buffer. The site and the service are built separately, so a stale, truncated or hand-edited
- * index must fail here with the file, the entry and the field, not as a 500 later.
+ * The bodies file of a loaded index, read on demand: post i's literal is `length` bytes at
+ * `offset` (`at[2i]`, `at[2i + 1]`). The descriptor is opened at load and kept while the index
+ * can read through it, since a later build may prune (unlink) the build folder meanwhile and an
+ * open descriptor keeps the file readable. It is closed when this object is collected, never
+ * before: a closed descriptor's number is reused, and a read through it would read another file.
+ * So the index calls it through this object, whose private fields no detached method can reach.
  */
-function readIndexFiles<T>(
-  buildDir: string,
-  onLine: (line: EntryLine) => void,
-  finish: (copyBody: (body: readonly [number, number], target: Buffer, at: number) => void) => T,
-): T {
+class FileBodies implements BodySource {
+  static readonly #closeOnCollect = new FinalizationRegistry<number>((fd) => close(fd, () => {}))
+  readonly #fd: number
+  readonly #file: string
+  readonly #at: Float64Array
+
+  constructor(fd: number, file: string, at: Float64Array) {
+    this.#fd = fd
+    this.#file = file
+    this.#at = at
+    FileBodies.#closeOnCollect.register(this, fd, this)
+  }
+
+  length(i: number): number {
+    return this.#at[2 * i + 1]!
+  }
+
+  copy(i: number, target: Buffer, at: number): void {
+    const offset = this.#at[2 * i]!
+    const length = this.#at[2 * i + 1]!
+    if (readFully(this.#fd, target, at, length, offset) !== length)
+      throw new Error(`post index ${this.#file}: the body at ${offset} ends past the end of the file`)
+  }
+
+  /** Closes the file now: only for a reader that holds the only reference (readIndexEntries). */
+  close(): void {
+    FileBodies.#closeOnCollect.unregister(this)
+    closeSync(this.#fd)
+  }
+}
+
+/** Reads `length` bytes at `position` into `target` at `at`; fewer only at the end of the file. */
+function readFully(fd: number, target: Buffer, at: number, length: number, position: number): number {
+  let done = 0
+  while (done < length) {
+    const n = readSync(fd, target, at + done, length - done, position + done)
+    if (n === 0) break
+    done += n
+  }
+  return done
+}
+
+/**
+ * Reads the index in `buildDir`: checks each line and hands it to `onLine` as it goes (so that no
+ * line outlives its turn unless kept), checks that every body is where its line says, then calls
+ * `finish` with the bodies file, open. The site and the service are built separately, so a stale,
+ * truncated or hand-edited index must fail here with the file, the entry and the field, not as
+ * a 500 later.
+ */
+function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, finish: (bodies: FileBodies) => T): T {
   const entriesFile = join(buildDir, INDEX_FILES.entries)
   const bodiesFile = join(buildDir, INDEX_FILES.bodies)
   const rebuild = 'rebuild with "npm run build"'
@@ -182,16 +231,18 @@ function readIndexFiles<T>(
     throw new Error(`post index ${entriesFile}: ${rows.length - 1} entries where the header says ${header.data.entries}; ${rebuild}`)
   const { bodiesBytes } = header.data
   const seen = new Set<string>()
+  const at = new Float64Array(2 * header.data.entries)
   for (let i = 1; i < rows.length; i++) {
-    const at = `post index ${entriesFile}: entry ${i - 1}`
-    const line = validate(EntryLine, parseJson(rows[i]!), at)
-    if (seen.has(line.slug)) throw new Error(`${at}: slug "${line.slug}" appears twice`)
+    const where = `post index ${entriesFile}: entry ${i - 1}`
+    const line = validate(EntryLine, parseJson(rows[i]!), where)
+    if (seen.has(line.slug)) throw new Error(`${where}: slug "${line.slug}" appears twice`)
     seen.add(line.slug)
-    if (line.body[0] + line.body[1] > bodiesBytes) throw new Error(`${at} ("${line.slug}"): body: ends past the bodies file (${bodiesBytes} bytes); ${rebuild}`)
+    if (line.body[0] + line.body[1] > bodiesBytes) throw new Error(`${where} ("${line.slug}"): body: ends past the bodies file (${bodiesBytes} bytes); ${rebuild}`)
+    at.set(line.body, 2 * (i - 1))
     try {
       onLine(line)
     } catch (e) {
-      throw new Error(`${at} ("${line.slug}"): ${(e as Error).message}; ${rebuild}`, { cause: e })
+      throw new Error(`${where} ("${line.slug}"): ${(e as Error).message}; ${rebuild}`, { cause: e })
     }
   }
 
@@ -204,20 +255,19 @@ function readIndexFiles<T>(
   try {
     const size = fstatSync(fd).size
     if (size !== bodiesBytes) throw new Error(`post index ${bodiesFile}: ${size} bytes where ${entriesFile} says ${bodiesBytes}; ${rebuild}`)
-    return finish(([offset, length], target, at) => {
-      let done = 0
-      while (done < length) {
-        const n = readSync(fd, target, at + done, length - done, offset + done)
-        if (n === 0) break
-        done += n
-      }
-      // A body is a string literal: anything else means the two files do not belong together.
-      if (done !== length || target[at] !== 0x22 || target[at + length - 1] !== 0x22)
+    // A body is a string literal: anything else means the two files do not belong together. Its
+    // two ends are read, not the whole, which would read the corpus at every start.
+    const ends = Buffer.alloc(2)
+    for (let k = 0; k < at.length; k += 2) {
+      const [offset, length] = [at[k]!, at[k + 1]!]
+      if (readFully(fd, ends, 0, 1, offset) !== 1 || readFully(fd, ends, 1, 1, offset + length - 1) !== 1 || ends[0] !== 0x22 || ends[1] !== 0x22)
         throw new Error(`post index ${bodiesFile}: the body at ${offset} is not a JSON string; ${rebuild}`)
-    })
-  } finally {
+    }
+  } catch (e) {
     closeSync(fd)
+    throw e
   }
+  return finish(new FileBodies(fd, bodiesFile, at))
 }
 
 /** One entry checked against the article schema; the error names the entry and every bad field. */

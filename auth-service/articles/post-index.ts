@@ -3,7 +3,7 @@ import { toPost, type IndexEntry, type Post } from '../../model/article.ts'
 import { fileValidators } from './edge-files.ts'
 import { keywordIndexBuilder, keywordIndexFrom, type KeywordIndexState } from './search.ts'
 
-/** A response body prepared once per index, with its validators, so a read costs a lookup. */
+/** A response body prepared once per index, with its validators, so a read costs a lookup (a detail's body excepted: see PostIndex.detail). */
 export interface PreparedBody {
   readonly body: Buffer
   readonly etag: string
@@ -15,6 +15,8 @@ export interface PreparedBody {
   readonly headers?: readonly string[]
 }
 
+type Validators = Pick<PreparedBody, 'etag' | 'lastModified'>
+
 export interface PostIndex {
   readonly size: number
   /**
@@ -23,6 +25,11 @@ export interface PostIndex {
    * stores only answers of that build.
    */
   readonly build?: string
+  /**
+   * An article's detail response `{...post, "markdown"}`. Its body is laid out on each call, the
+   * markdown read from the index's BodySource (the page cache keeps the popular ones); only its
+   * validators are kept. Throws when the body cannot be read.
+   */
   detail(slug: string): PreparedBody | undefined
   /** The newest `limit` posts as the list envelope `{"posts": [...]}`. */
   latest(limit: number): PreparedBody
@@ -88,10 +95,30 @@ export function compareEntries(a: Pick<PostMeta, 'date' | 'slug'>, b: Pick<PostM
 /** The index of entries held in memory, in any order (tests, tools); the service loads its own from a file. */
 export function createPostIndex(entries: readonly IndexEntry[], baseUrl: string, now = new Date()): PostIndex {
   const sorted = [...entries].sort(compareEntries)
-  const literals = sorted.map((e) => Buffer.from(JSON.stringify(e.markdown)))
   const builder = postIndexBuilder(baseUrl, now)
-  sorted.forEach(({ markdown: _body, ...meta }, i) => builder.add(meta, literals[i]!.length))
-  return builder.finish((i, target, at) => literals[i]!.copy(target, at))
+  for (const { markdown: _body, ...meta } of sorted) builder.add(meta)
+  return builder.finish(memoryBodies(sorted.map((e) => Buffer.from(JSON.stringify(e.markdown)))))
+}
+
+/**
+ * Where an index reads each post's markdown, as a JSON string literal in UTF-8 (quotes included),
+ * when a detail is asked for. The service's index reads them from the build's bodies file
+ * (index-file.ts), so that bodies stay out of its memory. Call it through the object, never a
+ * detached method: the object may own a resource (an open file) for as long as it is reachable.
+ */
+export interface BodySource {
+  /** The byte length of post i's literal. */
+  length(i: number): number
+  /** Copies post i's literal to `at` in `target`. */
+  copy(i: number, target: Buffer, at: number): void
+}
+
+/** Bodies held in memory, post i's literal at i (tests and tools). */
+export function memoryBodies(literals: readonly Buffer[]): BodySource {
+  return {
+    length: (i) => literals[i]!.length,
+    copy: (i, target, at) => void literals[i]!.copy(target, at),
+  }
 }
 
 const MARKDOWN_MEMBER = Buffer.from(',"markdown":')
@@ -101,6 +128,11 @@ const MARKDOWN_MEMBER = Buffer.from(',"markdown":')
  * replaced by the markdown member, byte for byte what JSON.stringify makes of the whole.
  */
 const detailLength = (postLength: number, literalLength: number) => postLength - 1 + MARKDOWN_MEMBER.length + literalLength + 1
+
+/** The byte length of post i's detail response in a finished index. */
+export function detailSize(state: PostIndexState, i: number): number {
+  return detailLength(state.postAt[i + 1]! - state.postAt[i]!, state.bodies.length(i))
+}
 
 /** Lays a detail out at `at` in `target` (detailLength bytes): the post's JSON, then the literal `copyLiteral` writes at the offset it is given. */
 function layDetail(target: Buffer, at: number, post: Buffer, literalLength: number, copyLiteral: (at: number) => void): void {
@@ -121,10 +153,9 @@ const CHUNK_BYTES = 1 << 20
 
 /**
  * Builds the in-memory index the API answers from, one post at a time in index order (newest
- * first, then by slug), keeping no object per post: each wire Post is kept as its JSON, and every
- * detail response is laid end to end in one buffer, off the JS heap. A body is copied once, from
- * its source straight into its place in that buffer, so the index holds about the corpus in
- * memory, once, and loading leaves little for the garbage collector.
+ * first, then by slug), keeping no object per post: each wire Post is kept as its JSON, end to
+ * end in one buffer off the JS heap. Bodies are not held: a detail is laid out on each read from
+ * the index's BodySource, so the index's memory grows with the metadata, not with the corpus.
  */
 export function postIndexBuilder(baseUrl: string, now = new Date()) {
   const chunks: Buffer[] = []
@@ -133,7 +164,6 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
   let postBytes = 0
   const postStart: number[] = [0]
   const modifiedMs: number[] = []
-  const markdownBytes: number[] = []
   const bySlug = new Map<string, number>()
   const dates: string[] = []
   const byTag = new Map<string, number[]>()
@@ -142,8 +172,8 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
   let previous: PostMeta | undefined
 
   return {
-    /** Adds the next post; `bytes` is the length of its markdown as a JSON string literal in UTF-8. */
-    add(meta: PostMeta, bytes: number): void {
+    /** Adds the next post. */
+    add(meta: PostMeta): void {
       if (previous && compareEntries(previous, meta) >= 0)
         throw new Error(`post "${meta.slug}" comes after "${previous.slug}": posts must be newest first, then by slug, each once`)
       previous = meta
@@ -163,31 +193,23 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
       for (const tag of new Set(meta.tags.map(filterKey))) listOf(byTag, tag).push(at)
       listOf(byAuthor, filterKey(meta.author)).push(at)
       modifiedMs.push(Date.parse(meta.lastModified))
-      markdownBytes.push(bytes)
       search.add(meta)
     },
-    /** Lays out the detail responses, copying post `i`'s markdown literal with `copy`, and returns the index. */
-    finish(copy: (i: number, target: Buffer, at: number) => void): PostIndex {
-      return postIndexFrom(this.finishState(copy), now)
+    /** The index, reading post i's body, the i-th added, from `bodies`. */
+    finish(bodies: BodySource): PostIndex {
+      return postIndexFrom(this.finishState(bodies), now)
     },
-    /** As finish, but returns the index as data: buffers, typed arrays and strings. */
-    finishState(copy: (i: number, target: Buffer, at: number) => void): PostIndexState {
+    /** As finish, but returns the index as data: buffers, typed arrays and strings, and `bodies`. */
+    finishState(bodies: BodySource): PostIndexState {
       chunks.push(chunk.subarray(0, chunkUsed))
       const posts = Buffer.allocUnsafeSlow(postBytes)
       let offset = 0
       for (const c of chunks) offset += c.copy(posts, offset)
       chunks.length = 0
-      const size = modifiedMs.length
-      const postAt = Float64Array.from(postStart)
-      const detailAt = new Float64Array(size + 1)
-      for (let i = 0; i < size; i++) detailAt[i + 1] = detailAt[i]! + detailLength(postAt[i + 1]! - postAt[i]!, markdownBytes[i]!)
-      const details = Buffer.allocUnsafeSlow(detailAt[size]!)
-      for (let i = 0; i < size; i++) layDetail(details, detailAt[i]!, posts.subarray(postAt[i]!, postAt[i + 1]!), markdownBytes[i]!, (at) => copy(i, details, at))
       return {
         posts,
-        postAt,
-        details,
-        detailAt,
+        postAt: Float64Array.from(postStart),
+        bodies,
         modifiedMs: Float64Array.from(modifiedMs),
         slugs: [...bySlug.keys()],
         dates,
@@ -204,9 +226,8 @@ export interface PostIndexState {
   /** Every wire Post's JSON, end to end; post i is postAt[i] .. postAt[i + 1]. */
   posts: Buffer
   postAt: Float64Array
-  /** Every detail response, end to end; post i's is detailAt[i] .. detailAt[i + 1]. */
-  details: Buffer
-  detailAt: Float64Array
+  /** Each post's markdown literal, read when its detail is. */
+  bodies: BodySource
   modifiedMs: Float64Array
   /**
    * Each detail's file's mtime where the build wrote it for the edge (edge-files.ts), NaN where
@@ -240,11 +261,11 @@ function positions(map: Map<string, number[]>): Map<string, Int32Array> {
 
 /** The index answering from a finished state. */
 export function postIndexFrom(state: PostIndexState, now = new Date()): PostIndex {
-  const { postAt, detailAt, modifiedMs } = state
-  const { posts, details } = state
+  const { posts, postAt, bodies, modifiedMs } = state
   const bySlug = new Map<string, number>(state.slugs.map((slug, i) => [slug, i]))
   const search = keywordIndexFrom(state.search)
-  const prepared: Array<PreparedBody | undefined> = []
+  // Only the validators are kept per article: keeping the bodies would hold the corpus again.
+  const validators: Array<Validators | undefined> = []
   const lists = new Map<number, PreparedBody>()
   // Popular queries repeat: their answers are kept, for this index only, up to a bound.
   const searches = new Map<string, PreparedBody>()
@@ -286,10 +307,20 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     return link ? { ...prepared, headers: ['Link', `<${link.url}>; rel="next"`] } : prepared
   }
   const postJson = (i: number) => posts.subarray(postAt[i]!, postAt[i + 1]!)
-  const prepareDetail = (i: number): PreparedBody => {
-    const body = details.subarray(detailAt[i]!, detailAt[i + 1]!)
+  /** Post i's detail response, laid out afresh: its JSON, then its body as `bodies` reads it. */
+  const detailBody = (i: number): Buffer => {
+    const post = postJson(i)
+    const literalLength = bodies.length(i)
+    const body = Buffer.allocUnsafe(detailLength(post.length, literalLength))
+    layDetail(body, 0, post, literalLength, (at) => bodies.copy(i, body, at))
+    return body
+  }
+  /** Post i's validators: its edge file's where the build wrote one, else of its bytes (hashed once, on first read, not at start-up). */
+  const detailValidators = (i: number, body: Buffer): Validators => {
     const fileMs = state.detailFileMs?.[i] ?? Number.NaN
-    return Number.isNaN(fileMs) ? prepareBytes(body, modifiedMs[i]!) : { body, ...fileValidators(fileMs, body.length) }
+    if (!Number.isNaN(fileMs)) return fileValidators(fileMs, body.length)
+    const { etag, lastModified } = prepareBytes(body, modifiedMs[i]!)
+    return { etag, lastModified }
   }
   /** `{<head>[post, post, ...]<tail>}` exactly as JSON.stringify writes it, and its newest lastModified. */
   const envelope = (head: string, found: readonly number[], tail = ''): { body: Buffer; newest: number } => {
@@ -309,8 +340,8 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     detail(slug) {
       const i = bySlug.get(slug)
       if (i === undefined) return undefined
-      // Validators are made on first read: hashing every body would slow start-up.
-      return (prepared[i] ??= prepareDetail(i))
+      const body = detailBody(i)
+      return { body, ...(validators[i] ??= detailValidators(i, body)) }
     },
     latest(limit) {
       let body = lists.get(limit)
