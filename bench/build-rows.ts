@@ -81,15 +81,19 @@ function groupRssMb(pgid: number): number {
 
 export const phase = (output: string, name: string) => Number(new RegExp(`${name} after ([\\d.]+) s`).exec(output)?.[1] ?? NaN)
 
-/** Cold build, Hugo, Pagefind and the edit-to-served time for one corpus size. */
-export async function buildRowsFor(size: number, work: string): Promise<BuildRow[]> {
-  const rows: BuildRow[] = []
+/** The bench's corpus of `size` articles built cold (no caches of any kind: a fresh DIST_DIR holds the build cache and Astro's), measured. */
+export async function coldBuild(size: number, work: string): Promise<{ corpus: string; env: NodeJS.ProcessEnv; cold: Measured }> {
   const corpus = generateCorpus(join(work, `corpus-${size}`), size)
   const dist = join(work, `dist-${size}`)
   rmSync(dist, { recursive: true, force: true })
   const env = { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL }
-  // No caches of any kind: a fresh DIST_DIR holds the build cache and Astro's.
-  const cold = await measure(NODE, [join(ROOT, 'scripts', 'build.ts')], env)
+  return { corpus, env, cold: await measure(NODE, [join(ROOT, 'scripts', 'build.ts')], env) }
+}
+
+/** Cold build, Hugo, Pagefind and the edit-to-served time for one corpus size. */
+export async function buildRowsFor(size: number, work: string): Promise<BuildRow[]> {
+  const rows: BuildRow[] = []
+  const { corpus, env, cold } = await coldBuild(size, work)
   if (cold.code !== 0) {
     rows.push({ figure: `build ${size}: cold, no caches`, unit: 's', values: [NaN], note: `failed: ${cold.output.trim().split('\n').slice(-3).join(' ').slice(0, 300)}` })
     return rows
@@ -107,49 +111,41 @@ export async function buildRowsFor(size: number, work: string): Promise<BuildRow
   rows.push({ figure: `build ${size}: peak memory until the site is live (before Pagefind)`, unit: 'MB', values: [cold.sitePeakMb] })
   rows.push({ figure: `build ${size}: whole cold build, search index included`, unit: 's', values: [cold.seconds] })
 
-  const hugoSite = join(work, `hugo-${size}`)
-  rmSync(hugoSite, { recursive: true, force: true })
-  cpSync(join(import.meta.dirname, 'hugo'), hugoSite, { recursive: true })
-  cpSync(corpus, join(hugoSite, 'content', 'posts'), { recursive: true })
-  if (spawnSync('sh', ['-c', 'command -v hugo']).status === 0) {
-    const hugo = await measure('hugo', ['--source', hugoSite, '--destination', join(hugoSite, 'public'), '--quiet'], process.env)
+  await withHugo(corpus, join(work, `hugo-${size}`), async (hugo, site) => {
     rows.push({ figure: `build ${size}: Hugo, same corpus`, unit: 's', values: [hugo.seconds], note: `peak ${hugo.peakMb.toFixed(0)} MB` })
-    const pf = await measure(NODE, [join(import.meta.dirname, 'pagefind-plain.ts'), join(hugoSite, 'public')], process.env)
+    const pf = await measure(NODE, [join(import.meta.dirname, 'pagefind-plain.ts'), join(site, 'public')], process.env)
     rows.push({ figure: `build ${size}: Pagefind on Hugo's plain pages`, unit: 's', values: [pf.seconds], note: `peak ${pf.peakMb.toFixed(0)} MB` })
-  }
-  rmSync(hugoSite, { recursive: true, force: true })
+  })
 
   rows.push(...(await editToServed(size, corpus, env)))
   return rows
+}
+
+/**
+ * Builds `corpus` with Hugo (Debian's, `bench/hugo/`) in `site`, measured, and hands the result to
+ * `use` before removing the site; does nothing when Hugo is not installed.
+ */
+export async function withHugo(corpus: string, site: string, use: (hugo: Measured, site: string) => Promise<void>): Promise<void> {
+  if (spawnSync('sh', ['-c', 'command -v hugo']).status !== 0) return
+  rmSync(site, { recursive: true, force: true })
+  cpSync(join(import.meta.dirname, 'hugo'), site, { recursive: true })
+  cpSync(corpus, join(site, 'content', 'posts'), { recursive: true })
+  try {
+    await use(await measure('hugo', ['--source', site, '--destination', join(site, 'public'), '--quiet'], process.env), site)
+  } finally {
+    rmSync(site, { recursive: true, force: true })
+  }
 }
 
 /** Edits one article while a server runs, then times `npm run build` until the server serves the edit. */
 async function editToServed(size: number, corpus: string, env: NodeJS.ProcessEnv): Promise<BuildRow[]> {
   const port = await freePort()
   const data = join(tmpdir(), `lattice-bench-data-${process.pid}`)
-  const server = spawn(NODE, [join(ROOT, 'auth-service', 'server.ts')], {
-    cwd: ROOT,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: data, LOG_LEVEL: 'warn', RATE_LIMITS: 'off' },
-    stdio: 'ignore',
-  })
+  const server = startServer(env, port, data)
   const origin = `http://127.0.0.1:${port}`
   try {
     await until(async () => (await fetch(`${origin}/readyz`)).ok, 60_000)
-    const slug = readdirSync(corpus).sort()[Math.floor(size / 2)]!.replace(/\.md$/, '')
-    const file = join(corpus, `${slug}.md`)
-    const marker = `edited${Date.now()}`
-    // A body edit: a new word in a paragraph (the reading time stays).
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/\n\n([A-Za-z])/, `\n\n${marker} $1`))
-    const started = performance.now()
-    let servedAt = NaN
-    let searchAt = NaN
-    const build = measure(NODE, [join(ROOT, 'scripts', 'build.ts')], env, (line) => {
-      if (line.startsWith('search index live')) searchAt = (performance.now() - started) / 1000
-    })
-    await until(async () => (await (await fetch(`${origin}/posts/${slug}`)).text()).includes(marker), 600_000, 50)
-    servedAt = (performance.now() - started) / 1000
-    const done = await build
-    if (done.code !== 0) throw new Error(`the rebuild failed: ${done.output.slice(-500)}`)
+    const { served: servedAt, searchable: searchAt } = await editUnderServer(corpus, env, origin)
     return [
       {
         figure: `build ${size}: one article edited → served by a running server`,
@@ -164,6 +160,45 @@ async function editToServed(size: number, corpus: string, env: NodeJS.ProcessEnv
     await new Promise((r) => server.once('exit', r))
     rmSync(data, { recursive: true, force: true })
   }
+}
+
+/** The service on `port` of 127.0.0.1, serving the build `env` names, without rate limits. */
+export function startServer(env: NodeJS.ProcessEnv, port: number, dataDir: string): ChildProcess {
+  return spawn(NODE, [join(ROOT, 'auth-service', 'server.ts')], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMITS: 'off' },
+    stdio: 'ignore',
+  })
+}
+
+/** The articles of a bench corpus, by slug, in name order. */
+export const corpusSlugs = (corpus: string) =>
+  readdirSync(corpus)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => f.slice(0, -3))
+
+/**
+ * Edits the middle article of `corpus` (a new word in a paragraph: the reading time stays), then
+ * times `npm run build` until the server at `origin` serves the edit, and until the build says
+ * the search index has it.
+ */
+export async function editUnderServer(corpus: string, env: NodeJS.ProcessEnv, origin: string): Promise<{ served: number; searchable: number; build: Measured }> {
+  const slugs = corpusSlugs(corpus)
+  const slug = slugs[Math.floor(slugs.length / 2)]!
+  const file = join(corpus, `${slug}.md`)
+  const marker = `edited${Date.now()}`
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/\n\n([A-Za-z])/, `\n\n${marker} $1`))
+  const started = performance.now()
+  let searchable = NaN
+  const build = measure(NODE, [join(ROOT, 'scripts', 'build.ts')], env, (line) => {
+    if (line.startsWith('search index live')) searchable = (performance.now() - started) / 1000
+  })
+  await until(async () => (await (await fetch(`${origin}/posts/${slug}`)).text()).includes(marker), 900_000, 50)
+  const served = (performance.now() - started) / 1000
+  const done = await build
+  if (done.code !== 0) throw new Error(`the rebuild failed: ${done.output.slice(-500)}`)
+  return { served, searchable, build: done }
 }
 
 /** A 20,000-article build succeeds (cold, search index included). */

@@ -19,19 +19,19 @@ import { ROOT, buildEnv, buildSourcesFingerprint, computeInputs, siteSourcesFing
 import { articlePage, markdownTwin, parseTemplate } from './build/article-page.ts'
 import { articleCitation } from './build/citation/index.ts'
 import { openCache, type BuildCache, type CacheEntry } from './build/cache.ts'
-import { articleBody, parseArticle, readSources, type ArticleMeta } from './build/content.ts'
+import { articleBody, listArticleFiles, parseArticle, readSources, type ArticleMeta } from './build/content.ts'
 import { acquireLock, configKey, linkTree, liveBuildDir, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
 import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
 import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { writeIndexFile } from '../auth-service/articles/index-file.ts'
 import { compareEntries } from '../auth-service/articles/post-index.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './build/renderer.ts'
-import { searchUpToDate, writeSearchShards, type SearchState } from './build/search-shards.ts'
+import { planShards, searchUpToDate, writeSearchShards, type SearchState } from './build/search-shards.ts'
 import { memoryCap, planMemory } from './build/memory-plan.ts'
 import { coverHtml, navHtml, tocHtml } from './build/reading-parts.ts'
 import { relatedArticles } from './build/related.ts'
 import { LLMS_FULL, reuseLlmsFull, writeLlmsFull } from './build/llms-full.ts'
-import { forEachLimited } from './build/limited.ts'
+import { forEachLimited, mapAhead } from './build/limited.ts'
 import { writeEdgeFiles } from './build/edge-files.ts'
 import { EDGE_DIR } from '../auth-service/articles/edge-files.ts'
 
@@ -66,6 +66,8 @@ const STATE_VERSION = 3
 const SEARCH_RECORD_VERSION = 1
 /** Files written at once. */
 const WRITE_CONCURRENCY = 32
+/** Articles read ahead of a file written from all of them in order (the post index, llms-full.txt). */
+const READ_AHEAD = 32
 /** Articles in the renderer's queue at once: enough to keep every thread busy. */
 const RENDER_AHEAD = 64
 
@@ -117,7 +119,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const inputs = computeInputs(contentDir, baseUrl)
     const problems: BuildProblem[] = []
     // Refused here, before anything is written, when no plan fits the cap.
-    const memory = planMemory(memoryCap(env), countArticleFiles(contentDir), { shardArticles: options.shardArticles })
+    const files = listArticleFiles(contentDir)
+    const memory = planMemory(memoryCap(env), files.length, { shardArticles: options.shardArticles })
     let prev = readPrevious(distDir, key)
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
     const entries = new EntrySource(cache, pool, contentDir)
@@ -125,7 +128,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // Metadata: from the live build when the file is unchanged, else from the cache, else parsed.
     const metas: ArticleMeta[] = []
     const fresh: ArticleMeta[] = []
-    const sources = await readSources(contentDir, problems, async (f) => {
+    const sources = await readSources(contentDir, files, problems, async (f) => {
       const known = prev?.bySlug.get(f.slug)
       if (known && known.hash === f.hash) return void metas.push(known)
       const cached = await cache.get(f.hash)
@@ -227,8 +230,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // go first, to bound the peak memory.
     await pool.close()
     const live = prev!
-    const searchVersion = sha(PAGEFIND_VERSION, renderer.version, `${SEARCH_RECORD_VERSION}`)
-    if (options.search !== false && !searchUpToDate(live.state.search, memory.shardBits, searchVersion, published)) {
+    // Shard names carry their bits: with other bits, no shard matches and all are indexed.
+    const shards = planShards(published, memory.shardBits, sha(PAGEFIND_VERSION, renderer.version, `${SEARCH_RECORD_VERSION}`))
+    if (options.search !== false && !searchUpToDate(live.state.search, shards)) {
       const { id, dir } = startBuildDir()
       linkTree(join(live.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
       linkTemplates(live.dir, dir)
@@ -236,9 +240,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         outDir: join(dir, 'site', 'pagefind'),
         previousDir: join(live.dir, 'site', 'pagefind'),
         previous: live.state.search,
-        bits: memory.shardBits,
-        version: searchVersion,
-        articles: published,
+        plan: shards,
         parallel: memory.shardParallel,
         cache: { root: join(distDir, 'cache', 'articles'), rendererVersion: renderer.version },
       })
@@ -416,9 +418,7 @@ async function writeArticles(
     published.every((m) => prev.bySlug.get(m.slug)?.hash === m.hash)
   const full = join(siteDir, LLMS_FULL)
   // Written beside the pages, in the order of the list.
-  const fullText = sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full) ? undefined : writeLlmsFull(full, (async function* () {
-    for (const m of published) yield await twinOf(m)
-  })())
+  const fullText = sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full) ? undefined : writeLlmsFull(full, mapAhead(published, READ_AHEAD, twinOf))
   await Promise.all([pages, fullText])
   return navKeys
 }
@@ -455,16 +455,12 @@ function runAstro(
   }).finally(() => rmSync(work, { recursive: true, force: true }))
 }
 
-/** The post index's entries, in the order of `published`, each read as it is written. */
-async function* indexEntries(published: readonly ArticleMeta[], entries: EntrySource): AsyncIterable<IndexEntry> {
+/** The post index's entries, in its order, each read as it is written. */
+function indexEntries(published: readonly ArticleMeta[], entries: EntrySource): AsyncIterable<IndexEntry> {
   // The index's order compares days, where `published` compares moments.
   const key = (m: ArticleMeta) => ({ slug: m.slug, date: m.date.slice(0, 10) })
-  for (const m of [...published].sort((a, b) => compareEntries(key(a), key(b)))) yield indexEntry(m, await entries.text(m))
-}
-
-/** Article files in CONTENT_DIR, counted before any is read, for the memory plan. */
-function countArticleFiles(contentDir: string): number {
-  return readdirSync(contentDir).filter((n) => n.endsWith('.md')).length
+  const ordered = [...published].sort((a, b) => compareEntries(key(a), key(b)))
+  return mapAhead(ordered, READ_AHEAD, async (m) => indexEntry(m, await entries.text(m)))
 }
 
 function indexEntry(m: ArticleMeta, source: string): IndexEntry {

@@ -134,20 +134,19 @@ export function detailSize(state: PostIndexState, i: number): number {
   return detailLength(state.postAt[i + 1]! - state.postAt[i]!, state.bodies.length(i))
 }
 
-/** Lays a detail out at `at` in `target` (detailLength bytes): the post's JSON, then the literal `copyLiteral` writes at the offset it is given. */
-function layDetail(target: Buffer, at: number, post: Buffer, literalLength: number, copyLiteral: (at: number) => void): void {
-  at += post.copy(target, at, 0, post.length - 1)
+/** A detail response: the post's JSON, then the literal `copyLiteral` writes into it at the offset it is given. */
+function layDetail(post: Buffer, literalLength: number, copyLiteral: (target: Buffer, at: number) => void): Buffer {
+  const target = Buffer.allocUnsafe(detailLength(post.length, literalLength))
+  let at = post.copy(target, 0, 0, post.length - 1)
   at += MARKDOWN_MEMBER.copy(target, at)
-  copyLiteral(at)
+  copyLiteral(target, at)
   target[at + literalLength] = 0x7d // }
+  return target
 }
 
 /** One article's detail response, laid out as the index lays it: the build writes it as the file the edge serves (edge-files.ts). */
 export function detailBytes(meta: PostMeta, markdownLiteral: Buffer, baseUrl: string): Buffer {
-  const post = Buffer.from(JSON.stringify(toPost(meta, baseUrl)))
-  const detail = Buffer.allocUnsafe(detailLength(post.length, markdownLiteral.length))
-  layDetail(detail, 0, post, markdownLiteral.length, (at) => markdownLiteral.copy(detail, at))
-  return detail
+  return layDetail(Buffer.from(JSON.stringify(toPost(meta, baseUrl))), markdownLiteral.length, (target, at) => markdownLiteral.copy(target, at))
 }
 const CHUNK_BYTES = 1 << 20
 
@@ -308,13 +307,7 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
   }
   const postJson = (i: number) => posts.subarray(postAt[i]!, postAt[i + 1]!)
   /** Post i's detail response, laid out afresh: its JSON, then its body as `bodies` reads it. */
-  const detailBody = (i: number): Buffer => {
-    const post = postJson(i)
-    const literalLength = bodies.length(i)
-    const body = Buffer.allocUnsafe(detailLength(post.length, literalLength))
-    layDetail(body, 0, post, literalLength, (at) => bodies.copy(i, body, at))
-    return body
-  }
+  const detailBody = (i: number): Buffer => layDetail(postJson(i), bodies.length(i), (target, at) => bodies.copy(i, target, at))
   /** Post i's validators: its edge file's where the build wrote one, else of its bytes (hashed once, on first read, not at start-up). */
   const detailValidators = (i: number, body: Buffer): Validators => {
     const fileMs = state.detailFileMs?.[i] ?? Number.NaN

@@ -3,7 +3,8 @@
  * everything derived from it) and its frontmatter validated against the one article schema.
  */
 import { createHash } from 'node:crypto'
-import { readdir, readFile } from 'node:fs/promises'
+import { readdirSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
 import { Frontmatter, SLUG_PATTERN, readingMinutes } from '../../model/article.ts'
@@ -37,17 +38,20 @@ const FIELDS = Object.keys(Frontmatter.shape).join(', ')
 /** Files read at once: enough to keep the disk busy, few enough to bound open descriptors. */
 const READ_CONCURRENCY = 64
 
-/**
- * Lists and reads every article file, sorted by name; names that are not slugs are problems.
- * Each file's text is handed to `onFile` and then let go: a build holds no article's text for
- * longer than it works on it, so its memory does not grow with the corpus.
- */
-export async function readSources(contentDir: string, problems: BuildProblem[], onFile: (f: SourceFile) => void | Promise<void>): Promise<SourceRef[]> {
-  const entries = await readdir(contentDir, { withFileTypes: true })
-  const names = entries
+/** The article files of CONTENT_DIR (`*.md`), sorted by name. */
+export function listArticleFiles(contentDir: string): string[] {
+  return readdirSync(contentDir, { withFileTypes: true })
     .filter((e) => e.name.endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
     .map((e) => e.name)
     .sort()
+}
+
+/**
+ * Reads the article files `names` (listArticleFiles) in order; names that are not slugs are
+ * problems. Each file's text is handed to `onFile` and then let go: a build holds no article's
+ * text for longer than it works on it, so its memory does not grow with the corpus.
+ */
+export async function readSources(contentDir: string, names: readonly string[], problems: BuildProblem[], onFile: (f: SourceFile) => void | Promise<void>): Promise<SourceRef[]> {
   const valid = names.filter((file) => {
     if (SLUG_RE.test(file.slice(0, -3))) return true
     problems.push({

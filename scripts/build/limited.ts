@@ -9,3 +9,26 @@ export async function forEachLimited<T>(items: readonly T[], limit: number, fn: 
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }
+
+/**
+ * `fn` of every item, yielded in the items' order, with up to `ahead` calls under way: reads
+ * overlap while the consumer writes, and no more than `ahead` results are held at once.
+ */
+export async function* mapAhead<T, R>(items: readonly T[], ahead: number, fn: (item: T) => Promise<R>): AsyncGenerator<R> {
+  const pending: Array<Promise<R>> = []
+  let next = 0
+  const fill = () => {
+    while (next < items.length && pending.length < ahead) {
+      const started = fn(items[next++]!)
+      // Awaited in turn below; a rejection before its turn is not an unhandled one.
+      started.catch(() => {})
+      pending.push(started)
+    }
+  }
+  fill()
+  while (pending.length > 0) {
+    const result = await pending.shift()!
+    fill()
+    yield result
+  }
+}

@@ -9,7 +9,7 @@
  */
 import { availableParallelism, totalmem } from 'node:os'
 import { BuildError } from './errors.ts'
-import { shardBits } from './search-shards.ts'
+import { largestShard, shardBits } from './search-shards.ts'
 
 /** Without BUILD_MEMORY_MB: three quarters of the machine's memory, leaving the rest to the system and a running server. */
 export const defaultBuildMemoryMb = () => Math.floor((totalmem() / 2 ** 20) * 0.75)
@@ -69,8 +69,10 @@ export function planMemory(capMb: number, articles: number, options: { shardArti
   const fits = Math.floor((forShards - MEMORY_MODEL.shardMb(0)) / (MEMORY_MODEL.shardMb(1) - MEMORY_MODEL.shardMb(0)))
   const perShard = options.shardArticles ?? Math.min(MAX_SHARD_ARTICLES, fits)
   const minimum = MEMORY_MODEL.searchParentMb(articles) + MEMORY_MODEL.shardMb(MIN_SHARD_ARTICLES)
+  const bits = shardBits(articles, perShard)
+  const largest = largestShard(articles, bits)
   // Shards of fewer than MIN_SHARD_ARTICLES would make a search open too many of them.
-  if ((options.shardArticles === undefined && fits < MIN_SHARD_ARTICLES) || MEMORY_MODEL.shardMb(expectedLargest(articles, perShard)) > forShards)
+  if ((options.shardArticles === undefined && fits < MIN_SHARD_ARTICLES) || MEMORY_MODEL.shardMb(largest) > forShards)
     throw new BuildError([
       {
         file: 'BUILD_MEMORY_MB',
@@ -78,14 +80,6 @@ export function planMemory(capMb: number, articles: number, options: { shardArti
         fix: `set BUILD_MEMORY_MB to at least ${need(Math.max(minimum, site))}`,
       },
     ])
-  const bits = shardBits(articles, perShard)
-  const largest = expectedLargest(articles, perShard)
   const parallel = Math.max(1, Math.min(cores, Math.floor(forShards / MEMORY_MODEL.shardMb(largest)), 2 ** bits))
   return { capMb, shardBits: bits, shardParallel: parallel }
-}
-
-/** The articles of the largest shard, about: the mean plus a fifth, as shardBits allows for. */
-function expectedLargest(articles: number, perShard: number): number {
-  const shards = 2 ** shardBits(articles, perShard)
-  return shards === 1 ? articles : Math.ceil((articles / shards) * 1.2)
 }

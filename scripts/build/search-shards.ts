@@ -29,7 +29,6 @@ export interface ShardArticle {
 
 /** What the live build's search index was made of: shard folder name to the key of its records. */
 export interface SearchState {
-  bits: number
   shards: Record<string, string>
 }
 
@@ -39,10 +38,17 @@ const UI_FILES = /^pagefind-(component-ui|modular-ui|ui|highlight)\.(js|css)$/
 /** Runtime files, the same in every shard of one Pagefind version. */
 const RUNTIME_FILES = /^(pagefind\.js|pagefind-worker\.js|wasm\.[a-z-]+\.pagefind)$/
 
+/** Hashing spreads unevenly: the largest of several shards holds about a fifth above the mean. */
+const SPREAD = 1.2
+
 /** How many hash bits split `count` articles into shards of at most about `perShard`. */
 export function shardBits(count: number, perShard: number): number {
-  // Hashing spreads unevenly: the largest of 2^bits shards is about a fifth above the mean.
-  return count <= perShard ? 0 : Math.ceil(Math.log2((count * 1.2) / perShard))
+  return count <= perShard ? 0 : Math.ceil(Math.log2((count * SPREAD) / perShard))
+}
+
+/** About how many articles the largest of the 2^bits shards of `count` holds. */
+export function largestShard(count: number, bits: number): number {
+  return bits === 0 ? count : Math.ceil((count / 2 ** bits) * SPREAD)
 }
 
 /** The shard of an article: the top `bits` bits of SHA-256 of its slug; stable while bits is. */
@@ -52,7 +58,9 @@ export function shardOf(slug: string, bits: number): string {
 }
 
 /** Every article by shard (only shards with articles), with each shard's key. */
-export function planShards(articles: readonly ShardArticle[], bits: number, version: string): Map<string, { key: string; articles: ShardArticle[] }> {
+export type ShardPlan = Map<string, { key: string; articles: ShardArticle[] }>
+
+export function planShards(articles: readonly ShardArticle[], bits: number, version: string): ShardPlan {
   const shards = new Map<string, { key: string; articles: ShardArticle[] }>()
   for (const a of articles) {
     const name = shardOf(a.slug, bits)
@@ -69,11 +77,9 @@ export function planShards(articles: readonly ShardArticle[], bits: number, vers
   return new Map([...shards].sort(([a], [b]) => (a < b ? -1 : 1)))
 }
 
-/** True when `state` is the index these articles make: nothing to index. */
-export function searchUpToDate(state: SearchState | null | undefined, bits: number, version: string, articles: readonly ShardArticle[]): boolean {
-  if (!state || state.bits !== bits) return false
-  const plan = planShards(articles, bits, version)
-  return plan.size === Object.keys(state.shards).length && [...plan].every(([name, shard]) => state.shards[name] === shard.key)
+/** True when `state` is the index `plan` makes: nothing to index. */
+export function searchUpToDate(state: SearchState | null | undefined, plan: ShardPlan): boolean {
+  return !!state && plan.size === Object.keys(state.shards).length && [...plan].every(([name, shard]) => state.shards[name] === shard.key)
 }
 
 export interface WriteShardsOptions {
@@ -82,10 +88,8 @@ export interface WriteShardsOptions {
   /** site/pagefind of the live build, whose unchanged shards are linked. */
   previousDir?: string
   previous?: SearchState | null
-  bits: number
-  /** Part of every shard's key: Pagefind's version, the renderer's, the record format. */
-  version: string
-  articles: readonly ShardArticle[]
+  /** The articles by shard, with the shards' keys (planShards). */
+  plan: ShardPlan
   /** Shard processes at once. */
   parallel: number
   /** What the shard process needs to read each article's text from the build cache. */
@@ -95,7 +99,7 @@ export interface WriteShardsOptions {
 
 /** Writes the sharded index; returns its state and how many shards were indexed anew. */
 export async function writeSearchShards(o: WriteShardsOptions): Promise<{ state: SearchState; indexed: number }> {
-  const plan = planShards(o.articles, o.bits, o.version)
+  const { plan } = o
   mkdirSync(o.outDir, { recursive: true })
   const stale: Array<[string, ShardArticle[]]> = []
   for (const [name, shard] of plan) {
@@ -113,7 +117,7 @@ export async function writeSearchShards(o: WriteShardsOptions): Promise<{ state:
     o.log?.(`search shard ${name}: ${articles.length} articles`)
   })
   writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()] }))
-  return { state: { bits: o.bits, shards: Object.fromEntries([...plan].map(([name, s]) => [name, s.key])) }, indexed: stale.length }
+  return { state: { shards: Object.fromEntries([...plan].map(([name, s]) => [name, s.key])) }, indexed: stale.length }
 }
 
 /** Replaces a shard's runtime files with links to another's: one copy on disk, whatever the shard count. */

@@ -4,15 +4,15 @@
  * after a later build prunes its folder, that its memory does not grow with the bodies, and
  * that it lets go of the file once the index is gone.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { INDEX_FILES, loadIndexFileSync, writeIndexFile } from '../../auth-service/articles/index-file.ts'
 import { createPostIndex } from '../../auth-service/articles/post-index.ts'
 import type { IndexEntry } from '../../model/article.ts'
+import { tempDir } from '../support/temp.ts'
 
 const BASE = 'https://research.example.org'
 const entry = (i: number, markdown = `# Post ${i}\n\n"quoted" \\ é 😀 \u2028 $x^2$\n`): IndexEntry => ({
@@ -20,13 +20,7 @@ const entry = (i: number, markdown = `# Post ${i}\n\n"quoted" \\ é 😀 \u2028 
   lastModified: '2025-02-01T00:00:00.000Z', author: 'A', tags: ['x'], readingMinutes: 3, markdown,
 })
 
-const dirs: string[] = []
-function buildDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lattice-bodies-'))
-  dirs.push(dir)
-  return dir
-}
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
+const buildDir = () => tempDir('bodies')
 
 describe('bodies read from the build', () => {
   it('answers every detail with the bytes and validators of the in-memory index', async () => {

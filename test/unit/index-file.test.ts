@@ -1,9 +1,9 @@
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { INDEX_FILES, indexSource, loadIndexFile, readIndexEntries, watchIndexFile, writeIndexFile } from '../../auth-service/articles/index-file.ts'
 import type { IndexEntry } from '../../model/article.ts'
+import { tempDir } from '../support/temp.ts'
 
 const BASE = 'https://research.example.org'
 const entry = (slug: string, fields: Partial<IndexEntry> = {}): IndexEntry => ({
@@ -11,13 +11,7 @@ const entry = (slug: string, fields: Partial<IndexEntry> = {}): IndexEntry => ({
   author: 'A', tags: ['x'], readingMinutes: 3, markdown: `# ${slug}\n\nBody "quoted" \\ and é, math $\\frac{1}{2}$ and \u2028.\n`, ...fields,
 })
 
-const dirs: string[] = []
-function buildDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lattice-index-'))
-  dirs.push(dir)
-  return dir
-}
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
+const buildDir = () => tempDir('index')
 
 /** A good index in a fresh folder, with one line of its entries file replaced by `edit`. */
 async function editedIndex(edit: (line: Record<string, unknown>) => Record<string, unknown>, lineNo = 1): Promise<string> {
