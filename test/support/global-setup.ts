@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
@@ -23,6 +23,8 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   const runTmp = mkdtempSync(join(tmpdir(), 'lattice-test-run-'))
+  // Others may pass through (not list): a test runs a command as another user from a folder in it.
+  chmodSync(runTmp, 0o711)
   process.env.TMPDIR = runTmp
   const root = mkdtempSync(join(runTmp, 'lattice-builds-'))
   const fixtureDist = join(root, 'fixture')

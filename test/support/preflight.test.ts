@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { chmodSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
 import { redisAnswers } from './preflight.ts'
@@ -15,8 +16,30 @@ const testScript: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), '
  * first on PATH), asking vitest for a file that does not exist: were the preflight to pass,
  * vitest would start and say so.
  */
-function npmTest(env: NodeJS.ProcessEnv, as: { uid?: number; gid?: number } = {}) {
-  return spawnSync('/bin/sh', ['-c', `${testScript} test/support/no-such-file.test.ts`], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000, ...as })
+function npmTest(env: NodeJS.ProcessEnv, as: { uid?: number; gid?: number } = {}, root = ROOT) {
+  return spawnSync('/bin/sh', ['-c', `${testScript} test/support/no-such-file.test.ts`], { cwd: root, env, encoding: 'utf8', timeout: 60_000, ...as })
+}
+
+/**
+ * What the test command runs before vitest (the preflight and Node), in a folder anyone may
+ * enter: a checkout may sit in a folder only its owner can (a home directory of mode 0700), and
+ * another user could not start it there.
+ */
+function reachableCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lattice-preflight-'))
+  chmodSync(dir, 0o755)
+  for (const file of ['package.json', 'test/support/preflight.ts', 'test/support/requirements.ts', 'node_modules/.bin/node']) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true, mode: 0o755 })
+    const source = realpathSync(join(ROOT, file))
+    // A link where the file system allows it: Node's binary is large.
+    try {
+      linkSync(source, join(dir, file))
+    } catch {
+      copyFileSync(source, join(dir, file))
+      chmodSync(join(dir, file), 0o755)
+    }
+  }
+  return dir
 }
 
 /** Exit 1, nothing on stdout, and exactly these lines on stderr. */
@@ -42,7 +65,13 @@ describe('npm test on a machine that lacks what the suite drives', () => {
     // As nobody when the suite runs as root. nobody's PATH, like most users', has no /usr/sbin,
     // where Debian puts nginx.
     const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
-    const r = npmTest({ PATH: `${BIN}:/usr/bin:/bin`, HOME: '/nonexistent' }, nobody)
+    const root = reachableCopy()
+    let r: ReturnType<typeof npmTest>
+    try {
+      r = npmTest({ PATH: `${join(root, 'node_modules', '.bin')}:/usr/bin:/bin`, HOME: '/nonexistent' }, nobody, root)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
     expectStopped(r, [
       'npm test cannot run: nginx is missing.',
       "  nginx: the proxy tests run the deployment's nginx configuration",
