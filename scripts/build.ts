@@ -8,42 +8,30 @@
  * live build; Astro then rebuilds the list pages (only if what they show changed).
  * CONTENT_DIR, BASE_URL and DIST_DIR choose what is built and where (scripts/build/dist.ts).
  */
-import { spawn } from 'node:child_process'
-import { createHash, hash } from 'node:crypto'
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
-import type { IndexEntry } from '../model/article.ts'
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
-import { ROOT, buildEnv, buildSourcesFingerprint, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
-import { articlePage, markdownTwin, parseTemplate } from './build/article-page.ts'
-import { articleCitation } from './build/citation/index.ts'
-import { openCache, type BuildCache, type CacheEntry } from './build/cache.ts'
-import { articleBody, listArticleFiles, parseArticle, readSources, type ArticleMeta } from './build/content.ts'
-import { acquireLock, configKey, linkTree, liveBuildDir, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
-import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
-import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { writeIndexFile } from '../auth-service/articles/index-file.ts'
-import { compareEntries } from '../auth-service/articles/post-index.ts'
-import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './build/renderer.ts'
-import { planShards, searchUpToDate, writeSearchShards, type SearchState } from './build/search-shards.ts'
-import { memoryCap, planMemory } from './build/memory-plan.ts'
-import { coverHtml, navHtml, tocHtml } from './build/reading-parts.ts'
-import { relatedArticles } from './build/related.ts'
-import { LLMS_FULL, reuseLlmsFull, writeLlmsFull } from './build/llms-full.ts'
-import { forEachLimited, mapAhead } from './build/limited.ts'
-import { writeEdgeFiles } from './build/edge-files.ts'
 import { EDGE_DIR } from '../auth-service/articles/edge-files.ts'
+import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
+import { ROOT, buildEnv, buildSourcesFingerprint, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
+import { WRITE_CONCURRENCY, writeArticles } from './build/article-files.ts'
+import { runAstro } from './build/astro.ts'
+import { openCache } from './build/cache.ts'
+import { listArticleFiles, parseArticle, readSources, type ArticleMeta } from './build/content.ts'
+import { acquireLock, configKey, linkTree, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
+import { writeEdgeFiles } from './build/edge-files.ts'
+import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './build/entries.ts'
+import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
+import { indexEntries, indexEntry, manifestRecord, newestFirst } from './build/index-entries.ts'
+import { memoryCap, planMemory } from './build/memory-plan.ts'
+import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './build/previous.ts'
+import { relatedArticles } from './build/related.ts'
+import { planShards, searchUpToDate, writeSearchShards } from './build/search-shards.ts'
 
 export { BuildError } from './build/errors.ts'
-
-export interface Renderer {
-  /** Changes whenever the output could; part of the cache key. */
-  version: string
-  createPool(): { render(markdown: string): Promise<RenderedArticle>; close(): Promise<void> }
-  /** Renders in this thread: for a handful of articles, cheaper than starting the pool's workers. */
-  renderInThread?(markdown: string): Promise<RenderedArticle>
-}
+export type { Renderer } from './build/entries.ts'
 
 export interface BuildOptions {
   /** false: skip the site search index (the live preview); the previous one, if any, stays. */
@@ -56,44 +44,9 @@ export interface BuildOptions {
   shardArticles?: number
 }
 
-const DEFAULT_RENDERER: Renderer = { version: RENDERER_VERSION, createPool: () => createRenderPool(), renderInThread: renderMarkdown }
-/** Up to this many articles to render, the build renders them in its own thread. */
-const IN_THREAD_RENDERS = 16
 const PAGEFIND_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }).version
-/** Bump when the layout of a build folder or of state.json changes: the next build starts cold. */
-const STATE_VERSION = 3
 /** Bump when what a search record holds changes: every shard is indexed again. */
 const SEARCH_RECORD_VERSION = 1
-/** Files written at once. */
-const WRITE_CONCURRENCY = 32
-/** Articles read ahead of a file written from all of them in order (the post index, llms-full.txt). */
-const READ_AHEAD = 32
-/** Articles in the renderer's queue at once: enough to keep every thread busy. */
-const RENDER_AHEAD = 64
-
-/** What a build folder was made from, so that the next build can reuse its files. */
-interface BuildState {
-  version: number
-  /** Site sources and BASE_URL: the article template's inputs. */
-  templateKey: string
-  /** The renderer and the build code that made the article pages: pages are reused only under the same. */
-  assemblyKey: string
-  /** Everything Astro read: its output is reused when this is unchanged. */
-  astroKey: string
-  /** The shards of the search index in site/pagefind, or null when there is none. */
-  search: SearchState | null
-  /** Every valid article, drafts included. */
-  articles: ArticleMeta[]
-  /** Per article page, a hash of its links to other articles: the page is reused only if they are the same. */
-  navKeys?: Record<string, string>
-}
-
-interface Previous {
-  dir: string
-  state: BuildState
-  template: string
-  bySlug: Map<string, ArticleMeta>
-}
 
 const sha = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex')
 
@@ -257,238 +210,6 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     await pool.close()
     release()
   }
-}
-
-/** Files of a build folder that the build writes itself; every other top-level file is the post index's. */
-const OWN_FILES = new Set(['build.json', 'state.json', 'template.html', AUTHORIZE_TEMPLATE, 'manifest.json', 'openapi.json'])
-
-/** The templates Astro built that are not pages of the site: the article page's and the authorization pages'. */
-function linkTemplates(from: string, to: string): void {
-  linkSync(join(from, 'template.html'), join(to, 'template.html'))
-  linkSync(join(from, AUTHORIZE_TEMPLATE), join(to, AUTHORIZE_TEMPLATE))
-}
-
-/** Links the post index's files (whatever their names) from one build folder into another. */
-function linkTopFiles(from: string, to: string): void {
-  for (const e of readdirSync(from, { withFileTypes: true }))
-    if (e.isFile() && !OWN_FILES.has(e.name) && !existsSync(join(to, e.name))) linkSync(join(from, e.name), join(to, e.name))
-}
-
-/** The live build of this configuration and what it was made from, when it can be reused. */
-function readPrevious(distDir: string, key: string): Previous | undefined {
-  const dir = liveBuildDir(distDir, key)
-  if (!dir) return undefined
-  try {
-    const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as BuildState
-    if (state.version !== STATE_VERSION) return undefined
-    return { dir, state, template: readFileSync(join(dir, 'template.html'), 'utf8'), bySlug: new Map(state.articles.map((a) => [a.slug, a])) }
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * The renderer's worker pool, started only when many articles need rendering (a cold build):
- * an edit of a few articles renders them in this thread rather than wait for workers to boot.
- */
-class LazyPool {
-  private readonly renderer: Renderer
-  private pool: ReturnType<Renderer['createPool']> | undefined
-  private inThread = 0
-  constructor(renderer: Renderer) {
-    this.renderer = renderer
-  }
-
-  preferWorkers(): void {
-    this.inThread = IN_THREAD_RENDERS
-  }
-
-  render(markdown: string): Promise<RenderedArticle> {
-    if (this.renderer.renderInThread && this.inThread < IN_THREAD_RENDERS) {
-      this.inThread++
-      return this.renderer.renderInThread(markdown)
-    }
-    return (this.pool ??= this.renderer.createPool()).render(markdown)
-  }
-
-  /** Ends the workers; a later render starts them again. */
-  async close(): Promise<void> {
-    const pool = this.pool
-    this.pool = undefined
-    await pool?.close()
-  }
-}
-
-/** Cache entries, rendering (and caching) an article whose entry is missing. */
-class EntrySource {
-  private readonly cache: BuildCache
-  private readonly pool: { render(markdown: string): Promise<RenderedArticle> }
-  private readonly contentDir: string
-
-  /** An article's text, read again: only if it is still what was hashed. */
-  async text(meta: ArticleMeta): Promise<string> {
-    const bytes = await readFile(join(this.contentDir, `${meta.slug}.md`))
-    if (createHash('sha256').update(bytes).digest('hex') !== meta.hash)
-      throw new BuildError([{ file: `${meta.slug}.md`, message: 'the file changed during the build', fix: 'run the build again' }])
-    return bytes.toString('utf8')
-  }
-
-  constructor(cache: BuildCache, pool: { render(markdown: string): Promise<RenderedArticle> }, contentDir: string) {
-    this.cache = cache
-    this.pool = pool
-    this.contentDir = contentDir
-  }
-
-  async get(meta: ArticleMeta): Promise<CacheEntry> {
-    return (await this.cache.get(meta.hash)) ?? this.render(meta)
-  }
-
-  async render(meta: ArticleMeta): Promise<CacheEntry> {
-    const { slug: _slug, hash, ...rest } = meta
-    const source = await this.text(meta)
-    const rendered = await this.pool.render(articleBody(source))
-    const entry: CacheEntry = { meta: rest, ...rendered, excerpt: excerptOf(rendered.text) }
-    await this.cache.put(hash, entry)
-    return entry
-  }
-
-  /** Renders the articles into the cache; an article the renderer refuses is a problem. */
-  renderAll(metas: ArticleMeta[], problems: BuildProblem[]): Promise<void> {
-    return forEachLimited(metas, RENDER_AHEAD, async (m) => {
-      try {
-        await this.render(m)
-      } catch (e) {
-        problems.push({ file: `${m.slug}.md`, message: `could not render the markdown: ${e instanceof Error ? e.message : String(e)}` })
-      }
-    })
-  }
-}
-
-async function writeArticles(
-  siteDir: string,
-  templateHtml: string,
-  published: ArticleMeta[],
-  related: number[][],
-  prev: Previous | undefined,
-  entries: EntrySource,
-  baseUrl: string,
-): Promise<Record<string, string>> {
-  const postsDir = join(siteDir, 'posts')
-  mkdirSync(postsDir, { recursive: true })
-  const template = parseTemplate(templateHtml)
-  const samePages = prev !== undefined && prev.template === templateHtml
-  const twinOf = async (m: ArticleMeta) => markdownTwin(m, articleBody(await entries.text(m)), baseUrl)
-  // A page also shows its neighbours and related articles: it is rewritten when they change,
-  // e.g. when another article is added, removed or retitled.
-  const navKeys: Record<string, string> = {}
-  const pages = forEachLimited(published, WRITE_CONCURRENCY, async (m, i) => {
-    const older = published[i + 1]
-    const newer = published[i - 1]
-    const others = related[i]!.map((j) => published[j]!)
-    // What the links show, hashed in one call (cheap enough for every article of every build).
-    const shown = [older, newer, ...others].map((a) => (a ? `${a.slug}\0${a.title}` : '')).join('\0')
-    const navKey = (navKeys[m.slug] = hash('sha256', shown).slice(0, 16))
-    const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
-    const page = join(postsDir, `${m.slug}.html`)
-    const twin = join(postsDir, `${m.slug}.md`)
-    const reuse = (name: string) => linkSync(join(prev!.dir, 'site', 'posts', name), join(postsDir, name))
-    // The twins depend on the article alone: an unchanged article's are linked from the live build.
-    const samePage = unchanged && samePages && prev.state.navKeys?.[m.slug] === navKey
-    const citation = samePage ? undefined : articleCitation(m, baseUrl)
-    if (unchanged) {
-      reuse(`${m.slug}.md`)
-      reuse(`${m.slug}.bib`)
-      reuse(`${m.slug}.csl.json`)
-    } else {
-      await writeFile(twin, await twinOf(m))
-      await writeFile(join(postsDir, `${m.slug}.bib`), citation!.bibtex)
-      await writeFile(join(postsDir, `${m.slug}.csl.json`), citation!.csl)
-    }
-    if (samePage) linkSync(join(prev.dir, 'site', 'posts', `${m.slug}.html`), page)
-    else {
-      const entry = await entries.get(m)
-      const nav = navHtml(older, newer, others)
-      await writeFile(page, articlePage(template, m, entry.html, baseUrl, { cover: coverHtml(m), toc: tocHtml(entry.headings), nav }, citation))
-    }
-  })
-  // The same articles as the previous build (each unchanged, none added or removed): the same file.
-  const sameArticles =
-    prev !== undefined &&
-    published.length === prev.state.articles.filter((a) => !a.draft).length &&
-    published.every((m) => prev.bySlug.get(m.slug)?.hash === m.hash)
-  const full = join(siteDir, LLMS_FULL)
-  // Written beside the pages, in the order of the list.
-  const fullText = sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full) ? undefined : writeLlmsFull(full, mapAhead(published, READ_AHEAD, twinOf))
-  await Promise.all([pages, fullText])
-  return navKeys
-}
-
-function runAstro(
-  env: NodeJS.ProcessEnv,
-  o: { baseUrl: string; contentDir: string; siteDir: string; manifest: string; openapi: string; cacheDir: string },
-): Promise<void> {
-  // A separate process: Astro's memory is freed when it exits, and the build waits without blocking.
-  // Astro keeps its intermediate files in <working directory>/.astro when the output is outside
-  // the working directory: each build runs it from a folder of its own (inside the project, so
-  // that those files resolve the project's packages), since builds of two configurations run at once.
-  const work = join(ROOT, 'node_modules', '.cache', 'lattice-astro', basename(dirname(o.siteDir)))
-  mkdirSync(work, { recursive: true })
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent', '--root', ROOT], {
-    cwd: work,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...env,
-      BASE_URL: o.baseUrl,
-      CONTENT_DIR: o.contentDir,
-      ASTRO_OUT_DIR: o.siteDir,
-      ASTRO_CACHE_DIR: o.cacheDir,
-      ARTICLES_MANIFEST: o.manifest,
-      OPENAPI_FILE: o.openapi,
-      ASTRO_TELEMETRY_DISABLED: '1',
-    },
-  })
-  return new Promise<void>((resolve, reject) => {
-    child.once('error', reject)
-    child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`astro build failed (${signal ?? `exit ${code}`}); its message is above`)),
-    )
-  }).finally(() => rmSync(work, { recursive: true, force: true }))
-}
-
-/** The post index's entries, in its order, each read as it is written. */
-function indexEntries(published: readonly ArticleMeta[], entries: EntrySource): AsyncIterable<IndexEntry> {
-  // The index's order compares days, where `published` compares moments.
-  const key = (m: ArticleMeta) => ({ slug: m.slug, date: m.date.slice(0, 10) })
-  const ordered = [...published].sort((a, b) => compareEntries(key(a), key(b)))
-  return mapAhead(ordered, READ_AHEAD, async (m) => indexEntry(m, await entries.text(m)))
-}
-
-function indexEntry(m: ArticleMeta, source: string): IndexEntry {
-  return {
-    slug: m.slug,
-    title: m.title,
-    description: m.description,
-    date: m.date.slice(0, 10),
-    lastModified: m.lastModified ?? m.date,
-    author: m.author,
-    tags: m.tags,
-    ...(m.image !== undefined ? { image: m.image } : {}),
-    ...(m.doi !== undefined ? { doi: m.doi } : {}),
-    readingMinutes: m.readingMinutes,
-    markdown: articleBody(source).trim() + '\n',
-  }
-}
-
-/** What the list pages show of an article: the manifest Astro reads (site/lib/articles.ts). */
-function manifestRecord(m: ArticleMeta) {
-  const { hash: _hash, draft: _draft, ...record } = m
-  return record
-}
-
-const newestFirst = (a: ArticleMeta, b: ArticleMeta) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.slug < b.slug ? -1 : 1)
-
-function excerptOf(text: string): string {
-  return text.length <= 300 ? text : text.slice(0, text.lastIndexOf(' ', 300)) + '…'
 }
 
 function sortProblems(problems: BuildProblem[]): BuildProblem[] {

@@ -1,15 +1,19 @@
 /**
  * One shard of the site search index (search-shards.ts), in a process of its own: reads its job
  * on standard input, each article's text from the build cache, and writes a Pagefind index.
+ * Its one argument is the pid of the build that starts it.
  */
 import { text } from 'node:stream/consumers'
 import * as pagefind from 'pagefind'
 import { openCache } from './cache.ts'
 import type { ShardJob } from './search-shards.ts'
 
-// A build killed meanwhile leaves nobody to use the shard: stop rather than write it.
-const parent = process.ppid
-setInterval(() => process.ppid !== parent && process.exit(1), 500).unref()
+// A build killed meanwhile leaves nobody to use the shard: stop rather than write it. The build
+// names itself, since it may be gone before this process has started far enough to look.
+const parent = Number(process.argv[2])
+const orphaned = () => process.ppid !== parent && process.exit(1)
+orphaned()
+setInterval(orphaned, 500).unref()
 
 const job = JSON.parse(await text(process.stdin)) as ShardJob
 const cache = openCache(job.root, job.rendererVersion)

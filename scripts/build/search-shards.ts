@@ -139,7 +139,7 @@ export interface ShardJob {
 
 /** Indexes one shard in a process of its own: Pagefind's memory is given back when it exits. */
 function runShard(job: ShardJob): Promise<void> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'search-shard-worker.ts')], { stdio: ['pipe', 'inherit', 'pipe'] })
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'search-shard-worker.ts'), String(process.pid)], { stdio: ['pipe', 'inherit', 'pipe'] })
   let stderr = ''
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)))
   child.stdin!.end(JSON.stringify(job))

@@ -137,17 +137,23 @@ describe('a sharded search index', () => {
     for (const s of after.shards) expect(existsSync(join(pagefind(), s, 'pagefind-entry.json'))).toBe(true)
   }, 300_000)
 
-  it('a shard process stops when its build is gone, though its input is still open', async () => {
+  it.each([
+    ['after it has started', 300],
+    ['before it has started far enough to look', 0],
+  ])('a shard process stops when its build is gone %s, though its input is still open', async (_when, after) => {
     // A shell stands in for the build: it starts the shard process on an input this test holds
-    // open (so the process never sees its end), says its pid, and is killed.
+    // open (so the process never sees its end), naming itself as the build, says its pid, and
+    // is killed.
     const worker = join(ROOT, 'scripts', 'build', 'search-shard-worker.ts')
-    const build = spawn('sh', ['-c', `"${process.execPath}" "${worker}" <&3 & echo $!; wait`], { stdio: ['ignore', 'pipe', 'inherit', 'pipe'] })
+    const build = spawn('sh', ['-c', `"${process.execPath}" "${worker}" $$ <&3 & echo $!; wait`], { stdio: ['ignore', 'pipe', 'inherit', 'pipe'] })
     const pid = await new Promise<number>((resolve) => build.stdout!.once('data', (c: Buffer) => resolve(Number(c.toString().trim()))))
     try {
-      await new Promise((r) => setTimeout(r, 300))
-      expect(running(pid)).toBe(true)
+      if (after) {
+        await new Promise((r) => setTimeout(r, after))
+        expect(running(pid)).toBe(true)
+      }
       build.kill('SIGKILL')
-      await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false)
+      await expect.poll(() => running(pid), { timeout: 10_000 }).toBe(false)
     } finally {
       if (running(pid)) process.kill(pid, 'SIGKILL')
       ;(build.stdio[3] as NodeJS.WritableStream & { destroy(): void }).destroy()

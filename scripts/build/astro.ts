@@ -1,0 +1,37 @@
+/** Astro's build of the site's pages other than the articles', in a process of its own. */
+import { spawn } from 'node:child_process'
+import { mkdirSync, rmSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { ROOT } from '../build-state.ts'
+
+export function runAstro(
+  env: NodeJS.ProcessEnv,
+  o: { baseUrl: string; contentDir: string; siteDir: string; manifest: string; openapi: string; cacheDir: string },
+): Promise<void> {
+  // A separate process: Astro's memory is freed when it exits, and the build waits without blocking.
+  // Astro keeps its intermediate files in <working directory>/.astro when the output is outside
+  // the working directory: each build runs it from a folder of its own (inside the project, so
+  // that those files resolve the project's packages), since builds of two configurations run at once.
+  const work = join(ROOT, 'node_modules', '.cache', 'lattice-astro', basename(dirname(o.siteDir)))
+  mkdirSync(work, { recursive: true })
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent', '--root', ROOT], {
+    cwd: work,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...env,
+      BASE_URL: o.baseUrl,
+      CONTENT_DIR: o.contentDir,
+      ASTRO_OUT_DIR: o.siteDir,
+      ASTRO_CACHE_DIR: o.cacheDir,
+      ARTICLES_MANIFEST: o.manifest,
+      OPENAPI_FILE: o.openapi,
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
+  })
+  return new Promise<void>((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`astro build failed (${signal ?? `exit ${code}`}); its message is above`)),
+    )
+  }).finally(() => rmSync(work, { recursive: true, force: true }))
+}

@@ -1,0 +1,107 @@
+/**
+ * Each article's rendered pieces (HTML, headings, text, excerpt), from the build cache or
+ * rendered and cached; and the renderer's worker pool, started only when it pays.
+ */
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { BuildCache, CacheEntry } from './cache.ts'
+import { articleBody, type ArticleMeta } from './content.ts'
+import { BuildError, type BuildProblem } from './errors.ts'
+import { forEachLimited } from './limited.ts'
+import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './renderer.ts'
+
+export interface Renderer {
+  /** Changes whenever the output could; part of the cache key. */
+  version: string
+  createPool(): { render(markdown: string): Promise<RenderedArticle>; close(): Promise<void> }
+  /** Renders in this thread: for a handful of articles, cheaper than starting the pool's workers. */
+  renderInThread?(markdown: string): Promise<RenderedArticle>
+}
+
+export const DEFAULT_RENDERER: Renderer = { version: RENDERER_VERSION, createPool: () => createRenderPool(), renderInThread: renderMarkdown }
+/** Up to this many articles to render, the build renders them in its own thread. */
+export const IN_THREAD_RENDERS = 16
+/** Articles in the renderer's queue at once: enough to keep every thread busy. */
+const RENDER_AHEAD = 64
+
+/**
+ * The renderer's worker pool, started only when many articles need rendering (a cold build):
+ * an edit of a few articles renders them in this thread rather than wait for workers to boot.
+ */
+export class LazyPool {
+  private readonly renderer: Renderer
+  private pool: ReturnType<Renderer['createPool']> | undefined
+  private inThread = 0
+  constructor(renderer: Renderer) {
+    this.renderer = renderer
+  }
+
+  preferWorkers(): void {
+    this.inThread = IN_THREAD_RENDERS
+  }
+
+  render(markdown: string): Promise<RenderedArticle> {
+    if (this.renderer.renderInThread && this.inThread < IN_THREAD_RENDERS) {
+      this.inThread++
+      return this.renderer.renderInThread(markdown)
+    }
+    return (this.pool ??= this.renderer.createPool()).render(markdown)
+  }
+
+  /** Ends the workers; a later render starts them again. */
+  async close(): Promise<void> {
+    const pool = this.pool
+    this.pool = undefined
+    await pool?.close()
+  }
+}
+
+/** Cache entries, rendering (and caching) an article whose entry is missing. */
+export class EntrySource {
+  private readonly cache: BuildCache
+  private readonly pool: { render(markdown: string): Promise<RenderedArticle> }
+  private readonly contentDir: string
+
+  /** An article's text, read again: only if it is still what was hashed. */
+  async text(meta: ArticleMeta): Promise<string> {
+    const bytes = await readFile(join(this.contentDir, `${meta.slug}.md`))
+    if (createHash('sha256').update(bytes).digest('hex') !== meta.hash)
+      throw new BuildError([{ file: `${meta.slug}.md`, message: 'the file changed during the build', fix: 'run the build again' }])
+    return bytes.toString('utf8')
+  }
+
+  constructor(cache: BuildCache, pool: { render(markdown: string): Promise<RenderedArticle> }, contentDir: string) {
+    this.cache = cache
+    this.pool = pool
+    this.contentDir = contentDir
+  }
+
+  async get(meta: ArticleMeta): Promise<CacheEntry> {
+    return (await this.cache.get(meta.hash)) ?? this.render(meta)
+  }
+
+  async render(meta: ArticleMeta): Promise<CacheEntry> {
+    const { slug: _slug, hash, ...rest } = meta
+    const source = await this.text(meta)
+    const rendered = await this.pool.render(articleBody(source))
+    const entry: CacheEntry = { meta: rest, ...rendered, excerpt: excerptOf(rendered.text) }
+    await this.cache.put(hash, entry)
+    return entry
+  }
+
+  /** Renders the articles into the cache; an article the renderer refuses is a problem. */
+  renderAll(metas: ArticleMeta[], problems: BuildProblem[]): Promise<void> {
+    return forEachLimited(metas, RENDER_AHEAD, async (m) => {
+      try {
+        await this.render(m)
+      } catch (e) {
+        problems.push({ file: `${m.slug}.md`, message: `could not render the markdown: ${e instanceof Error ? e.message : String(e)}` })
+      }
+    })
+  }
+}
+
+function excerptOf(text: string): string {
+  return text.length <= 300 ? text : text.slice(0, text.lastIndexOf(' ', 300)) + '…'
+}

@@ -1,0 +1,39 @@
+/** What the build hands on about each article: the post index's entries and the manifest Astro reads. */
+import type { IndexEntry } from '../../model/article.ts'
+import { compareEntries } from '../../auth-service/articles/post-index.ts'
+import { articleBody, type ArticleMeta } from './content.ts'
+import type { EntrySource } from './entries.ts'
+import { mapAhead } from './limited.ts'
+import { READ_AHEAD } from './article-files.ts'
+
+/** The post index's entries, in its order, each read as it is written. */
+export function indexEntries(published: readonly ArticleMeta[], entries: EntrySource): AsyncIterable<IndexEntry> {
+  // The index's order compares days, where `published` compares moments.
+  const key = (m: ArticleMeta) => ({ slug: m.slug, date: m.date.slice(0, 10) })
+  const ordered = [...published].sort((a, b) => compareEntries(key(a), key(b)))
+  return mapAhead(ordered, READ_AHEAD, async (m) => indexEntry(m, await entries.text(m)))
+}
+
+export function indexEntry(m: ArticleMeta, source: string): IndexEntry {
+  return {
+    slug: m.slug,
+    title: m.title,
+    description: m.description,
+    date: m.date.slice(0, 10),
+    lastModified: m.lastModified ?? m.date,
+    author: m.author,
+    tags: m.tags,
+    ...(m.image !== undefined ? { image: m.image } : {}),
+    ...(m.doi !== undefined ? { doi: m.doi } : {}),
+    readingMinutes: m.readingMinutes,
+    markdown: articleBody(source).trim() + '\n',
+  }
+}
+
+/** What the list pages show of an article: the manifest Astro reads (site/lib/articles.ts). */
+export function manifestRecord(m: ArticleMeta) {
+  const { hash: _hash, draft: _draft, ...record } = m
+  return record
+}
+
+export const newestFirst = (a: ArticleMeta, b: ArticleMeta) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.slug < b.slug ? -1 : 1)

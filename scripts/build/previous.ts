@@ -1,0 +1,62 @@
+/** The live build a new build starts from: what it was made from, and the files it shares. */
+import { existsSync, linkSync, readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { AUTHORIZE_TEMPLATE } from '../../model/build-dir.ts'
+import type { ArticleMeta } from './content.ts'
+import { liveBuildDir } from './dist.ts'
+import type { SearchState } from './search-shards.ts'
+
+/** Bump when the layout of a build folder or of state.json changes: the next build starts cold. */
+export const STATE_VERSION = 3
+
+/** What a build folder was made from, so that the next build can reuse its files. */
+export interface BuildState {
+  version: number
+  /** Site sources and BASE_URL: the article template's inputs. */
+  templateKey: string
+  /** The renderer and the build code that made the article pages: pages are reused only under the same. */
+  assemblyKey: string
+  /** Everything Astro read: its output is reused when this is unchanged. */
+  astroKey: string
+  /** The shards of the search index in site/pagefind, or null when there is none. */
+  search: SearchState | null
+  /** Every valid article, drafts included. */
+  articles: ArticleMeta[]
+  /** Per article page, a hash of its links to other articles: the page is reused only if they are the same. */
+  navKeys?: Record<string, string>
+}
+
+export interface Previous {
+  dir: string
+  state: BuildState
+  template: string
+  bySlug: Map<string, ArticleMeta>
+}
+
+/** Files of a build folder that the build writes itself; every other top-level file is the post index's. */
+const OWN_FILES = new Set(['build.json', 'state.json', 'template.html', AUTHORIZE_TEMPLATE, 'manifest.json', 'openapi.json'])
+
+/** The templates Astro built that are not pages of the site: the article page's and the authorization pages'. */
+export function linkTemplates(from: string, to: string): void {
+  linkSync(join(from, 'template.html'), join(to, 'template.html'))
+  linkSync(join(from, AUTHORIZE_TEMPLATE), join(to, AUTHORIZE_TEMPLATE))
+}
+
+/** Links the post index's files (whatever their names) from one build folder into another. */
+export function linkTopFiles(from: string, to: string): void {
+  for (const e of readdirSync(from, { withFileTypes: true }))
+    if (e.isFile() && !OWN_FILES.has(e.name) && !existsSync(join(to, e.name))) linkSync(join(from, e.name), join(to, e.name))
+}
+
+/** The live build of this configuration and what it was made from, when it can be reused. */
+export function readPrevious(distDir: string, key: string): Previous | undefined {
+  const dir = liveBuildDir(distDir, key)
+  if (!dir) return undefined
+  try {
+    const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as BuildState
+    if (state.version !== STATE_VERSION) return undefined
+    return { dir, state, template: readFileSync(join(dir, 'template.html'), 'utf8'), bySlug: new Map(state.articles.map((a) => [a.slug, a])) }
+  } catch {
+    return undefined
+  }
+}
