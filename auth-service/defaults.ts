@@ -1,7 +1,7 @@
 /**
- * Every default of the service, in one place: the environment's defaults (the README's
- * configuration table is checked against ENV_DEFAULTS by test/unit/defaults.test.ts), the
- * budgets, the bounds of requests, the lifetimes of credentials and the server's timeouts.
+ * Every default of the service, in one place: the environment's defaults (the configuration
+ * table of docs/configuration.md is checked against ENV_DEFAULTS by test/unit/defaults.test.ts),
+ * the budgets, the bounds of requests, the lifetimes of credentials and the server's timeouts.
  * Nothing else writes one of these numbers.
  */
 
