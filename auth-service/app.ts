@@ -216,7 +216,10 @@ function under(folders: readonly string[], files: readonly string[], router: exp
   }
 }
 
-/** Identified callers need the scope of the read they make (spec §5): research.read unless the table says otherwise. */
+/**
+ * Identified callers need the scope of the read they make (docs/api.md#the-agent-flow; a refusal
+ * is RFC 6750 §3.1's insufficient_scope): research.read unless the table says otherwise.
+ */
 function scopeCheck(find: ReturnType<typeof readRouteMatcher>, resourceMetadataUrl: string): RequestHandler {
   return function scopeCheck(req, res, next) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next()

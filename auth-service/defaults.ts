@@ -1,7 +1,7 @@
 /**
- * Every default of the service, in one place: the environment's defaults (the README's
- * configuration table is checked against ENV_DEFAULTS by test/unit/defaults.test.ts), the
- * budgets, the bounds of requests, the lifetimes of credentials and the server's timeouts.
+ * Every default of the service, in one place: the environment's defaults (the configuration
+ * table of docs/configuration.md is checked against ENV_DEFAULTS by test/unit/defaults.test.ts),
+ * the budgets, the bounds of requests, the lifetimes of credentials and the server's timeouts.
  * Nothing else writes one of these numbers.
  */
 
@@ -70,7 +70,7 @@ export const ENV_DEFAULTS = {
   >),
 } as const
 
-/** Bounds of the article reads' query parameters (spec §4.1). */
+/** Bounds of the article reads' query parameters (docs/api.md#the-api). */
 export const READ_LIMITS = {
   posts: { min: 1, max: 100, fallback: 50 },
   search: { min: 1, max: 50, fallback: 20 },
@@ -90,7 +90,11 @@ export const BODY_LIMITS = { form: '16kb', event: 64 * 1024, mcp: '64kb', fields
 /** The MCP endpoint: article resources per `resources/list` page; bytes of tool answers' text content kept ready to send. */
 export const MCP_LIMITS = { resourcesPerPage: 100, textCacheBytes: 64 * 1024 * 1024 } as const
 
-/** Lifetimes in seconds (ARCHITECTURE.md: access token 1 h, identity_assertion days). */
+/**
+ * Lifetimes in seconds. Those of credentials are documented in
+ * docs/api.md#credentials-api-keys-and-the-agent-flow: access token 1 h, identity_assertion
+ * 30 days, API key 90 days, authorization code 60 s, refresh token 30 days.
+ */
 export const LIFETIMES = {
   accessToken: 60 * 60,
   identityAssertion: 30 * 24 * 60 * 60,

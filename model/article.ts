@@ -4,8 +4,10 @@
  * the OpenAPI schemas are generated from these with `z.toJSONSchema`. Nothing else spells a
  * field, a pattern or a default of an article.
  *
- * Shared by the build (scripts/, site/) and the service (auth-service/), which import nothing
- * else from each other.
+ * Shared by the build (scripts/, site/) and the service (auth-service/). The service imports
+ * nothing from the build, and site/ nothing but this folder; scripts/ imports from the service
+ * what it must write as the service reads it (the post index, the edge files, the OpenAPI
+ * document), its configuration, and (for the live preview) the service itself.
  */
 import { z } from 'zod'
 
@@ -138,7 +140,7 @@ export interface ManifestRecord {
 
 const uri = () => z.url()
 
-/** The wire Post (interface spec §2): every field always present, absolute URLs. */
+/** The wire Post (docs/api.md#the-api): every field always present, absolute URLs. */
 export const Post = z
   .object({
     slug: Slug,

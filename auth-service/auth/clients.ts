@@ -110,7 +110,11 @@ export async function registerClient(store: Store, metadata: ClientMetadata, now
   return { client, issuedAt: Math.floor(now / 1000) }
 }
 
-/** A client_id that names a metadata document: an https URL with a path (the draft's §3). */
+/**
+ * Whether a client_id is meant as the URL of a client ID metadata document
+ * (draft-ietf-oauth-client-id-metadata-document §3) rather than a registered client's id; the
+ * URL's form (https, a path, no fragment) is checked when the document is fetched.
+ */
 export function isMetadataDocumentId(clientId: string): boolean {
   return /^https?:\/\//i.test(clientId)
 }

@@ -1,4 +1,7 @@
-/** Scopes of spec §5: every credential this host issues carries both. */
+/**
+ * The scopes this host grants (docs/api.md#credentials-api-keys-and-the-agent-flow): an API key
+ * carries both, an access token both unless the `scope` of its request narrowed it.
+ */
 export const SCOPES = ['research.read', 'research.search'] as const
 export type Scope = (typeof SCOPES)[number]
 

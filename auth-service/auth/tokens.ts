@@ -53,9 +53,10 @@ export interface TokenService {
 }
 
 /**
- * Signs and verifies the service's JWTs (the only module that imports jose). Verification
- * follows RFC 8725: one allowed algorithm, an explicit `typ` per token kind, issuer and audience
- * checked, a known `kid`, and bounded clock skew.
+ * Signs and verifies the service's JWTs: signs with node:crypto (`sign` below), verifies with
+ * jose's jwtVerify (in the service, only this module and signing-key.ts, for the JWK and its
+ * thumbprint, import jose). Verification follows RFC 8725: one allowed algorithm, an explicit
+ * `typ` per token kind, issuer and audience checked, a known `kid`, and bounded clock skew.
  */
 export function createTokenService(options: {
   issuer: string

@@ -24,8 +24,8 @@ export function principalOf(res: Response): Principal {
 }
 
 /**
- * The bearer check of every `/api/v1` call (spec §5): no Authorization header reads anonymously;
- * a valid API key or access token reads as its holder; anything else is a 401 whose
+ * The bearer check of every `/api/v1` call (RFC 6750 §2.1): no Authorization header reads
+ * anonymously; a valid API key or access token reads as its holder; anything else is a 401 whose
  * WWW-Authenticate points at the protected resource metadata (RFC 9728 §5.1).
  */
 export type ResolvePrincipal = (authorization: string | undefined) => Promise<Principal>
@@ -93,8 +93,9 @@ export function principalResolver(deps: {
 }
 
 /**
- * The bearer check of every `/api/v1` call (spec §5), as middleware. A refused credential is
- * first reported to `refused` (the bad-credentials budget), which may answer 429 instead of the 401.
+ * The bearer check of every `/api/v1` call (RFC 6750 §2.1), as middleware. A refused credential
+ * is first reported to `refused` (the bad-credentials budget), which may answer 429 instead of
+ * the 401.
  */
 export function authenticate(resolve: ResolvePrincipal, refused?: (req: Request, res: Response) => void): RequestHandler {
   return async function bearerCheck(req: Request, res: Response, next) {
@@ -108,7 +109,7 @@ export function authenticate(resolve: ResolvePrincipal, refused?: (req: Request,
   }
 }
 
-/** Identified callers must hold `scope`; anonymous reads are public (spec §5.2). */
+/** Identified callers must hold `scope`; anonymous reads are public (docs/api.md#the-api). */
 export function hasScope(principal: Principal, scope: Scope): boolean {
   return principal.kind === 'anonymous' || principal.scopes.includes(scope)
 }

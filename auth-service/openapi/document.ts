@@ -38,7 +38,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
     // Every answer of a budgeted operation (a read of a protected resource, or any write) carries the budget's headers.
     const budgeted = protectedResource || e.action.kind === 'write'
     const responses = withHeaders({ ...COMMON, ...(operation.responses as Json) }, budgeted ? RATE_LIMIT_HEADERS : {})
-    // Everything under a protected resource takes an optional bearer credential (spec §5).
+    // Everything under a protected resource takes an optional bearer credential (docs/api.md#the-api, docs/mcp.md).
     const security = protectedResource ? optionalBearer : []
     const ops = (paths[openApiPath(e.path)] ??= {})
     const described = { operationId: e.operationId, tags: operation.tags, summary: operation.summary, security, ...operation, responses }

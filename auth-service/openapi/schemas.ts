@@ -25,9 +25,9 @@ function fromZod(schema: z.ZodType): Record<string, unknown> {
 }
 
 /**
- * The interface contract declares no required field for Post (spec §2), so that clients written
- * to it tolerate a field they do not know being absent; the service always sends every field, and
- * says so with the `…Complete` schemas for clients that want the stricter type.
+ * The contract declares no required field for Post (docs/api.md#the-openapi-document), so that
+ * clients written to it tolerate a field they do not know being absent; the service always sends
+ * every field, and says so with the `…Complete` schemas for clients that want the stricter type.
  */
 function contractual(schema: z.ZodType, description: string, complete: string): Record<string, unknown> {
   const { required: _all, ...json } = fromZod(schema)

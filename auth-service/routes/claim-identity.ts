@@ -6,7 +6,7 @@ import type { WriteAction } from './action.ts'
 
 const CLAIM_REQUEST = { type: 'object', properties: { claim_token: { type: 'string', maxLength: FIELD_LIMITS.claim_token } } }
 
-/** POST /agent/identity/claim (spec §4.2): the claim ceremony, never completed on this host. */
+/** POST /agent/identity/claim (docs/api.md#the-agent-flow): the claim ceremony, never completed on this host. */
 export const claimIdentity: WriteAction = {
   kind: 'write',
   operation: () => ({

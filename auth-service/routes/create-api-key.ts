@@ -7,7 +7,7 @@ import { bodyFields, formBody, hasBody, jsonBody, JSON_TYPES, FORM_TYPE } from '
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
 import type { WriteAction } from './action.ts'
 
-/** POST /api/v1/keys (spec §4.1): no body, JSON or a form, with an optional short `label`. */
+/** POST /api/v1/keys (docs/api.md#an-api-key): no body, JSON or a form, with an optional short `label`. */
 export const createApiKey: WriteAction = {
   kind: 'write',
   operation: () => ({

@@ -3,7 +3,7 @@ import { ServiceError } from '../errors.ts'
 import { READ_ERRORS, SAMPLE_POST, cachedRead, error, json, ref } from './openapi-parts.ts'
 import type { ReadAction } from './action.ts'
 
-/** GET /api/v1/posts/:slug (spec §4.1): one article with its markdown. */
+/** GET /api/v1/posts/:slug (docs/api.md#the-api): one article with its markdown. */
 export const getPost: ReadAction = {
   kind: 'read',
   operation: () => ({

@@ -18,7 +18,7 @@ export const readListPosition = (fields: readonly unknown[]): ListPosition | und
   return fields.length === 2 && typeof date === 'string' && DAY.test(date) && typeof slug === 'string' && SLUG.test(slug) ? { date, slug } : undefined
 }
 
-/** GET /api/v1/posts (spec §4.1): the articles, newest first, a page at a time. */
+/** GET /api/v1/posts (docs/api.md#the-api): the articles, newest first, a page at a time. */
 export const listPosts: ReadAction = {
   kind: 'read',
   operation: () => ({

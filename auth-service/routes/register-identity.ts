@@ -5,7 +5,7 @@ import { JSON_TYPES, bodyFields, jsonBody, requiredField } from '../http/forms.t
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
 import { SITE_PAGES, type WriteAction } from './action.ts'
 
-/** POST /agent/identity (spec §4.2): anonymous registration; the other methods are off on this host. */
+/** POST /agent/identity (docs/api.md#the-agent-flow): anonymous registration; the other methods are off on this host. */
 export const registerIdentity: WriteAction = {
   kind: 'write',
   operation: () => ({

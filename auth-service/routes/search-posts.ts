@@ -18,7 +18,7 @@ const readSearchPosition = (fields: readonly unknown[]): SearchPosition | undefi
   return ranked && place ? { words: words as number, score: score as number, ...place } : undefined
 }
 
-/** GET /api/v1/search (spec §4.1): ranked keyword search. */
+/** GET /api/v1/search (docs/api.md#the-api): ranked keyword search. */
 export const searchPosts: ReadAction = {
   kind: 'read',
   operation: () => ({

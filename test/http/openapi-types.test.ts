@@ -66,7 +66,7 @@ export const scopes: Scope[] = key.scopes
 export const granted: 'Bearer' = token.token_type
 export const markdown: string = post.markdown
 export const titles: string[] = (list.posts as Schemas['PostComplete'][]).map((p) => p.title)
-// @ts-expect-error the contract's PostDetail requires no field (spec §2): the Complete schema promises them
+// @ts-expect-error the contract's PostDetail requires no field (docs/api.md#the-openapi-document): the Complete schema promises them
 export const assumed: string = contractPost.markdown
 export const code: Schemas['Error']['error'] = error.error
 export const limit: paths['/api/v1/posts']['get']['parameters']['query'] = { limit: 10 }

@@ -63,7 +63,7 @@ describe('paging the list with cursors', () => {
     expect(seen).toEqual(order)
   })
 
-  it('keeps the spec’s first page: 50 by default, a cursor on it, and any limit on later pages', async () => {
+  it('keeps the documented first page: 50 by default, a cursor on it, and any limit on later pages', async () => {
     const first = await request(app).get('/api/v1/posts')
     expect(slugsOf(first)).toEqual(order.slice(0, 50))
     expect(first.body.next_cursor).toEqual(expect.any(String))

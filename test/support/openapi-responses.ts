@@ -17,7 +17,8 @@ const ajv = new Ajv2020({ strict: false, allErrors: true })
 const addFormats = addFormatsModule as unknown as (a: Ajv2020) => void
 addFormats(ajv)
 // Answers are held to what the service promises, every field present: the contract's Post requires
-// none (spec §2), so a response missing a field is caught against the Complete schemas instead.
+// none (docs/api.md#the-openapi-document), so a response missing a field is caught against the
+// Complete schemas instead.
 const components = doc.components as { schemas: Record<string, object> }
 ajv.addSchema({
   $id: 'openapi',
