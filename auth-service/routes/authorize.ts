@@ -1,5 +1,6 @@
 import { isPkceValue, startConsent, type AuthorizationRequest } from '../auth/authorization-codes.ts'
 import { resolveClient } from '../auth/clients.ts'
+import { grantedScope, requestedResource } from '../auth/grant-request.ts'
 import { GRANTS } from '../auth/policy.ts'
 import { FIELD_LIMITS, type FieldName } from '../defaults.ts'
 import { redirectUriMatches } from '../auth/redirect-uris.ts'
@@ -7,7 +8,6 @@ import { ServiceError } from '../errors.ts'
 import { sendAuthorizationPage } from '../http/authorization-page.ts'
 import { consentBrowser } from '../http/consent-cookie.ts'
 import { optionalField, requiredField } from '../http/forms.ts'
-import { grantedScope, requestedResource } from './exchange-token.ts'
 import { authorizationErrorPage, consentContent } from './authorization-pages.ts'
 import type { WriteAction } from './action.ts'
 
@@ -66,7 +66,7 @@ export const authorize: WriteAction = {
         redirectUri,
         codeChallenge: challenge,
         scope: grantedScope(optionalField(query, 'scope')),
-        resource: requestedResource(ctx, optionalField(query, 'resource')),
+        resource: requestedResource(ctx.tokens.resources, optionalField(query, 'resource')),
         ...(state !== undefined ? { state } : {}),
       } satisfies AuthorizationRequest
       const transaction = await startConsent(ctx.store, request, consentBrowser(req, res, ctx.baseUrl.startsWith('https:')))

@@ -2,7 +2,8 @@ import type { Response } from 'express'
 import { redeemCode, verifierMatches } from '../auth/authorization-codes.ts'
 import { findClaim, findIdentity } from '../auth/identities.ts'
 import { endGrant, findGrant, issueRefreshToken, keepGrant, useRefreshToken, type RefreshGrant } from '../auth/refresh-tokens.ts'
-import { GRANTS, SCOPES } from '../auth/policy.ts'
+import { grantedScope, requestedResource } from '../auth/grant-request.ts'
+import { GRANTS } from '../auth/policy.ts'
 import { CLAIM_POLL_INTERVAL_SECONDS } from '../defaults.ts'
 import { InvalidTokenError, ServiceError } from '../errors.ts'
 import { formBody, formFields, optionalField, requiredField } from '../http/forms.ts'
@@ -71,7 +72,7 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
   return {
     async [GRANTS.jwtBearer](fields, res) {
       const assertion = requiredField(fields, 'assertion')
-      const resource = requestedResource(ctx, optionalField(fields, 'resource'))
+      const resource = requestedResource(ctx.tokens.resources, optionalField(fields, 'resource'))
       const scope = grantedScope(optionalField(fields, 'scope'))
       let claims
       try {
@@ -152,20 +153,4 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
       )
     },
   }
-}
-
-/** RFC 8707: the token is bound to the resource asked for, one of this service's; the REST API by default. */
-export function requestedResource(ctx: Pick<ActionContext, 'tokens'>, requested: string | undefined): string {
-  const { resources } = ctx.tokens
-  if (requested === undefined) return resources[0]!
-  if (!resources.includes(requested)) throw new ServiceError('invalid_target', `The resources here are ${resources.join(' and ')}.`)
-  return requested
-}
-
-export function grantedScope(requested: string | undefined): string {
-  if (requested === undefined || requested.trim() === '') return SCOPES.join(' ')
-  const wanted = [...new Set(requested.trim().split(/ +/))]
-  const unknown = wanted.filter((s) => !(SCOPES as readonly string[]).includes(s))
-  if (unknown.length) throw new ServiceError('invalid_scope', `Unknown scope "${unknown[0]!.slice(0, 64)}"; this host grants ${SCOPES.join(' ')}.`)
-  return SCOPES.filter((s) => wanted.includes(s)).join(' ')
 }
