@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { defineConfig } from 'astro/config'
 import sitemap from '@astrojs/sitemap'
+import { articlePath } from './model/article-address.ts'
 
 // The build is fully static: every page is prerendered and the service (or nginx) serves
 // dist/. BASE_URL only feeds the absolute links baked into the pages, the feed and the sitemap.
@@ -13,7 +14,7 @@ const TEMPLATE_PAGES = ['/article-template', '/authorize-template']
 const manifest = process.env.ARTICLES_MANIFEST
 /** @type {string[]} */
 const articlePages = manifest
-  ? JSON.parse(readFileSync(manifest, 'utf8')).map((/** @type {{ slug: string }} */ a) => new URL(`/posts/${a.slug}`, site).href)
+  ? JSON.parse(readFileSync(manifest, 'utf8')).map((/** @type {{ slug: string }} */ a) => new URL(articlePath(a.slug), site).href)
   : []
 
 export default defineConfig({

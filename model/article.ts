@@ -10,6 +10,7 @@
  * document), its configuration, and (for the live preview) the service itself.
  */
 import { z } from 'zod'
+import { articleUrl } from './article-address.ts'
 
 /** Lowercase words joined by hyphens: the slug is the file name and the article's address. */
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
@@ -189,8 +190,8 @@ export function toPost(p: Omit<IndexEntry, 'markdown'>, baseUrl: string): Post {
     lastModified: p.lastModified,
     author: p.author,
     tags: [...p.tags],
-    url: `${baseUrl}/posts/${p.slug}`,
-    markdown_url: `${baseUrl}/posts/${p.slug}.md`,
+    url: articleUrl(baseUrl, p.slug),
+    markdown_url: articleUrl(baseUrl, p.slug, 'md'),
     image: new URL(p.image ?? DEFAULT_IMAGE_PATH, baseUrl + '/').href,
     doi: p.doi ?? null,
   }

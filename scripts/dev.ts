@@ -17,6 +17,7 @@ import { previewListener } from './dev/preview-listener.ts'
 import { displayPath, formatProblems, type Problem } from './dev/problems.ts'
 import { createRebuildLoop } from './dev/rebuild-loop.ts'
 import { isArticleFile, isSourceFile, watchSources } from './dev/watch.ts'
+import { articlePath } from '../model/article-address.ts'
 
 let config: Config
 try {
@@ -73,7 +74,7 @@ const freshIndex = (): Promise<void> => {
 let building: string[] = []
 /** The article pages those files are the sources of: open ones reload without checking first. */
 const pagesOf = (files: string[]) =>
-  files.filter((f) => dirname(f) === config.contentDir && isArticleFile(basename(f))).map((f) => `/posts/${basename(f, '.md')}`)
+  files.filter((f) => dirname(f) === config.contentDir && isArticleFile(basename(f))).map((f) => articlePath(basename(f, '.md')))
 
 let announcing = Promise.resolve()
 /** Tells open pages about a build that has landed (part of one, or all of it), once each. */

@@ -2,6 +2,7 @@ import express, { type RequestHandler, type Response } from 'express'
 import { statSync } from 'node:fs'
 import { extname, join, normalize } from 'node:path'
 import { CORS_HEADERS, OPEN_FILES } from './cors.ts'
+import { articlePath } from '../../model/article-address.ts'
 
 /** An article page's address (the twin is the same with `.md`). */
 const ARTICLE = /^\/posts\/([a-z0-9]+(?:-[a-z0-9]+)*)$/
@@ -46,8 +47,8 @@ export function staticSite(siteDir: string): RequestHandler[] {
     if (!article) return next()
     res.vary('Accept')
     if (req.headers.accept && req.accepts(['text/html', 'text/markdown']) === 'text/markdown' && isFile(join(siteDir, 'posts', `${article[1]}.md`))) {
-      res.setHeader('Content-Location', `/posts/${article[1]}.md`)
-      req.url = `/posts/${article[1]}.md${req.url.slice(req.path.length)}`
+      res.setHeader('Content-Location', articlePath(article[1]!, 'md'))
+      req.url = `${articlePath(article[1]!, 'md')}${req.url.slice(req.path.length)}`
     }
     next()
   }

@@ -1,6 +1,7 @@
 import type { ListResourcesResult, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js'
 import type { Post } from '../../model/article.ts'
 import type { PostIndex } from '../articles/post-index.ts'
+import { POSTS_PATH } from '../../model/article-address.ts'
 import { MCP_LIMITS } from '../defaults.ts'
 import { RPC_CODES, RpcError } from './rpc-error.ts'
 
@@ -12,7 +13,7 @@ const MARKDOWN = 'text/markdown'
  * markdown body from the loaded index, as `get_post` does.
  */
 export function articleResources(baseUrl: string, posts: () => PostIndex) {
-  const prefix = `${baseUrl}/posts/`
+  const prefix = `${baseUrl}${POSTS_PATH}/`
   // The listing of each loaded index, made on its first listing: an index never changes, a rebuild swaps in another.
   const listings = new WeakMap<PostIndex, Post[]>()
   const listing = (index: PostIndex) => {

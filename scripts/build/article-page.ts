@@ -8,6 +8,7 @@ import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
 import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
 import { escapeHtml } from './html.ts'
+import { articleUrl } from '../../model/article-address.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
 export type ArticleTemplate = string[]
@@ -79,7 +80,7 @@ export function markdownTwin(a: ArticleMeta, body: string, baseUrl: string): str
     ...(a.lastModified ? [`- Updated: ${a.lastModified}`] : []),
     ...(a.tags.length ? [`- Tags: ${a.tags.join(', ')}`] : []),
     ...(a.doi ? [`- DOI: ${doiUrl(a.doi)}`] : []),
-    `- Canonical: ${new URL(`/posts/${a.slug}`, baseUrl)}`,
+    `- Canonical: ${articleUrl(baseUrl, a.slug)}`,
   ].join('\n')
   return `${header}\n\n${body.trim()}\n`
 }

@@ -7,6 +7,7 @@ import { text } from 'node:stream/consumers'
 import * as pagefind from 'pagefind'
 import { openCache } from './cache.ts'
 import type { ShardJob } from './search-shards.ts'
+import { articlePath } from '../../model/article-address.ts'
 
 // A build killed meanwhile leaves nobody to use the shard: stop rather than write it. The build
 // names itself, since it may be gone before this process has started far enough to look.
@@ -24,7 +25,7 @@ try {
     const entry = await cache.get(a.hash)
     if (!entry) throw new Error(`${a.slug}.md: not in the build cache; run the build again`)
     const added = await index.addCustomRecord({
-      url: `/posts/${a.slug}`,
+      url: articlePath(a.slug),
       content: `${a.title}\n${a.description}\n${entry.text}`,
       language: 'en',
       meta: { title: a.title },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { DEFAULT_IMAGE_PATH, type ManifestRecord } from '../../model/article.ts'
+import { articlePath } from '../../model/article-address.ts'
 
 export { coverAlt } from '../../model/article.ts'
 
@@ -66,8 +67,8 @@ export function displayDate(d: Date): string {
   return d.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
 }
 
-export const articlePath = (slug: string) => `/posts/${slug}`
-export const markdownPath = (slug: string) => `/posts/${slug}.md`
+export { articlePath } from '../../model/article-address.ts'
+export const markdownPath = (slug: string) => articlePath(slug, 'md')
 export const tagPath = (tag: string) => `/tags/${tag}`
 export const DEFAULT_IMAGE = DEFAULT_IMAGE_PATH
 /**

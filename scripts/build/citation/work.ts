@@ -6,6 +6,7 @@ import { doiUrl } from '../../../model/article.ts'
 import { SITE } from '../../../site/lib/site.ts'
 import type { ArticleMeta } from '../content.ts'
 import { splitName, type PersonName } from './names.ts'
+import { articleUrl } from '../../../model/article-address.ts'
 
 export interface CitedWork {
   /** The citation key: the slug. */
@@ -32,7 +33,7 @@ export function citedWork(a: Pick<ArticleMeta, 'slug' | 'title' | 'description' 
     author: splitName(oneLine(a.author)),
     journal: SITE.name,
     issued: { year: Number(a.date.slice(0, 4)), month: Number(a.date.slice(5, 7)), day: Number(a.date.slice(8, 10)) },
-    url: new URL(`/posts/${a.slug}`, baseUrl).href,
+    url: articleUrl(baseUrl, a.slug),
     ...(a.doi !== undefined ? { doi: a.doi } : {}),
     abstract: oneLine(a.description),
     keywords: a.tags,
