@@ -14,7 +14,9 @@ const TEMPLATE_PAGES = ['/article-template', '/authorize-template']
 const manifest = process.env.ARTICLES_MANIFEST
 /** @type {string[]} */
 const articlePages = manifest
-  ? JSON.parse(readFileSync(manifest, 'utf8')).map((/** @type {{ slug: string }} */ a) => new URL(articlePath(a.slug), site).href)
+  ? JSON.parse(readFileSync(manifest, 'utf8')).map(
+      (/** @type {{ slug: string }} */ a) => new URL(articlePath(a.slug), site).href,
+    )
   : []
 
 export default defineConfig({

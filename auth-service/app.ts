@@ -26,7 +26,15 @@ import { buildOpenApiDocument } from './openapi/document.ts'
 import { requestLineLogger, requestLogger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import type { ActionContext } from './routes/action.ts'
-import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, allowedMethods, endpointUrls, namespaces, type Endpoint } from './routes/endpoints.ts'
+import {
+  ENDPOINTS,
+  MCP_PATH,
+  RESOURCE_PATH,
+  allowedMethods,
+  endpointUrls,
+  namespaces,
+  type Endpoint,
+} from './routes/endpoints.ts'
 import { healthRouter } from './routes/health.ts'
 import type { Store } from './store/store.ts'
 
@@ -95,7 +103,11 @@ export function createApp(deps: AppDeps): RequestListener {
     logError,
   }
   const resourceMetadata = url('getProtectedResourceMetadata')
-  const resolvePrincipal = principalResolver({ store: deps.store, tokens: deps.tokens, resourceMetadataUrl: resourceMetadata })
+  const resolvePrincipal = principalResolver({
+    store: deps.store,
+    tokens: deps.tokens,
+    resourceMetadataUrl: resourceMetadata,
+  })
   // The MCP endpoint is a resource of its own: tokens for it, and a 401 naming its metadata.
   const resolveMcpPrincipal = principalResolver({
     store: deps.store,
@@ -123,7 +135,14 @@ export function createApp(deps: AppDeps): RequestListener {
     // Reads of the protected resource answer from the post index: they name its build.
     const build = e.scope ? () => buildHeader(deps.posts()) : () => []
     handlers.set(e, [
-      ((req, res) => void sendPrepared(req, res, read({ params: req.params as Record<string, string>, query: req.query }), cacheControl, build())) satisfies RequestHandler,
+      ((req, res) =>
+        void sendPrepared(
+          req,
+          res,
+          read({ params: req.params as Record<string, string>, query: req.query }),
+          cacheControl,
+          build(),
+        )) satisfies RequestHandler,
     ])
     if (e.scope) readRoutes.push({ path: e.path, scope: e.scope, cacheControl, read })
   }
@@ -159,13 +178,21 @@ export function createApp(deps: AppDeps): RequestListener {
   // bearer is checked for this resource; every message is one read. Scopes depend on the message.
   api.use(MCP_PATH, originCheck(deps.baseUrl), authenticate(resolveMcpPrincipal, refusedCredential))
   if (budget) api.post(MCP_PATH, budget.everyRequest)
-  for (const e of ENDPOINTS as readonly Endpoint[]) api[e.method === 'GET' ? 'get' : 'post'](e.path, ...handlers.get(e)!)
+  for (const e of ENDPOINTS as readonly Endpoint[])
+    api[e.method === 'GET' ? 'get' : 'post'](e.path, ...handlers.get(e)!)
   for (const [path, allow] of allowedMethods()) api.all(path, methodNotAllowed(allow))
   const { folders, files } = namespaces()
   api.use(folders, apiNotFound)
   app.use(under(folders, files, api))
 
-  app.use(healthRouter({ posts: deps.posts, store: deps.store, accepting: deps.accepting ?? (() => true), metrics: deps.metrics }))
+  app.use(
+    healthRouter({
+      posts: deps.posts,
+      store: deps.store,
+      accepting: deps.accepting ?? (() => true),
+      metrics: deps.metrics,
+    }),
+  )
 
   if (deps.siteDir) app.use(staticSite(deps.siteDir))
   // Whatever is left (a write to a page, or any path when no site is served) is a JSON 404.
@@ -211,7 +238,11 @@ export function createApp(deps: AppDeps): RequestListener {
 function under(folders: readonly string[], files: readonly string[], router: express.Router): RequestHandler {
   return (req, res, next) => {
     const path = req.path
-    if (folders.some((f) => path === f || path.startsWith(`${f}/`)) || files.some((f) => path === f || path === `${f}/`)) return router(req, res, next)
+    if (
+      folders.some((f) => path === f || path.startsWith(`${f}/`)) ||
+      files.some((f) => path === f || path === `${f}/`)
+    )
+      return router(req, res, next)
     next()
   }
 }

@@ -47,20 +47,33 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   const redisUrl = env.REDIS_URL || undefined
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push(`REDIS_URL must start with redis:// or rediss://`)
   const redisClusterNodes = parseClusterNodes(env.REDIS_CLUSTER_NODES, problems)
-  if (redisUrl && redisClusterNodes) problems.push('Set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both')
+  if (redisUrl && redisClusterNodes)
+    problems.push('Set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both')
   const redisKeyPrefix = env.REDIS_KEY_PREFIX ?? ENV_DEFAULTS.REDIS_KEY_PREFIX
   // ioredis prepends the prefix to every key: a brace in it would become every key's hash tag.
   if (redisClusterNodes && /[{}]/.test(redisKeyPrefix))
-    problems.push(`REDIS_KEY_PREFIX must not contain "{" or "}" on a Redis Cluster (it would replace the keys' hash tags), got "${redisKeyPrefix}"`)
-  const anonymousRegistration = parseBoolean('ANONYMOUS_REGISTRATION', env.ANONYMOUS_REGISTRATION, ENV_DEFAULTS.ANONYMOUS_REGISTRATION === 'true', problems)
+    problems.push(
+      `REDIS_KEY_PREFIX must not contain "{" or "}" on a Redis Cluster (it would replace the keys' hash tags), got "${redisKeyPrefix}"`,
+    )
+  const anonymousRegistration = parseBoolean(
+    'ANONYMOUS_REGISTRATION',
+    env.ANONYMOUS_REGISTRATION,
+    ENV_DEFAULTS.ANONYMOUS_REGISTRATION === 'true',
+    problems,
+  )
   const signingKeySecret = env.SIGNING_KEY_SECRET || undefined
   if (signingKeySecret !== undefined && signingKeySecret.length < 32)
     problems.push('SIGNING_KEY_SECRET must be at least 32 characters (e.g. the output of "openssl rand -base64 32")')
   const logLevel = env.LOG_LEVEL ?? ENV_DEFAULTS.LOG_LEVEL
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   const trustProxy = parseTrustProxy(env.TRUST_PROXY)
   const rateLimits = parseRateLimits(env, problems)
-  const clientMetadataDevOrigins = parseOrigins('CLIENT_METADATA_DEV_ORIGINS', env.CLIENT_METADATA_DEV_ORIGINS, problems)
+  const clientMetadataDevOrigins = parseOrigins(
+    'CLIENT_METADATA_DEV_ORIGINS',
+    env.CLIENT_METADATA_DEV_ORIGINS,
+    problems,
+  )
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze({
     port,
@@ -90,7 +103,8 @@ function parseOrigin(value: string, problems: string[]): string {
     problems.push(`BASE_URL must be an absolute http(s) URL, got "${value}"`)
     return ''
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`BASE_URL must use http or https, got "${value}"`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    problems.push(`BASE_URL must use http or https, got "${value}"`)
   if (url.pathname !== '/' || url.search || url.hash || url.username)
     problems.push(`BASE_URL must be a bare origin like https://research.example.org, got "${value}"`)
   return url.origin
@@ -99,7 +113,10 @@ function parseOrigin(value: string, problems: string[]): string {
 /** A comma-separated list of bare http(s) origins. */
 function parseOrigins(name: string, value: string | undefined, problems: string[]): readonly string[] {
   const origins: string[] = []
-  for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     let url: URL | undefined
     try {
       url = new URL(item)
@@ -119,7 +136,9 @@ function parseClusterNodes(value: string | undefined, problems: string[]): Confi
     const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(item)
     const port = Number(match?.[2])
     if (!match || port < 1 || port > 65535)
-      problems.push(`REDIS_CLUSTER_NODES must list host:port pairs separated by commas, like redis-1:6379,redis-2:6379; got "${item}"`)
+      problems.push(
+        `REDIS_CLUSTER_NODES must list host:port pairs separated by commas, like redis-1:6379,redis-2:6379; got "${item}"`,
+      )
     else nodes.push(Object.freeze({ host: match[1]!.replace(/^\[|\]$/g, ''), port }))
   }
   return Object.freeze(nodes)

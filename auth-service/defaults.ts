@@ -64,10 +64,9 @@ export const ENV_DEFAULTS = {
   REDIS_KEY_PREFIX: 'lattice:',
   ANONYMOUS_REGISTRATION: 'true',
   LOG_LEVEL: 'info',
-  ...(Object.fromEntries(Object.entries(RATE_LIMIT_VARS).map(([name, field]) => [name, String(DEFAULT_RATE_LIMITS[field])])) as Record<
-    keyof typeof RATE_LIMIT_VARS,
-    string
-  >),
+  ...(Object.fromEntries(
+    Object.entries(RATE_LIMIT_VARS).map(([name, field]) => [name, String(DEFAULT_RATE_LIMITS[field])]),
+  ) as Record<keyof typeof RATE_LIMIT_VARS, string>),
 } as const
 
 /** Bounds of the article reads' query parameters (docs/api.md#the-api). */

@@ -45,7 +45,14 @@ export type ErrorCode = keyof typeof STATUS
 export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[]
 
 /** RFC 8935 §2.4 error codes of the Security Event Token receiver; all are 400. */
-export const EVENT_ERROR_CODES = ['invalid_request', 'invalid_key', 'invalid_issuer', 'invalid_audience', 'authentication_failed', 'access_denied'] as const
+export const EVENT_ERROR_CODES = [
+  'invalid_request',
+  'invalid_key',
+  'invalid_issuer',
+  'invalid_audience',
+  'authentication_failed',
+  'access_denied',
+] as const
 export type EventErrorCode = (typeof EVENT_ERROR_CODES)[number]
 
 /** Codes of the errors that never reach a client as such (start-up, credentials checked inside). */
@@ -116,7 +123,12 @@ export class AuthorizationRedirectError extends LatticeError {
   constructor(code: ErrorCode, description: string, target: { redirectUri: string; state?: string; issuer: string }) {
     super(description)
     this.code = code
-    this.location = authorizationResponseUrl(target.redirectUri, { error: code, error_description: description, state: target.state, iss: target.issuer })
+    this.location = authorizationResponseUrl(target.redirectUri, {
+      error: code,
+      error_description: description,
+      state: target.state,
+      iss: target.issuer,
+    })
   }
   override response(): ErrorResponse {
     return { status: 303, headers: { Location: this.location }, body: errorBody(this.code, this.message) }
@@ -134,9 +146,13 @@ export function authorizationResponseUrl(redirectUri: string, params: Record<str
 export class StoreUnavailableError extends LatticeError {
   readonly code = 'store_unavailable'
   override response(): ErrorResponse {
-    return new ServiceError('temporarily_unavailable', 'Credentials cannot be checked or issued right now; retry shortly.', {
-      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.storeUnavailable) },
-    }).response()
+    return new ServiceError(
+      'temporarily_unavailable',
+      'Credentials cannot be checked or issued right now; retry shortly.',
+      {
+        headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.storeUnavailable) },
+      },
+    ).response()
   }
 }
 
@@ -169,5 +185,10 @@ export function errorBody(code: ErrorCode, description: string): { error: ErrorC
 
 /** Errors whose details belong in the log: everything but a client's own mistake. */
 export function isLoggable(err: unknown): boolean {
-  return !(err instanceof ServiceError || err instanceof SecurityEventError || err instanceof InvalidTokenError || err instanceof AuthorizationRedirectError)
+  return !(
+    err instanceof ServiceError ||
+    err instanceof SecurityEventError ||
+    err instanceof InvalidTokenError ||
+    err instanceof AuthorizationRedirectError
+  )
 }

@@ -55,7 +55,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
     findBuildFor(config.distDir, config.baseUrl, config.contentDir) ??
     (options.withoutBuild ? configBuildLink(config.distDir, config.baseUrl, config.contentDir) : undefined)
   if (!current) {
-    logger.fatal({ distDir: config.distDir, baseUrl: config.baseUrl }, `no build for BASE_URL ${config.baseUrl} in ${config.distDir}: run "npm run build" with the same BASE_URL`)
+    logger.fatal(
+      { distDir: config.distDir, baseUrl: config.baseUrl },
+      `no build for BASE_URL ${config.baseUrl} in ${config.distDir}: run "npm run build" with the same BASE_URL`,
+    )
     flushLogs(logger)
     process.exit(1)
   }
@@ -76,22 +79,34 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   const reloadIndex = async () => {
     index = await loadIndexFile(current, config.baseUrl)
   }
-  const stopWatching = options.watchIndex === false ? () => {} : watchIndexFile(current, config.baseUrl, {
-    served: index ? served : undefined,
-    onLoad(next) {
-      index = next
-      logger.info({ articles: next.size, build: next.build }, 'post index reloaded')
-    },
-    onError: (err) => logger.error({ err }, 'post index reload failed; still serving the previous one'),
-    onRelabel(build) {
-      // The same index, linked into a later swap of its build: it now answers for that build.
-      if (index && index.build !== build) index = { ...index, build }
-    },
-  })
+  const stopWatching =
+    options.watchIndex === false
+      ? () => {}
+      : watchIndexFile(current, config.baseUrl, {
+          served: index ? served : undefined,
+          onLoad(next) {
+            index = next
+            logger.info({ articles: next.size, build: next.build }, 'post index reloaded')
+          },
+          onError: (err) => logger.error({ err }, 'post index reload failed; still serving the previous one'),
+          onRelabel(build) {
+            // The same index, linked into a later swap of its build: it now answers for that build.
+            if (index && index.build !== build) index = { ...index, build }
+          },
+        })
 
-  const store = await openStore({ redisUrl: config.redisUrl, redisClusterNodes: config.redisClusterNodes, redisKeyPrefix: config.redisKeyPrefix, dataDir: config.dataDir })
+  const store = await openStore({
+    redisUrl: config.redisUrl,
+    redisClusterNodes: config.redisClusterNodes,
+    redisKeyPrefix: config.redisKeyPrefix,
+    dataDir: config.dataDir,
+  })
   const signingKey = await loadOrCreateSigningKey(store, loadSealingSecret(config.signingKeySecret, config.dataDir))
-  const tokens = createTokenService({ issuer: config.baseUrl, resources: protectedResources(config.baseUrl), key: signingKey })
+  const tokens = createTokenService({
+    issuer: config.baseUrl,
+    resources: protectedResources(config.baseUrl),
+    key: signingKey,
+  })
   let accepting = true
 
   const app = createApp({
@@ -119,7 +134,14 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs
   const { port } = server.address() as AddressInfo
   logger.info(
-    { host: config.host, port, baseUrl: config.baseUrl, articles: index?.size, store: config.redisClusterNodes ? 'redis-cluster' : config.redisUrl ? 'redis' : 'sqlite', kid: signingKey.kid },
+    {
+      host: config.host,
+      port,
+      baseUrl: config.baseUrl,
+      articles: index?.size,
+      store: config.redisClusterNodes ? 'redis-cluster' : config.redisUrl ? 'redis' : 'sqlite',
+      kid: signingKey.kid,
+    },
     `listening on http://${config.host}:${port}`,
   )
 

@@ -39,7 +39,12 @@ interface Measured {
 }
 
 /** Runs a command in its own process group; samples the summed RSS of the group. */
-export async function measure(command: string, args: string[], env: NodeJS.ProcessEnv, onLine?: (line: string, child: ChildProcess) => void): Promise<Measured> {
+export async function measure(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onLine?: (line: string, child: ChildProcess) => void,
+): Promise<Measured> {
   const started = performance.now()
   const child = spawn(command, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
@@ -58,7 +63,13 @@ export async function measure(command: string, args: string[], env: NodeJS.Proce
   }, 200)
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
   clearInterval(sampler)
-  return { seconds: (performance.now() - started) / 1000, peakMb: peak, sitePeakMb: Number.isNaN(sitePeak) ? peak : sitePeak, output, code }
+  return {
+    seconds: (performance.now() - started) / 1000,
+    peakMb: peak,
+    sitePeakMb: Number.isNaN(sitePeak) ? peak : sitePeak,
+    output,
+    code,
+  }
 }
 
 /** Resident memory of every process in a process group, in MB. */
@@ -79,10 +90,14 @@ function groupRssMb(pgid: number): number {
   return kb / 1024
 }
 
-export const phase = (output: string, name: string) => Number(new RegExp(`${name} after ([\\d.]+) s`).exec(output)?.[1] ?? NaN)
+export const phase = (output: string, name: string) =>
+  Number(new RegExp(`${name} after ([\\d.]+) s`).exec(output)?.[1] ?? NaN)
 
 /** The bench's corpus of `size` articles built cold (no caches of any kind: a fresh DIST_DIR holds the build cache and Astro's), measured. */
-export async function coldBuild(size: number, work: string): Promise<{ corpus: string; env: NodeJS.ProcessEnv; cold: Measured }> {
+export async function coldBuild(
+  size: number,
+  work: string,
+): Promise<{ corpus: string; env: NodeJS.ProcessEnv; cold: Measured }> {
   const corpus = generateCorpus(join(work, `corpus-${size}`), size)
   const dist = join(work, `dist-${size}`)
   rmSync(dist, { recursive: true, force: true })
@@ -95,26 +110,57 @@ export async function buildRowsFor(size: number, work: string): Promise<BuildRow
   const rows: BuildRow[] = []
   const { corpus, env, cold } = await coldBuild(size, work)
   if (cold.code !== 0) {
-    rows.push({ figure: `build ${size}: cold, no caches`, unit: 's', values: [NaN], note: `failed: ${cold.output.trim().split('\n').slice(-3).join(' ').slice(0, 300)}` })
+    rows.push({
+      figure: `build ${size}: cold, no caches`,
+      unit: 's',
+      values: [NaN],
+      note: `failed: ${cold.output.trim().split('\n').slice(-3).join(' ').slice(0, 300)}`,
+    })
     return rows
   }
   const searchLag = phase(cold.output, 'search index live') - phase(cold.output, 'site live')
   const site = cold.seconds - searchLag
-  rows.push({ figure: `build ${size}: site, twins and post index (cold, no caches)`, unit: 's', values: [site], reference: `build ${size}: Hugo, same corpus`, target: { max: 4, text: '≤ 4 × Hugo' } })
-  rows.push({ figure: `build ${size}: Pagefind on our records`, unit: 's', values: [searchLag], reference: `build ${size}: Pagefind on Hugo's plain pages`, target: { max: 1, text: '≤ 1.0 × plain pages' } })
+  rows.push({
+    figure: `build ${size}: site, twins and post index (cold, no caches)`,
+    unit: 's',
+    values: [site],
+    reference: `build ${size}: Hugo, same corpus`,
+    target: { max: 4, text: '≤ 4 × Hugo' },
+  })
+  rows.push({
+    figure: `build ${size}: Pagefind on our records`,
+    unit: 's',
+    values: [searchLag],
+    reference: `build ${size}: Pagefind on Hugo's plain pages`,
+    target: { max: 1, text: '≤ 1.0 × plain pages' },
+  })
   rows.push({
     figure: `build ${size}: peak memory, every process summed`,
     unit: 'MB',
     values: [cold.peakMb],
     ...(size >= 10_000 ? { limit: { max: 2048, text: '≤ 2 GB' } } : {}),
   })
-  rows.push({ figure: `build ${size}: peak memory until the site is live (before Pagefind)`, unit: 'MB', values: [cold.sitePeakMb] })
+  rows.push({
+    figure: `build ${size}: peak memory until the site is live (before Pagefind)`,
+    unit: 'MB',
+    values: [cold.sitePeakMb],
+  })
   rows.push({ figure: `build ${size}: whole cold build, search index included`, unit: 's', values: [cold.seconds] })
 
   await withHugo(corpus, join(work, `hugo-${size}`), async (hugo, site) => {
-    rows.push({ figure: `build ${size}: Hugo, same corpus`, unit: 's', values: [hugo.seconds], note: `peak ${hugo.peakMb.toFixed(0)} MB` })
+    rows.push({
+      figure: `build ${size}: Hugo, same corpus`,
+      unit: 's',
+      values: [hugo.seconds],
+      note: `peak ${hugo.peakMb.toFixed(0)} MB`,
+    })
     const pf = await measure(NODE, [join(import.meta.dirname, 'pagefind-plain.ts'), join(site, 'public')], process.env)
-    rows.push({ figure: `build ${size}: Pagefind on Hugo's plain pages`, unit: 's', values: [pf.seconds], note: `peak ${pf.peakMb.toFixed(0)} MB` })
+    rows.push({
+      figure: `build ${size}: Pagefind on Hugo's plain pages`,
+      unit: 's',
+      values: [pf.seconds],
+      note: `peak ${pf.peakMb.toFixed(0)} MB`,
+    })
   })
 
   rows.push(...(await editToServed(size, corpus, env)))
@@ -125,13 +171,20 @@ export async function buildRowsFor(size: number, work: string): Promise<BuildRow
  * Builds `corpus` with Hugo (Debian's, `bench/hugo/`) in `site`, measured, and hands the result to
  * `use` before removing the site; does nothing when Hugo is not installed.
  */
-export async function withHugo(corpus: string, site: string, use: (hugo: Measured, site: string) => Promise<void>): Promise<void> {
+export async function withHugo(
+  corpus: string,
+  site: string,
+  use: (hugo: Measured, site: string) => Promise<void>,
+): Promise<void> {
   if (spawnSync('sh', ['-c', 'command -v hugo']).status !== 0) return
   rmSync(site, { recursive: true, force: true })
   cpSync(join(import.meta.dirname, 'hugo'), site, { recursive: true })
   cpSync(corpus, join(site, 'content', 'posts'), { recursive: true })
   try {
-    await use(await measure('hugo', ['--source', site, '--destination', join(site, 'public'), '--quiet'], process.env), site)
+    await use(
+      await measure('hugo', ['--source', site, '--destination', join(site, 'public'), '--quiet'], process.env),
+      site,
+    )
   } finally {
     rmSync(site, { recursive: true, force: true })
   }
@@ -183,7 +236,11 @@ export const corpusSlugs = (corpus: string) =>
  * times `npm run build` until the server at `origin` serves the edit, and until the build says
  * the search index has it.
  */
-export async function editUnderServer(corpus: string, env: NodeJS.ProcessEnv, origin: string): Promise<{ served: number; searchable: number; build: Measured }> {
+export async function editUnderServer(
+  corpus: string,
+  env: NodeJS.ProcessEnv,
+  origin: string,
+): Promise<{ served: number; searchable: number; build: Measured }> {
   const slugs = corpusSlugs(corpus)
   const slug = slugs[Math.floor(slugs.length / 2)]!
   const file = join(corpus, `${slug}.md`)
@@ -208,20 +265,35 @@ export async function twentyThousandRow(work: string): Promise<BuildRow> {
   rmSync(dist, { recursive: true, force: true })
   // Without the site search index: Pagefind alone holds about 1 GB per 1,000 articles while it
   // indexes (its own process, measured at 10,000), more than this machine class can give at 20,000.
-  const run = await measure(NODE, [join(ROOT, 'scripts', 'build.ts'), '--no-search'], { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL })
-  const built = existsSync(join(dist, 'current', 'build.json')) ? JSON.parse(readFileSync(join(dist, 'current', 'build.json'), 'utf8')).articles : 0
+  const run = await measure(NODE, [join(ROOT, 'scripts', 'build.ts'), '--no-search'], {
+    ...process.env,
+    CONTENT_DIR: corpus,
+    DIST_DIR: dist,
+    BASE_URL,
+  })
+  const built = existsSync(join(dist, 'current', 'build.json'))
+    ? JSON.parse(readFileSync(join(dist, 'current', 'build.json'), 'utf8')).articles
+    : 0
   rmSync(dist, { recursive: true, force: true })
   return {
     figure: 'build 20000 articles succeeds (site, twins, post index; no search index)',
     unit: 's',
     values: [run.code === 0 ? run.seconds : NaN],
-    note: run.code === 0 ? `${built} articles, peak ${run.peakMb.toFixed(0)} MB` : `failed: ${run.output.trim().split('\n').slice(-3).join(' ').slice(0, 300)}`,
+    note:
+      run.code === 0
+        ? `${built} articles, peak ${run.peakMb.toFixed(0)} MB`
+        : `failed: ${run.output.trim().split('\n').slice(-3).join(' ').slice(0, 300)}`,
   }
 }
 
 /** Polls `probe` (a failing probe counts as not yet) with the shared waitFor. */
 export function until(probe: () => Promise<boolean>, ms: number, every = 100): Promise<true> {
-  return waitFor(async () => ((await probe().catch(() => false)) ? true : undefined), ms, 'the build to be served', every)
+  return waitFor(
+    async () => ((await probe().catch(() => false)) ? true : undefined),
+    ms,
+    'the build to be served',
+    every,
+  )
 }
 
 if (import.meta.main) {

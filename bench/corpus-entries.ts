@@ -10,7 +10,9 @@ import { Frontmatter, readingMinutes, type IndexEntry } from '../model/article.t
 
 export function corpusEntries(dir: string): IndexEntry[] {
   const entries: IndexEntry[] = []
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .sort()) {
     const { data, content } = matter(readFileSync(join(dir, file), 'utf8'))
     const fm = Frontmatter.parse(data)
     if (fm.draft) continue

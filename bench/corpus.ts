@@ -19,9 +19,24 @@ export function prng(seed: number): () => number {
   }
 }
 
-const SYLLABLES = 'ka lo mi ne ro su ta vi de fa gu hi jo ke la mo nu pe qui ra se ti vo wa xe yo za bar cen dor fel gan hol ist jun kor lum'.split(' ')
-const TAGS = 'systems statistics learning retrieval privacy performance databases security methodology evaluation networks compilers hardware theory visualization graphs streaming storage scheduling caching'.split(' ')
-const AUTHORS = ['Amara Okafor', 'Jonas Lindqvist', 'Priya Raman', 'Mateo García', 'Léa Fontaine', 'Kenji Watanabe', 'Sofia Rossi', 'Noah Clarke']
+const SYLLABLES =
+  'ka lo mi ne ro su ta vi de fa gu hi jo ke la mo nu pe qui ra se ti vo wa xe yo za bar cen dor fel gan hol ist jun kor lum'.split(
+    ' ',
+  )
+const TAGS =
+  'systems statistics learning retrieval privacy performance databases security methodology evaluation networks compilers hardware theory visualization graphs streaming storage scheduling caching'.split(
+    ' ',
+  )
+const AUTHORS = [
+  'Amara Okafor',
+  'Jonas Lindqvist',
+  'Priya Raman',
+  'Mateo García',
+  'Léa Fontaine',
+  'Kenji Watanabe',
+  'Sofia Rossi',
+  'Noah Clarke',
+]
 
 /** A vocabulary of `size` words, and a sampler whose i-th word has weight 1/(i+1) (Zipf, s=1). */
 function vocabulary(size: number, random: () => number) {
@@ -73,10 +88,18 @@ function article(i: number, word: (r: number) => string, random: () => number) {
     words += para.split(' ').length
     parts.push(para)
     const roll = random()
-    if (roll < 0.04) parts.push(`\`\`\`python\ndef f${i}(x):\n    total = 0\n    for v in range(x):\n        total += v * v\n    return total\n\`\`\``)
-    else if (roll < 0.07) parts.push(`The cost grows as $O(n \\log n)$ with $n = ${i}$.\n\n$$\n\\sum_{k=1}^{n} \\frac{1}{k^2} \\le \\frac{\\pi^2}{6}\n$$`)
+    if (roll < 0.04)
+      parts.push(
+        `\`\`\`python\ndef f${i}(x):\n    total = 0\n    for v in range(x):\n        total += v * v\n    return total\n\`\`\``,
+      )
+    else if (roll < 0.07)
+      parts.push(
+        `The cost grows as $O(n \\log n)$ with $n = ${i}$.\n\n$$\n\\sum_{k=1}^{n} \\frac{1}{k^2} \\le \\frac{\\pi^2}{6}\n$$`,
+      )
   }
-  const tags = [...new Set(Array.from({ length: 2 + Math.floor(random() * 4) }, () => TAGS[Math.floor(random() * TAGS.length)]!))]
+  const tags = [
+    ...new Set(Array.from({ length: 2 + Math.floor(random() * 4) }, () => TAGS[Math.floor(random() * TAGS.length)]!)),
+  ]
   if (tags.length < 2) tags.push(TAGS[(TAGS.indexOf(tags[0]!) + 1) % TAGS.length]!)
   const day = new Date(Date.UTC(2020, 0, 1) + Math.floor(random() * 6 * 365) * 86_400_000)
   return {

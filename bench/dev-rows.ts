@@ -30,10 +30,22 @@ export async function measurePreview(options: { work: string; size: number; port
   const content = join(dir, 'content')
   cpSync(corpus, content, { recursive: true })
   const origin = `http://127.0.0.1:${port}`
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://localhost:${port}`, CONTENT_DIR: content, DIST_DIR: join(dir, 'dist'), DATA_DIR: join(dir, 'data') }
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: `http://localhost:${port}`,
+    CONTENT_DIR: content,
+    DIST_DIR: join(dir, 'dist'),
+    DATA_DIR: join(dir, 'data'),
+  }
 
   const started = performance.now()
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (c: Buffer) => (output += c))
   child.stderr.on('data', (c: Buffer) => (output += c))
@@ -42,12 +54,20 @@ export async function measurePreview(options: { work: string; size: number; port
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   })
   try {
-    for (const end = Date.now() + 30 * 60_000; !/\[preview\] ready on/.test(output); await new Promise((r) => setTimeout(r, 50))) {
-      if (child.exitCode !== null || Date.now() > end) throw new Error(`npm run dev did not start: ${output.slice(-2000)}`)
+    for (
+      const end = Date.now() + 30 * 60_000;
+      !/\[preview\] ready on/.test(output);
+      await new Promise((r) => setTimeout(r, 50))
+    ) {
+      if (child.exitCode !== null || Date.now() > end)
+        throw new Error(`npm run dev did not start: ${output.slice(-2000)}`)
     }
     const coldStart = (performance.now() - started) / 1000
 
-    const slug = readdirSync(content).filter((f) => f.endsWith('.md')).sort()[Math.floor(size / 2)]!.slice(0, -3)
+    const slug = readdirSync(content)
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      [Math.floor(size / 2)]!.slice(0, -3)
     const file = join(content, `${slug}.md`)
     const original = readFileSync(file, 'utf8')
     const page = await browser.newPage()
@@ -64,21 +84,46 @@ export async function measurePreview(options: { work: string; size: number; port
     const title: number[] = []
     for (let i = 0; i < EDITS; i++) {
       const marker = `Preview edit ${i} ${Date.now()}`
-      body.push(await saveAndSee(`${original.trimEnd()}\n\n${marker}\n`, () => page.getByText(marker).waitFor({ timeout: 120_000 })))
+      body.push(
+        await saveAndSee(`${original.trimEnd()}\n\n${marker}\n`, () =>
+          page.getByText(marker).waitFor({ timeout: 120_000 }),
+        ),
+      )
     }
     for (let i = 0; i < EDITS; i++) {
       const marker = `Retitled ${i} ${Date.now()}`
-      title.push(await saveAndSee(original.replace(/^title: .*$/m, `title: ${marker}`), () => page.getByRole('heading', { level: 1, name: marker }).waitFor({ timeout: 120_000 })))
+      title.push(
+        await saveAndSee(original.replace(/^title: .*$/m, `title: ${marker}`), () =>
+          page.getByRole('heading', { level: 1, name: marker }).waitFor({ timeout: 120_000 }),
+        ),
+      )
     }
-    const overlay = await saveAndSee(original.replace(/^tags:/m, 'tagz:'), () => page.getByRole('dialog', { name: 'The preview could not build' }).waitFor({ timeout: 120_000 }))
+    const overlay = await saveAndSee(original.replace(/^tags:/m, 'tagz:'), () =>
+      page.getByRole('dialog', { name: 'The preview could not build' }).waitFor({ timeout: 120_000 }),
+    )
     await saveAndSee(original, () => page.getByRole('dialog').waitFor({ state: 'detached', timeout: 120_000 }))
 
     const target = { max: 1000, text: '≤ 1 s' }
     return [
       { figure: `preview: first start, empty cache, ${size} articles`, unit: 's', values: [coldStart] },
-      { figure: `preview: body edit saved → visible in the open page, ${size} articles`, unit: 'ms', values: body, target },
-      { figure: `preview: title edit saved → visible in the open page, ${size} articles`, unit: 'ms', values: title, target },
-      { figure: `preview: bad frontmatter saved → overlay shown, ${size} articles`, unit: 'ms', values: [overlay], target },
+      {
+        figure: `preview: body edit saved → visible in the open page, ${size} articles`,
+        unit: 'ms',
+        values: body,
+        target,
+      },
+      {
+        figure: `preview: title edit saved → visible in the open page, ${size} articles`,
+        unit: 'ms',
+        values: title,
+        target,
+      },
+      {
+        figure: `preview: bad frontmatter saved → overlay shown, ${size} articles`,
+        unit: 'ms',
+        values: [overlay],
+        target,
+      },
     ]
   } finally {
     await browser.close()

@@ -37,7 +37,13 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
   rmSync(work, { recursive: true, force: true })
   mkdirSync(work, { recursive: true })
   const pinned = (args: string[], readyUrl: string, env: NodeJS.ProcessEnv = process.env) =>
-    startProcess('taskset', ['-c', String(o.serverCpu), ...args], { cwd: ROOT, env, ready: { url: readyUrl }, timeoutMs: 60_000, logFile: join(work, 'servers.log') })
+    startProcess('taskset', ['-c', String(o.serverCpu), ...args], {
+      cwd: ROOT,
+      env,
+      ready: { url: readyUrl },
+      timeoutMs: 60_000,
+      logFile: join(work, 'servers.log'),
+    })
   const children: Running[] = []
   const rows: Row[] = []
   try {
@@ -61,7 +67,8 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
     // The replica's own bytes, as files.
     const root = join(work, 'static')
     mkdirSync(join(root, 'api', 'v1', 'posts'), { recursive: true })
-    for (const path of new Set(o.slugPaths)) writeFileSync(join(root, path), Buffer.from(await (await fetch(`http://${replicas[0]}${path}`)).arrayBuffer()))
+    for (const path of new Set(o.slugPaths))
+      writeFileSync(join(root, path), Buffer.from(await (await fetch(`http://${replicas[0]}${path}`)).arrayBuffer()))
 
     const measure = async (figure: string, server: (port: number) => string, paths = o.slugPaths) => {
       const port = await freePort()
@@ -69,7 +76,10 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
       mkdirSync(dir, { recursive: true })
       writeFileSync(join(dir, 'nginx.conf'), mainConfig(dir, server(port)))
       const origin = `http://127.0.0.1:${port}`
-      const nginx = await pinned(['nginx', '-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; user root;'], `${origin}${o.slugPaths[0]}`)
+      const nginx = await pinned(
+        ['nginx', '-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; user root;'],
+        `${origin}${o.slugPaths[0]}`,
+      )
       children.push(nginx)
       // Warm-up, not counted: every URL once (the cache then holds the build's answers, as it
       // does after a crawl), then a second of load.
@@ -78,8 +88,10 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
       const replicaCpu = () => cpuSeconds(children[0]!.child.pid!) + cpuSeconds(children[1]!.child.pid!)
       const before = { nginx: cpuSeconds(nginx.child.pid!), replicas: replicaCpu() }
       const results: LoadResult[] = []
-      for (let i = 0; i < o.repeats; i++) results.push(runWrk({ origin, lines: paths, workDir: work, seconds: o.seconds, cpu: o.loadCpu }))
-      const perRequest = (seconds: number) => ((seconds / results.reduce((n, r) => n + r.rps * o.seconds, 0)) * 1e6).toFixed(0)
+      for (let i = 0; i < o.repeats; i++)
+        results.push(runWrk({ origin, lines: paths, workDir: work, seconds: o.seconds, cpu: o.loadCpu }))
+      const perRequest = (seconds: number) =>
+        ((seconds / results.reduce((n, r) => n + r.rps * o.seconds, 0)) * 1e6).toFixed(0)
       const note = `CPU per request: nginx ${perRequest(cpuSeconds(nginx.child.pid!) - before.nginx)} µs, replicas ${perRequest(replicaCpu() - before.replicas)} µs`
       await nginx.stop()
       const row = loadRow(figure, results)
@@ -91,7 +103,10 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
       return row
     }
 
-    const reference = await measure(STATIC, (port) => `server { listen 127.0.0.1:${port}; root ${root}; default_type application/json; }`)
+    const reference = await measure(
+      STATIC,
+      (port) => `server { listen 127.0.0.1:${port}; root ${root}; default_type application/json; }`,
+    )
     const deployment = (cache: string) => (port: number) =>
       renderTemplate({
         NGINX_PORT: String(port),
@@ -111,7 +126,11 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
       })
     const file = await measure(FILE, deployment('lattice_api'))
     // Any query sends the fetch to the cache (keyed by the build, then the full URI).
-    const cached = await measure(CACHED, deployment('lattice_api'), o.slugPaths.map((p) => `${p}?q=1`))
+    const cached = await measure(
+      CACHED,
+      deployment('lattice_api'),
+      o.slugPaths.map((p) => `${p}?q=1`),
+    )
     const uncached = await measure(UNCACHED, deployment('off'))
     for (const row of [file, cached, uncached]) {
       row.reference = reference.figure

@@ -29,8 +29,23 @@ export function runWrk(options: {
   const file = join(options.workDir, `wrk-lines-${process.pid}-${Date.now()}.txt`)
   writeFileSync(file, options.lines.join('\n') + '\n')
   const args = [
-    '-c', String(options.cpu), 'wrk', '-t1', `-c${options.connections ?? 32}`, `-d${options.seconds}s`, '--latency', '-s', SCRIPT,
-    options.origin, '--', file, options.method ?? 'GET', options.authorization ?? '', options.contentType ?? '', options.postPath ?? '/', options.accept ?? '',
+    '-c',
+    String(options.cpu),
+    'wrk',
+    '-t1',
+    `-c${options.connections ?? 32}`,
+    `-d${options.seconds}s`,
+    '--latency',
+    '-s',
+    SCRIPT,
+    options.origin,
+    '--',
+    file,
+    options.method ?? 'GET',
+    options.authorization ?? '',
+    options.contentType ?? '',
+    options.postPath ?? '/',
+    options.accept ?? '',
   ]
   const run = spawnSync('taskset', args, { encoding: 'utf8' })
   rmSync(file, { force: true })

@@ -36,13 +36,16 @@ export interface McpBenchOptions {
 
 /** One JSON-RPC tools/call per line, as wrk sends them. */
 function toolCalls(name: string, args: Array<Record<string, unknown>>): string[] {
-  return args.map((a, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: a } }))
+  return args.map((a, i) =>
+    JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: a } }),
+  )
 }
 
 export async function mcpRows(o: McpBenchOptions): Promise<Row[]> {
   let cpuNote = ''
   const load = (lines: string[], extra: Partial<Parameters<typeof runWrk>[0]> = {}) => {
-    const run = (seconds: number) => runWrk({ origin: o.origin, lines, workDir: o.workDir, seconds, cpu: o.loadCpu, ...extra })
+    const run = (seconds: number) =>
+      runWrk({ origin: o.origin, lines, workDir: o.workDir, seconds, cpu: o.loadCpu, ...extra })
     run(1) // warm-up, not counted: both doors prepare an answer on its first read
     const before = o.serverPid === undefined ? 0 : cpuSeconds(o.serverPid)
     const results: LoadResult[] = []
@@ -58,9 +61,14 @@ export async function mcpRows(o: McpBenchOptions): Promise<Row[]> {
   // wrk ran synchronously, so a keep-alive socket the server closed meanwhile is still in fetch's
   // pool until its close is read, and reusing it would fail with "other side closed".
   await new Promise((r) => setTimeout(r, 100))
-  const probe = await fetch(`${o.origin}/mcp`, { method: 'POST', headers: { 'Content-Type': mcp.contentType, Accept: MCP_ACCEPT }, body: toolCalls('get_post', [{ slug: o.slugs[0] }])[0] })
+  const probe = await fetch(`${o.origin}/mcp`, {
+    method: 'POST',
+    headers: { 'Content-Type': mcp.contentType, Accept: MCP_ACCEPT },
+    body: toolCalls('get_post', [{ slug: o.slugs[0] }])[0],
+  })
   const answer = (await probe.json()) as { result?: { isError?: boolean } }
-  if (probe.status !== 200 || !answer.result || answer.result.isError) throw new Error(`/mcp answered ${probe.status}: ${JSON.stringify(answer).slice(0, 300)}`)
+  if (probe.status !== 200 || !answer.result || answer.result.isError)
+    throw new Error(`/mcp answered ${probe.status}: ${JSON.stringify(answer).slice(0, 300)}`)
 
   const rows: Row[] = []
   const measure = (figure: string, results: LoadResult[]) => {
@@ -70,11 +78,35 @@ export async function mcpRows(o: McpBenchOptions): Promise<Row[]> {
     rows.push(row)
     return row
   }
-  const restGet = measure('mcp reference: GET /api/v1/posts/:slug, anonymous', load(o.slugs.map((s) => `/api/v1/posts/${s}`)))
-  const mcpGet = measure('mcp: tools/call get_post, anonymous', load(toolCalls('get_post', o.slugs.map((slug) => ({ slug }))), mcp))
+  const restGet = measure(
+    'mcp reference: GET /api/v1/posts/:slug, anonymous',
+    load(o.slugs.map((s) => `/api/v1/posts/${s}`)),
+  )
+  const mcpGet = measure(
+    'mcp: tools/call get_post, anonymous',
+    load(
+      toolCalls(
+        'get_post',
+        o.slugs.map((slug) => ({ slug })),
+      ),
+      mcp,
+    ),
+  )
   ratio(mcpGet, restGet, TARGET)
-  const restSearch = measure('mcp reference: GET /api/v1/search, 1-3 words', load(o.queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}`)))
-  const mcpSearch = measure('mcp: tools/call search_posts, 1-3 words', load(toolCalls('search_posts', o.queries.map((q) => ({ q }))), mcp))
+  const restSearch = measure(
+    'mcp reference: GET /api/v1/search, 1-3 words',
+    load(o.queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}`)),
+  )
+  const mcpSearch = measure(
+    'mcp: tools/call search_posts, 1-3 words',
+    load(
+      toolCalls(
+        'search_posts',
+        o.queries.map((q) => ({ q })),
+      ),
+      mcp,
+    ),
+  )
   ratio(mcpSearch, restSearch, TARGET)
   return rows
 }
@@ -93,7 +125,12 @@ export function mcpWorkload(distDir: string, count = 5000): { slugs: string[]; q
   const vocabulary = posts.flatMap((p) => p.title.split(' ')).slice(0, 5000)
   return {
     slugs: Array.from({ length: count }, () => posts[Math.floor(random() * posts.length)]!.slug),
-    queries: Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' ')),
+    queries: Array.from({ length: count }, () =>
+      Array.from(
+        { length: 1 + Math.floor(random() * 3) },
+        () => vocabulary[Math.floor(random() * vocabulary.length)],
+      ).join(' '),
+    ),
   }
 }
 
@@ -113,24 +150,36 @@ if (import.meta.main) {
   const [serverCpu, loadCpu] = cpus().length > 1 ? [0, 1] : [0, 0]
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
-  const server = await startProcess('taskset', ['-c', String(serverCpu), process.execPath, join(ROOT, 'auth-service', 'server.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      BASE_URL: 'http://localhost:4321',
-      DIST_DIR: dist,
-      DATA_DIR: join(work, 'data'),
-      SIGNING_KEY_SECRET: 'benchmark-secret-of-at-least-32-characters',
-      RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '100000000',
+  const server = await startProcess(
+    'taskset',
+    ['-c', String(serverCpu), process.execPath, join(ROOT, 'auth-service', 'server.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        BASE_URL: 'http://localhost:4321',
+        DIST_DIR: dist,
+        DATA_DIR: join(work, 'data'),
+        SIGNING_KEY_SECRET: 'benchmark-secret-of-at-least-32-characters',
+        RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '100000000',
+      },
+      ready: { url: `${origin}/readyz` },
+      timeoutMs: 60_000,
+      logFile: join(work, 'server.log'),
     },
-    ready: { url: `${origin}/readyz` },
-    timeoutMs: 60_000,
-    logFile: join(work, 'server.log'),
-  })
+  )
   try {
     // taskset execs the command, so the pid is the server's own.
-    const rows = await mcpRows({ origin, ...mcpWorkload(dist), workDir: work, seconds: 3, repeats: 1, loadCpu, serverPid: server.child.pid })
+    const rows = await mcpRows({
+      origin,
+      ...mcpWorkload(dist),
+      workDir: work,
+      seconds: 3,
+      repeats: 1,
+      loadCpu,
+      serverPid: server.child.pid,
+    })
     console.log(`\n${markdownTable(rows).join('\n')}\n`)
   } finally {
     await server.stop()

@@ -43,7 +43,10 @@ async function perArticle(bodies: string[], render: (markdown: string) => Promis
   const start = performance.now()
   for (const b of bodies) await render(b)
   const used = process.cpuUsage(cpu)
-  return { wallMs: (performance.now() - start) / bodies.length, cpuMs: (used.user + used.system) / 1000 / bodies.length }
+  return {
+    wallMs: (performance.now() - start) / bodies.length,
+    cpuMs: (used.user + used.system) / 1000 / bodies.length,
+  }
 }
 
 /** The markdown stack of the Astro config before this renderer, as Astro ran it. */

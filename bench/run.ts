@@ -51,15 +51,28 @@ const redisPrefixes: string[] = []
 /** What the run drives: the first three it cannot do without; the references are skipped if missing. */
 const NEEDS = {
   wrk: { pkg: 'wrk', why: 'generates the load', present: () => onPath('wrk') },
-  taskset: { pkg: 'util-linux', why: 'taskset pins the server and the load to different cores', present: () => onPath('taskset') },
-  time: { pkg: 'time', why: '/usr/bin/time measures wall time and peak memory of a build', present: () => executable('/usr/bin/time') },
+  taskset: {
+    pkg: 'util-linux',
+    why: 'taskset pins the server and the load to different cores',
+    present: () => onPath('taskset'),
+  },
+  time: {
+    pkg: 'time',
+    why: '/usr/bin/time measures wall time and peak memory of a build',
+    present: () => executable('/usr/bin/time'),
+  },
   hugo: { pkg: 'hugo', why: 'the reference build', present: () => onPath('hugo') },
   nginx: { pkg: 'nginx', why: 'the reference static server', present: () => onPath('nginx') },
 } satisfies Record<string, Requirement>
 
 /** Runs a command, returning wall seconds and the peak resident memory of its largest process. */
 function timed(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT) {
-  const out = spawnSync('/usr/bin/time', ['-f', '__TIME__ %e %M', command, ...args], { cwd, env, encoding: 'utf8', maxBuffer: 1 << 26 })
+  const out = spawnSync('/usr/bin/time', ['-f', '__TIME__ %e %M', command, ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  })
   const m = /__TIME__ ([\d.]+) (\d+)/.exec(out.stderr)
   if (out.status !== 0 || !m) throw new Error(`${command} failed: ${out.stderr.slice(-2000)}`)
   return { seconds: Number(m[1]), peakMb: Number(m[2]) / 1024, output: out.stdout + out.stderr }
@@ -69,12 +82,24 @@ function timed(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = RO
  * A server on the server core, ready once `readyUrl` answers; its output (request logs included)
  * goes to a file, as in production.
  */
-function pinned(args: string[], readyUrl: string, env: NodeJS.ProcessEnv = process.env, timeoutMs = 30_000): Promise<Running> {
-  return startProcess('taskset', ['-c', String(SERVER_CPU), ...args], { cwd: ROOT, env, ready: { url: readyUrl }, timeoutMs, logFile: join(WORK, 'servers.log') })
+function pinned(
+  args: string[],
+  readyUrl: string,
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 30_000,
+): Promise<Running> {
+  return startProcess('taskset', ['-c', String(SERVER_CPU), ...args], {
+    cwd: ROOT,
+    env,
+    ready: { url: readyUrl },
+    timeoutMs,
+    logFile: join(WORK, 'servers.log'),
+  })
 }
 function load(origin: string, lines: string[], extra: Partial<Parameters<typeof runWrk>[0]> = {}): LoadResult[] {
   const results: LoadResult[] = []
-  for (let i = 0; i < REPEATS; i++) results.push(runWrk({ origin, lines, workDir: WORK, seconds: SECONDS, cpu: LOAD_CPU, ...extra }))
+  for (let i = 0; i < REPEATS; i++)
+    results.push(runWrk({ origin, lines, workDir: WORK, seconds: SECONDS, cpu: LOAD_CPU, ...extra }))
   return results
 }
 
@@ -83,10 +108,13 @@ function load(origin: string, lines: string[], extra: Partial<Parameters<typeof 
 async function benchBuilds() {
   console.log('\nBuilds')
   const renderCorpus = generateCorpus(join(WORK, `corpus-${SIZES[0]}`), SIZES[0]!)
-  for (const r of await benchRender(renderCorpus)) record(r.figure, r.unit, [r.value], { target: r.target, met: r.met, note: r.note })
+  for (const r of await benchRender(renderCorpus))
+    record(r.figure, r.unit, [r.value], { target: r.target, met: r.met, note: r.note })
   // The build's own rows (bench/build-rows.ts): recorded here, with their ratios and targets.
   const add = (built: BuildRow[]) => {
-    const byFigure = new Map(built.map((r) => [r.figure, record(r.figure, r.unit, r.values, r.note ? { note: r.note } : {})]))
+    const byFigure = new Map(
+      built.map((r) => [r.figure, record(r.figure, r.unit, r.values, r.note ? { note: r.note } : {})]),
+    )
     for (const r of built) {
       const row = byFigure.get(r.figure)!
       if (r.reference) ratio(row, byFigure.get(r.reference), r.target)
@@ -106,7 +134,14 @@ async function benchPreview() {
       if (r.target) Object.assign(row, { target: r.target.text, met: row.median <= r.target.max })
     }
   } catch (e) {
-    rows.push({ figure: `preview ${size} articles`, unit: 'ms', median: NaN, min: NaN, max: NaN, note: `failed: ${(e as Error).message.slice(0, 200)}` })
+    rows.push({
+      figure: `preview ${size} articles`,
+      unit: 'ms',
+      median: NaN,
+      min: NaN,
+      max: NaN,
+      note: `failed: ${(e as Error).message.slice(0, 200)}`,
+    })
   }
 }
 
@@ -114,7 +149,12 @@ async function benchService() {
   const dist = join(WORK, `dist-${SERVICE_SIZE}`)
   if (!existsSync(join(dist, 'current', 'build.json'))) {
     generateCorpus(join(WORK, `corpus-${SERVICE_SIZE}`), SERVICE_SIZE)
-    timed(NODE, [join(ROOT, 'scripts', 'build.ts')], { ...process.env, CONTENT_DIR: join(WORK, `corpus-${SERVICE_SIZE}`), DIST_DIR: dist, BASE_URL: 'http://localhost:4321' })
+    timed(NODE, [join(ROOT, 'scripts', 'build.ts')], {
+      ...process.env,
+      CONTENT_DIR: join(WORK, `corpus-${SERVICE_SIZE}`),
+      DIST_DIR: dist,
+      BASE_URL: 'http://localhost:4321',
+    })
   }
   const posts = readIndexEntries(join(dist, 'current'))
   const random = prng(7)
@@ -146,19 +186,34 @@ async function benchService() {
     for (const [slug, json] of Object.entries(bodies)) writeFileSync(join(root, 'api', 'v1', 'posts', slug), json)
     const port = await freePort()
     const conf = join(WORK, 'nginx.conf')
-    writeFileSync(conf, `worker_processes 1; daemon off; pid ${WORK}/nginx.pid; error_log ${WORK}/nginx-error.log;
+    writeFileSync(
+      conf,
+      `worker_processes 1; daemon off; pid ${WORK}/nginx.pid; error_log ${WORK}/nginx-error.log;
 events { worker_connections 1024; }
 http { access_log ${WORK}/nginx-access.log; default_type application/json; sendfile on; tcp_nopush on; keepalive_requests 100000;
   client_body_temp_path ${WORK}/nginx-body; proxy_temp_path ${WORK}/nginx-proxy; fastcgi_temp_path ${WORK}/nginx-fcgi; uwsgi_temp_path ${WORK}/nginx-uwsgi; scgi_temp_path ${WORK}/nginx-scgi;
-  server { listen 127.0.0.1:${port}; root ${root}; } }`)
-    const nginx = await pinned(['nginx', '-c', conf, '-g', 'user root;'], `http://127.0.0.1:${port}/api/v1/posts/${slugs[0]}`)
-    refs.nginx = recordLoad('reference: nginx, static files of the same bytes', load(`http://127.0.0.1:${port}`, slugPaths))
+  server { listen 127.0.0.1:${port}; root ${root}; } }`,
+    )
+    const nginx = await pinned(
+      ['nginx', '-c', conf, '-g', 'user root;'],
+      `http://127.0.0.1:${port}/api/v1/posts/${slugs[0]}`,
+    )
+    refs.nginx = recordLoad(
+      'reference: nginx, static files of the same bytes',
+      load(`http://127.0.0.1:${port}`, slugPaths),
+    )
     await nginx.stop()
   }
   for (const kind of ['http', 'express'] as const) {
     const port = await freePort()
-    const ref = await pinned([NODE, join(import.meta.dirname, 'references', 'bare-servers.ts'), kind, String(port), bodiesFile], `http://127.0.0.1:${port}/api/v1/posts/${slugs[0]}`)
-    refs[kind] = recordLoad(`reference: bare ${kind === 'http' ? 'node:http' : 'Express 5'}, the same bytes`, load(`http://127.0.0.1:${port}`, slugPaths))
+    const ref = await pinned(
+      [NODE, join(import.meta.dirname, 'references', 'bare-servers.ts'), kind, String(port), bodiesFile],
+      `http://127.0.0.1:${port}/api/v1/posts/${slugs[0]}`,
+    )
+    refs[kind] = recordLoad(
+      `reference: bare ${kind === 'http' ? 'node:http' : 'Express 5'}, the same bytes`,
+      load(`http://127.0.0.1:${port}`, slugPaths),
+    )
     await ref.stop()
   }
 
@@ -189,7 +244,15 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
     const server = await pinned([NODE, join(ROOT, 'auth-service', 'server.ts')], `${origin}/readyz`, env, 60_000)
     const startup = (performance.now() - started) / 1000
     if (store === 'embedded') {
-      rows.push({ figure: `start-up to ready, ${posts.length} articles`, unit: 's', median: startup, min: startup, max: startup, target: '≤ 1.5 s', met: startup <= 1.5 })
+      rows.push({
+        figure: `start-up to ready, ${posts.length} articles`,
+        unit: 's',
+        median: startup,
+        min: startup,
+        max: startup,
+        target: '≤ 1.5 s',
+        met: startup <= 1.5,
+      })
       console.log(`  start-up: ${startup.toFixed(2)} s`)
     }
 
@@ -208,39 +271,83 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
     ratio(search, anon, { min: 0.5, text: '≥ 0.5 × fetch by slug' })
 
     const key = (await (await fetch(`${origin}/api/v1/keys`, { method: 'POST' })).json()).key as string
-    const withKey = recordLoad(`${store}: GET /api/v1/posts/:slug, API key`, load(origin, slugPaths, { authorization: `Bearer ${key}` }))
+    const withKey = recordLoad(
+      `${store}: GET /api/v1/posts/:slug, API key`,
+      load(origin, slugPaths, { authorization: `Bearer ${key}` }),
+    )
     ratio(withKey, anon, { min: 0.8, text: '≥ 0.8 × anonymous' })
     const resource = { resource: 'http://localhost:4321/api/v1' }
     const { identity_assertion, access_token: token } = await agentToken(origin, resource)
     const exchangeBody = new URLSearchParams(exchangeForm(identity_assertion, resource)).toString()
-    const withToken = recordLoad(`${store}: GET /api/v1/posts/:slug, access token`, load(origin, slugPaths, { authorization: `Bearer ${token}` }))
+    const withToken = recordLoad(
+      `${store}: GET /api/v1/posts/:slug, access token`,
+      load(origin, slugPaths, { authorization: `Bearer ${token}` }),
+    )
     ratio(withToken, anon, { min: 0.8, text: '≥ 0.8 × anonymous' })
-    refs[`token-${store}`] = recordLoad(`${store}: POST /oauth2/token (jwt-bearer)`, load(origin, [exchangeBody], { method: 'POST', postPath: '/oauth2/token', contentType: 'application/x-www-form-urlencoded' }))
+    refs[`token-${store}`] = recordLoad(
+      `${store}: POST /oauth2/token (jwt-bearer)`,
+      load(origin, [exchangeBody], {
+        method: 'POST',
+        postPath: '/oauth2/token',
+        contentType: 'application/x-www-form-urlencoded',
+      }),
+    )
     recordLoad(`${store}: POST /api/v1/keys`, load(origin, [''], { method: 'POST', postPath: '/api/v1/keys' }))
     if (store === 'embedded') {
       console.log('  MCP tools/call against the REST reads, same server')
-      rows.push(...(await mcpRows({ origin, ...mcpWorkload(dist), workDir: WORK, seconds: SECONDS, repeats: REPEATS, loadCpu: LOAD_CPU, serverPid: server.child.pid })))
+      rows.push(
+        ...(await mcpRows({
+          origin,
+          ...mcpWorkload(dist),
+          workDir: WORK,
+          seconds: SECONDS,
+          repeats: REPEATS,
+          loadCpu: LOAD_CPU,
+          serverPid: server.child.pid,
+        })),
+      )
     }
 
     if (store === 'embedded') {
       // taskset execs the command, so the pid is the server's own.
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
+      const rss =
+        Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
       const corpusMb = dirSize(join(WORK, `corpus-${SERVICE_SIZE}`)) / 1024 / 1024
-      rows.push({ figure: `service process RSS after the HTTP runs, ${posts.length} articles`, unit: 'MB', median: rss, min: rss, max: rss, reference: `corpus on disk ${corpusMb.toFixed(0)} MB` })
+      rows.push({
+        figure: `service process RSS after the HTTP runs, ${posts.length} articles`,
+        unit: 'MB',
+        median: rss,
+        min: rss,
+        max: rss,
+        reference: `corpus on disk ${corpusMb.toFixed(0)} MB`,
+      })
       console.log(`  RSS ${rss.toFixed(0)} MB (corpus ${corpusMb.toFixed(0)} MB)`)
     }
     await server.stop()
   }
 
   console.log(`\nThe edge: deploy/nginx in front of two replicas (${posts.length} articles)`)
-  rows.push(...(await edgeRows({ dist, slugPaths, workDir: WORK, seconds: SECONDS, repeats: REPEATS, serverCpu: SERVER_CPU, loadCpu: LOAD_CPU })))
+  rows.push(
+    ...(await edgeRows({
+      dist,
+      slugPaths,
+      workDir: WORK,
+      seconds: SECONDS,
+      repeats: REPEATS,
+      serverCpu: SERVER_CPU,
+      loadCpu: LOAD_CPU,
+    })),
+  )
 
   console.log('\nReference: oidc-provider, client_credentials with private_key_jwt')
   const { privateKey, publicKey } = await generateKeyPair('ES256')
   const jwkFile = join(WORK, 'client-jwk.json')
   writeFileSync(jwkFile, JSON.stringify({ ...(await exportJWK(publicKey)), kid: 'client', alg: 'ES256', use: 'sig' }))
   const port = await freePort()
-  const oidc = await pinned([NODE, join(import.meta.dirname, 'references', 'oidc.ts'), String(port), jwkFile], `http://127.0.0.1:${port}/.well-known/openid-configuration`)
+  const oidc = await pinned(
+    [NODE, join(import.meta.dirname, 'references', 'oidc.ts'), String(port), jwkFile],
+    `http://127.0.0.1:${port}/.well-known/openid-configuration`,
+  )
   const tokenUrl = `http://127.0.0.1:${port}/token`
   const count = (QUICK ? 6000 : 15000) * REPEATS
   // private_key_jwt client assertions, one per request (oidc-provider refuses a replayed jti).
@@ -248,15 +355,34 @@ http { access_log ${WORK}/nginx-access.log; default_type application/json; sendf
     Array.from({ length: count }, async () => {
       const jwt = await new SignJWT({})
         .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: 'client' })
-        .setIssuer('bench-client').setSubject('bench-client').setAudience(tokenUrl)
-        .setJti(randomUUID()).setIssuedAt().setExpirationTime('10m')
+        .setIssuer('bench-client')
+        .setSubject('bench-client')
+        .setAudience(tokenUrl)
+        .setJti(randomUUID())
+        .setIssuedAt()
+        .setExpirationTime('10m')
         .sign(privateKey)
-      return new URLSearchParams({ grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: jwt }).toString()
+      return new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: jwt,
+      }).toString()
     }),
   )
-  const probe = await fetch(tokenUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: assertions.pop() })
+  const probe = await fetch(tokenUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: assertions.pop(),
+  })
   if (probe.status !== 200) console.warn(`  oidc-provider answered ${probe.status}: ${await probe.text()}`)
-  const oidcRow = recordLoad('reference: oidc-provider token endpoint', load(`http://127.0.0.1:${port}`, assertions, { method: 'POST', postPath: '/token', contentType: 'application/x-www-form-urlencoded' }))
+  const oidcRow = recordLoad(
+    'reference: oidc-provider token endpoint',
+    load(`http://127.0.0.1:${port}`, assertions, {
+      method: 'POST',
+      postPath: '/token',
+      contentType: 'application/x-www-form-urlencoded',
+    }),
+  )
   await oidc.stop()
   ratio(refs['token-embedded'], oidcRow, { min: 1.5, text: '≥ 1.5 × oidc-provider' })
   ratio(refs['token-redis'], oidcRow, { min: 1.5, text: '≥ 1.5 × oidc-provider' })

@@ -16,22 +16,47 @@ const WORK = join(tmpdir(), 'lattice-bench-scale')
 const arg = process.argv.indexOf('--sizes')
 const SIZES = arg > 0 ? process.argv[arg + 1]!.split(',').map(Number) : [10_000, 50_000]
 
-const row = (figure: string, unit: string, value: number, note = '') => console.log(`| ${figure} | ${Number.isFinite(value) ? value.toFixed(unit === 's' ? 1 : 0) : 'failed'} | ${unit} | ${note} |`)
+const row = (figure: string, unit: string, value: number, note = '') =>
+  console.log(
+    `| ${figure} | ${Number.isFinite(value) ? value.toFixed(unit === 's' ? 1 : 0) : 'failed'} | ${unit} | ${note} |`,
+  )
 
-console.log(`Scale run ${new Date().toISOString()}, Node ${process.version}, BUILD_MEMORY_MB=${process.env.BUILD_MEMORY_MB ?? '(default)'}`)
+console.log(
+  `Scale run ${new Date().toISOString()}, Node ${process.version}, BUILD_MEMORY_MB=${process.env.BUILD_MEMORY_MB ?? '(default)'}`,
+)
 console.log('| figure | value | unit | note |\n| --- | --- | --- | --- |')
 for (const size of SIZES) {
   const { corpus, env, cold } = await coldBuild(size, WORK)
   if (cold.code !== 0) {
-    row(`build ${size}: cold, search included`, 's', NaN, cold.output.trim().split('\n').slice(-2).join(' ').slice(0, 300))
+    row(
+      `build ${size}: cold, search included`,
+      's',
+      NaN,
+      cold.output.trim().split('\n').slice(-2).join(' ').slice(0, 300),
+    )
     continue
   }
   const shards = /\((\d+) of (\d+) shards indexed\)/.exec(cold.output)?.[2] ?? '?'
-  row(`build ${size}: cold, search included`, 's', cold.seconds, `site live at ${phase(cold.output, 'site live')} s; ${shards} search shards`)
-  row(`build ${size}: peak memory, whole process tree`, 'MB', cold.peakMb, `until the site is live: ${cold.sitePeakMb.toFixed(0)} MB`)
+  row(
+    `build ${size}: cold, search included`,
+    's',
+    cold.seconds,
+    `site live at ${phase(cold.output, 'site live')} s; ${shards} search shards`,
+  )
+  row(
+    `build ${size}: peak memory, whole process tree`,
+    'MB',
+    cold.peakMb,
+    `until the site is live: ${cold.sitePeakMb.toFixed(0)} MB`,
+  )
   if (size === 10_000)
     await withHugo(corpus, join(WORK, 'hugo'), async (hugo) =>
-      row(`build ${size}: Hugo, same corpus, no search`, 's', hugo.seconds, `peak ${hugo.peakMb.toFixed(0)} MB; ×5 for 50,000: ${(hugo.seconds * 5).toFixed(0)} s`),
+      row(
+        `build ${size}: Hugo, same corpus, no search`,
+        's',
+        hugo.seconds,
+        `peak ${hugo.peakMb.toFixed(0)} MB; ×5 for 50,000: ${(hugo.seconds * 5).toFixed(0)} s`,
+      ),
     )
   await editAndRestart(size, corpus, env)
 }
@@ -47,11 +72,22 @@ async function editAndRestart(size: number, corpus: string, env: NodeJS.ProcessE
   try {
     await until(async () => (await fetch(`${origin}/readyz`)).ok, 120_000)
     row(`service ${size}: start-up to ready`, 's', (performance.now() - t) / 1000)
-    for (const slug of corpusSlugs(corpus).slice(0, 200)) await fetch(`${origin}/api/v1/posts/${slug}`).then((r) => r.arrayBuffer())
+    for (const slug of corpusSlugs(corpus).slice(0, 200))
+      await fetch(`${origin}/api/v1/posts/${slug}`).then((r) => r.arrayBuffer())
     row(`service ${size}: resident memory after reads`, 'MB', rssMb(server.pid!))
     const { served, searchable, build: done } = await editUnderServer(corpus, env, origin)
-    row(`build ${size}: one article edited → served`, 's', served, `whole rebuild ${done.seconds.toFixed(1)} s, peak ${done.peakMb.toFixed(0)} MB`)
-    row(`build ${size}: one article edited → in the search index`, 's', searchable, /\((\d+ of \d+) shards indexed\)/.exec(done.output)?.[1] ?? '')
+    row(
+      `build ${size}: one article edited → served`,
+      's',
+      served,
+      `whole rebuild ${done.seconds.toFixed(1)} s, peak ${done.peakMb.toFixed(0)} MB`,
+    )
+    row(
+      `build ${size}: one article edited → in the search index`,
+      's',
+      searchable,
+      /\((\d+ of \d+) shards indexed\)/.exec(done.output)?.[1] ?? '',
+    )
     server.kill('SIGTERM')
     await new Promise((r) => server.once('exit', r))
     t = performance.now()

@@ -18,7 +18,8 @@ const { slugs, queries } = JSON.parse(readFileSync(workloadFile!, 'utf8')) as { 
 keepYoungGenerationSmall()
 const rssMb = () => process.memoryUsage.rss() / 1024 / 1024
 const started = performance.now()
-const index: PostIndexCore = kind === 'json' ? loadJsonIndex(dir!, 'http://localhost:4321') : await loadIndexFile(dir!, 'http://localhost:4321')
+const index: PostIndexCore =
+  kind === 'json' ? loadJsonIndex(dir!, 'http://localhost:4321') : await loadIndexFile(dir!, 'http://localhost:4321')
 const loadMs = performance.now() - started
 const rssAfterLoad = rssMb()
 for (const slug of slugs) index.detail(slug)
@@ -34,7 +35,8 @@ for (const q of queries) {
   const u = process.cpuUsage(c)
   cpu.push((u.user + u.system) / 1000)
 }
-const at = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!
+const at = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!
 console.log(
   JSON.stringify({
     loadMs,

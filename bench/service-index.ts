@@ -33,7 +33,12 @@ export function commonWordQueries(titles: readonly string[], count = 5000): stri
   })
 }
 
-export async function benchServiceIndex(options: { workDir: string; size: number; node: string; repeats: number }): Promise<Row[]> {
+export async function benchServiceIndex(options: {
+  workDir: string
+  size: number
+  node: string
+  repeats: number
+}): Promise<Row[]> {
   const { workDir, size, node, repeats } = options
   const corpus = generateCorpus(join(workDir, `corpus-${size}`), size)
   const corpusMb = readdirSync(corpus).reduce((total, f) => total + statSync(join(corpus, f)).size, 0) / 1024 / 1024
@@ -46,23 +51,36 @@ export async function benchServiceIndex(options: { workDir: string; size: number
   await writeIndexFile(dirs.current, entries)
   await writeJsonIndex(dirs.json, entries)
   const workload = join(workDir, `index-${size}-workload.json`)
-  writeFileSync(workload, JSON.stringify({ slugs: entries.map((e) => e.slug), queries: commonWordQueries(entries.map((e) => e.title)) }))
+  writeFileSync(
+    workload,
+    JSON.stringify({ slugs: entries.map((e) => e.slug), queries: commonWordQueries(entries.map((e) => e.title)) }),
+  )
 
   const probe = (kind: 'current' | 'json'): Probe[] =>
     Array.from({ length: repeats }, () => {
-      const out = spawnSync(node, [join(import.meta.dirname, 'service-index-probe.ts'), kind, dirs[kind], workload], { encoding: 'utf8', maxBuffer: 1 << 24 })
+      const out = spawnSync(node, [join(import.meta.dirname, 'service-index-probe.ts'), kind, dirs[kind], workload], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 24,
+      })
       if (out.status !== 0) throw new Error(`index probe (${kind}) failed: ${out.stderr.slice(-2000)}`)
       return JSON.parse(out.stdout.trim().split('\n').pop()!) as Probe
     })
   const runs = { json: probe('json'), current: probe('current') }
   const median = (values: number[]) => stats(values).median
-  const row = (figure: string, unit: string, values: number[], extra: Partial<Row> = {}): Row => ({ figure, unit, ...stats(values), ...extra })
+  const row = (figure: string, unit: string, values: number[], extra: Partial<Row> = {}): Row => ({
+    figure,
+    unit,
+    ...stats(values),
+    ...extra,
+  })
   const n = entries.length
   const before = (field: keyof Probe) => median(runs.json.map((r) => r[field]))
   const values = (field: keyof Probe) => runs.current.map((r) => r[field])
   const rows: Row[] = []
 
-  const load = row(`index load, ${n} articles`, 'ms', values('loadMs'), { note: `before (one JSON document): ${before('loadMs').toFixed(0)} ms` })
+  const load = row(`index load, ${n} articles`, 'ms', values('loadMs'), {
+    note: `before (one JSON document): ${before('loadMs').toFixed(0)} ms`,
+  })
   load.reference = 'before'
   load.ratio = load.median / before('loadMs')
   rows.push(load)

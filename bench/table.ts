@@ -47,23 +47,30 @@ export function recordLoad(figure: string, results: LoadResult[], extra: Partial
 }
 
 /** Sets `row`'s ratio to `reference` and, with a target, whether the ratio meets it. */
-export function ratio(row: Row | undefined, reference: Row | undefined, target?: { min?: number; max?: number; text: string }) {
+export function ratio(
+  row: Row | undefined,
+  reference: Row | undefined,
+  target?: { min?: number; max?: number; text: string },
+) {
   if (!row || !reference || !reference.median) return
   row.reference = reference.figure
   row.ratio = row.median / reference.median
   if (target) {
     row.target = target.text
-    row.met = (target.min === undefined || row.ratio >= target.min) && (target.max === undefined || row.ratio <= target.max)
+    row.met =
+      (target.min === undefined || row.ratio >= target.min) && (target.max === undefined || row.ratio <= target.max)
   }
 }
 
 export function markdownTable(table: readonly Row[]): string[] {
-  const fmt = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? 'n/a' : v >= 100 ? v.toFixed(0) : v.toFixed(2))
+  const fmt = (v: number | undefined) =>
+    v === undefined || Number.isNaN(v) ? 'n/a' : v >= 100 ? v.toFixed(0) : v.toFixed(2)
   return [
     '| figure | median | min | max | unit | ratio | reference | target | met | notes |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...table.map((r) =>
-      `| ${r.figure} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${r.unit} | ${r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}×`} | ${r.reference ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} | ${r.note ?? ''} |`,
+    ...table.map(
+      (r) =>
+        `| ${r.figure} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${r.unit} | ${r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}×`} | ${r.reference ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} | ${r.note ?? ''} |`,
     ),
   ]
 }

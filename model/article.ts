@@ -59,13 +59,17 @@ export const Slug = z
   .string()
   .max(SLUG_MAX_LENGTH, `the file name is the slug and must be at most ${SLUG_MAX_LENGTH} characters`)
   .regex(SLUG_RE, 'the file name is the slug and must be lowercase words joined by hyphens, like "my-article.md"')
-  .meta({ description: 'Unique identifier, the file name of the article.', examples: ['tail-latency-in-fan-out-services'] })
+  .meta({
+    description: 'Unique identifier, the file name of the article.',
+    examples: ['tail-latency-in-fan-out-services'],
+  })
 
 export const Tag = z.string().regex(SLUG_RE, 'tags are lowercase words joined by hyphens, like "machine-learning"')
 
 const dateField = (name: string, example: string) =>
   z.coerce.date({
-    error: (issue) => (issue.input === undefined ? `${name} is required, like ${example}` : `${name} must be a date, like ${example}`),
+    error: (issue) =>
+      issue.input === undefined ? `${name} is required, like ${example}` : `${name} must be a date, like ${example}`,
   })
 
 /** What a writer puts between the `---` lines. Unknown fields are refused: a misspelt `tag:` must not drop the tags. */
@@ -79,7 +83,10 @@ export const Frontmatter = z
     tags: z.array(Tag).max(12).default([]),
     image: z
       .string()
-      .refine((v) => v.startsWith('/') || /^https?:\/\//.test(v), 'image must be a site path (/images/x.png) or an http(s) URL')
+      .refine(
+        (v) => v.startsWith('/') || /^https?:\/\//.test(v),
+        'image must be a site path (/images/x.png) or an http(s) URL',
+      )
       .optional(),
     /** The cover's alt text; without it, the pages describe the cover by the article's title. */
     imageAlt: z.string().trim().min(1).max(300).optional(),
@@ -160,7 +167,11 @@ export const Post = z
       .string()
       .regex(DOI_RE)
       .nullable()
-      .meta({ description: 'The article\'s DOI (`10.<registrant>/<suffix>`, resolved at https://doi.org/<doi>); null when it has none.', examples: ['10.5555/12345678'] }),
+      .meta({
+        description:
+          "The article's DOI (`10.<registrant>/<suffix>`, resolved at https://doi.org/<doi>); null when it has none.",
+        examples: ['10.5555/12345678'],
+      }),
   })
   .strict()
   .meta({ description: 'A published article. Every field is always present.' })

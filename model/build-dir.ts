@@ -9,7 +9,10 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 export function configKey(baseUrl: string, contentDir: string): string {
-  return createHash('sha256').update(`${baseUrl}\0${resolve(contentDir)}`).digest('hex').slice(0, 16)
+  return createHash('sha256')
+    .update(`${baseUrl}\0${resolve(contentDir)}`)
+    .digest('hex')
+    .slice(0, 16)
 }
 
 /** The link to the live build of this configuration (it may not exist). */

@@ -102,7 +102,9 @@ class FileHasher {
 /** The live build of this configuration (BASE_URL and CONTENT_DIR), if any. */
 export function readBuildInfo(distDir: string, baseUrl: string, contentDir: string): BuildInfo | undefined {
   try {
-    return JSON.parse(readFileSync(join(distDir, 'sites', configKey(baseUrl, contentDir), 'build.json'), 'utf8')) as BuildInfo
+    return JSON.parse(
+      readFileSync(join(distDir, 'sites', configKey(baseUrl, contentDir), 'build.json'), 'utf8'),
+    ) as BuildInfo
   } catch {
     return undefined
   }
@@ -111,5 +113,10 @@ export function readBuildInfo(distDir: string, baseUrl: string, contentDir: stri
 /** True when there is no build for this configuration, or it was made from other content or sources. */
 export function isStale(distDir: string, inputs: BuildInputs): boolean {
   const info = readBuildInfo(distDir, inputs.baseUrl, inputs.contentDir)
-  return !info || info.fingerprint !== inputs.fingerprint || info.contentDir !== inputs.contentDir || info.baseUrl !== inputs.baseUrl
+  return (
+    !info ||
+    info.fingerprint !== inputs.fingerprint ||
+    info.contentDir !== inputs.contentDir ||
+    info.baseUrl !== inputs.baseUrl
+  )
 }

@@ -15,7 +15,14 @@ import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
 import { writeIndexFile } from '../auth-service/articles/index-file.ts'
 import { EDGE_DIR } from '../auth-service/articles/edge-files.ts'
 import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
-import { ROOT, buildEnv, buildSourcesFingerprint, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
+import {
+  ROOT,
+  buildEnv,
+  buildSourcesFingerprint,
+  computeInputs,
+  siteSourcesFingerprint,
+  type BuildInfo,
+} from './build-state.ts'
 import { WRITE_CONCURRENCY, writeArticles } from './build/article-files.ts'
 import { runAstro } from './build/astro.ts'
 import { openCache } from './build/cache.ts'
@@ -44,7 +51,9 @@ export interface BuildOptions {
   shardArticles?: number
 }
 
-const PAGEFIND_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }).version
+const PAGEFIND_VERSION = (
+  JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }
+).version
 /** Bump when what a search record holds changes: every shard is indexed again. */
 const SEARCH_RECORD_VERSION = 1
 
@@ -55,7 +64,13 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   const log = options.log ?? (() => {})
   const renderer = options.renderer ?? DEFAULT_RENDERER
   if (!existsSync(contentDir))
-    throw new BuildError([{ file: contentDir, message: 'CONTENT_DIR does not exist', fix: 'create the folder, or set CONTENT_DIR to the folder of your articles' }])
+    throw new BuildError([
+      {
+        file: contentDir,
+        message: 'CONTENT_DIR does not exist',
+        fix: 'create the folder, or set CONTENT_DIR to the folder of your articles',
+      },
+    ])
   const key = configKey(baseUrl, contentDir)
   const release = await acquireLock(distDir, key)
   const pool = new LazyPool(renderer)
@@ -129,11 +144,22 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       }
       indexWrittenIn = dir
       writeFileSync(join(dir, 'state.json'), JSON.stringify(state))
-      const info: BuildInfo = { ...inputs, configKey: key, id, builtAt: new Date().toISOString(), articles: published.length }
+      const info: BuildInfo = {
+        ...inputs,
+        configKey: key,
+        id,
+        builtAt: new Date().toISOString(),
+        articles: published.length,
+      }
       writeFileSync(join(dir, 'build.json'), JSON.stringify(info, null, 2))
       swapLive(distDir, key, id)
       unlanded.delete(dir)
-      prev = { dir, state, template: readFileSync(join(dir, 'template.html'), 'utf8'), bySlug: new Map(state.articles.map((a) => [a.slug, a])) }
+      prev = {
+        dir,
+        state,
+        template: readFileSync(join(dir, 'template.html'), 'utf8'),
+        bySlug: new Map(state.articles.map((a) => [a.slug, a])),
+      }
       return info
     }
     const assemble = async (dir: string, template: string) => {
@@ -166,15 +192,31 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       } else {
         writeFileSync(join(dir, 'manifest.json'), manifest)
         writeFileSync(join(dir, 'openapi.json'), openapi)
-        await runAstro(env, { baseUrl, contentDir, siteDir, manifest: join(dir, 'manifest.json'), openapi: join(dir, 'openapi.json'), cacheDir: join(distDir, 'cache', 'astro', key) })
+        await runAstro(env, {
+          baseUrl,
+          contentDir,
+          siteDir,
+          manifest: join(dir, 'manifest.json'),
+          openapi: join(dir, 'openapi.json'),
+          cacheDir: join(distDir, 'cache', 'astro', key),
+        })
         renameSync(join(siteDir, 'article-template.html'), join(dir, 'template.html'))
         renameSync(join(siteDir, 'authorize-template.html'), join(dir, AUTHORIZE_TEMPLATE))
-        if (prev && existsSync(join(prev.dir, 'site', 'pagefind'))) linkTree(join(prev.dir, 'site', 'pagefind'), join(siteDir, 'pagefind'))
+        if (prev && existsSync(join(prev.dir, 'site', 'pagefind')))
+          linkTree(join(prev.dir, 'site', 'pagefind'), join(siteDir, 'pagefind'))
         else search = null
         log(`site pages built after ${since()}`)
       }
       const navKeys = await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
-      info = await land(dir, id, { version: STATE_VERSION, templateKey, assemblyKey, astroKey, search, articles: metas, navKeys })
+      info = await land(dir, id, {
+        version: STATE_VERSION,
+        templateKey,
+        assemblyKey,
+        astroKey,
+        search,
+        articles: metas,
+        navKeys,
+      })
       log(`site live after ${since()}`)
     }
 
@@ -184,7 +226,11 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     await pool.close()
     const live = prev!
     // Shard names carry their bits: with other bits, no shard matches and all are indexed.
-    const shards = planShards(published, memory.shardBits, sha(PAGEFIND_VERSION, renderer.version, `${SEARCH_RECORD_VERSION}`))
+    const shards = planShards(
+      published,
+      memory.shardBits,
+      sha(PAGEFIND_VERSION, renderer.version, `${SEARCH_RECORD_VERSION}`),
+    )
     if (options.search !== false && !searchUpToDate(live.state.search, shards)) {
       const { id, dir } = startBuildDir()
       linkTree(join(live.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
@@ -219,8 +265,13 @@ function sortProblems(problems: BuildProblem[]): BuildProblem[] {
 if (import.meta.main) {
   const started = Date.now()
   try {
-    const info = await build(process.env, { log: (line) => console.log(line), search: !process.argv.includes('--no-search') })
-    console.log(`Built ${info.articles} articles in ${((Date.now() - started) / 1000).toFixed(1)} s -> dist/builds/${info.id}`)
+    const info = await build(process.env, {
+      log: (line) => console.log(line),
+      search: !process.argv.includes('--no-search'),
+    })
+    console.log(
+      `Built ${info.articles} articles in ${((Date.now() - started) / 1000).toFixed(1)} s -> dist/builds/${info.id}`,
+    )
   } catch (e) {
     console.error(e instanceof Error ? e.message : e)
     process.exit(1)

@@ -50,7 +50,12 @@ const liveBuild = () => {
 }
 /** Problem paths as the writer knows them: the build names articles relative to CONTENT_DIR. */
 const located = (problems: Problem[]) =>
-  problems.map((p) => ({ ...p, file: displayPath(p.file && !isAbsolute(p.file) && isArticleFile(p.file) ? join(config.contentDir, p.file) : p.file) }))
+  problems.map((p) => ({
+    ...p,
+    file: displayPath(
+      p.file && !isAbsolute(p.file) && isArticleFile(p.file) ? join(config.contentDir, p.file) : p.file,
+    ),
+  }))
 
 const live = createLiveReload({ build: liveBuild(), problems: [] })
 let service: Awaited<ReturnType<typeof main>> | undefined
@@ -74,7 +79,9 @@ const freshIndex = (): Promise<void> => {
 let building: string[] = []
 /** The article pages those files are the sources of: open ones reload without checking first. */
 const pagesOf = (files: string[]) =>
-  files.filter((f) => dirname(f) === config.contentDir && isArticleFile(basename(f))).map((f) => articlePath(basename(f, '.md')))
+  files
+    .filter((f) => dirname(f) === config.contentDir && isArticleFile(basename(f)))
+    .map((f) => articlePath(basename(f, '.md')))
 
 let announcing = Promise.resolve()
 /** Tells open pages about a build that has landed (part of one, or all of it), once each. */
@@ -92,11 +99,17 @@ try {
   service = await main(env, {
     withoutBuild: true,
     watchIndex: false,
-    wrap: (app) => previewListener(app, live, join(liveLink, 'site'), { https: config.baseUrl.startsWith('https:'), beforeApi: freshIndex }),
+    wrap: (app) =>
+      previewListener(app, live, join(liveLink, 'site'), {
+        https: config.baseUrl.startsWith('https:'),
+        beforeApi: freshIndex,
+      }),
   })
 } catch (e) {
   if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e
-  console.error(`[preview] port ${config.port} is in use (is npm start running?): stop it, or start the preview with another PORT`)
+  console.error(
+    `[preview] port ${config.port} is in use (is npm start running?): stop it, or start the preview with another PORT`,
+  )
   process.exit(1)
 }
 const loop = createRebuildLoop(

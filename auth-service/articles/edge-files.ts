@@ -21,7 +21,10 @@ export function detailFile(buildDir: string, slug: string): string {
 /** The validators nginx gives a static file (ngx_http_set_etag: `"<mtime hex>-<size hex>"`, whole seconds). */
 export function fileValidators(mtimeMs: number, size: number): { etag: string; lastModified: string } {
   const seconds = Math.floor(mtimeMs / 1000)
-  return { etag: `"${seconds.toString(16)}-${size.toString(16)}"`, lastModified: new Date(seconds * 1000).toUTCString() }
+  return {
+    etag: `"${seconds.toString(16)}-${size.toString(16)}"`,
+    lastModified: new Date(seconds * 1000).toUTCString(),
+  }
 }
 
 /**
@@ -29,7 +32,11 @@ export function fileValidators(mtimeMs: number, size: number): { etag: string; l
  * of the expected size (a build folder written without them): the service then falls back to
  * validators of its own. Read when the index is loaded, since a later build may prune the folder.
  */
-export function detailFileTimes(buildDir: string, slugs: readonly string[], sizes: (i: number) => number): Float64Array {
+export function detailFileTimes(
+  buildDir: string,
+  slugs: readonly string[],
+  sizes: (i: number) => number,
+): Float64Array {
   const times = new Float64Array(slugs.length).fill(Number.NaN)
   slugs.forEach((slug, i) => {
     const stat = statSync(detailFile(buildDir, slug), { throwIfNoEntry: false })

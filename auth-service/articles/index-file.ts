@@ -5,7 +5,15 @@ import { setFlagsFromString } from 'node:v8'
 import { z } from 'zod'
 import { IndexEntry } from '../../model/article.ts'
 import { detailFileTimes } from './edge-files.ts'
-import { compareEntries, detailSize, postIndexBuilder, postIndexFrom, type BodySource, type PostIndex, type PostIndexState } from './post-index.ts'
+import {
+  compareEntries,
+  detailSize,
+  postIndexBuilder,
+  postIndexFrom,
+  type BodySource,
+  type PostIndex,
+  type PostIndexState,
+} from './post-index.ts'
 
 /**
  * The post index in a build folder is two files:
@@ -45,7 +53,10 @@ const WRITE_BATCH_BYTES = 1 << 20
  * order here; entries that arrive one at a time (the build reads each body as it writes it) must
  * arrive in order.
  */
-export async function writeIndexFile(buildDir: string, entries: readonly IndexEntry[] | AsyncIterable<IndexEntry>): Promise<void> {
+export async function writeIndexFile(
+  buildDir: string,
+  entries: readonly IndexEntry[] | AsyncIterable<IndexEntry>,
+): Promise<void> {
   const lines: string[] = []
   const bodiesFile = join(buildDir, INDEX_FILES.bodies)
   const bodies = await open(`${bodiesFile}.tmp`, 'w')
@@ -59,7 +70,8 @@ export async function writeIndexFile(buildDir: string, entries: readonly IndexEn
     for await (const entry of Array.isArray(entries) ? [...entries].sort(compareEntries) : entries) {
       const { markdown, ...meta } = validateEntry(entry, `post index entry ${i}`)
       if (seen.has(meta.slug)) throw new Error(`post index entry ${i}: slug "${meta.slug}" appears twice`)
-      if (last && compareEntries(last, entry) > 0) throw new Error(`post index entry ${i}: "${meta.slug}" comes before "${last.slug}" in the index's order`)
+      if (last && compareEntries(last, entry) > 0)
+        throw new Error(`post index entry ${i}: "${meta.slug}" comes before "${last.slug}" in the index's order`)
       seen.add(meta.slug)
       last = entry
       i++
@@ -79,7 +91,12 @@ export async function writeIndexFile(buildDir: string, entries: readonly IndexEn
     await bodies.close()
   }
   await rename(`${bodiesFile}.tmp`, bodiesFile)
-  const header = JSON.stringify({ format: FORMAT, version: INDEX_FORMAT_VERSION, entries: lines.length, bodiesBytes: offset })
+  const header = JSON.stringify({
+    format: FORMAT,
+    version: INDEX_FORMAT_VERSION,
+    entries: lines.length,
+    bodiesBytes: offset,
+  })
   const entriesFile = join(buildDir, INDEX_FILES.entries)
   const handle = await open(`${entriesFile}.tmp`, 'w')
   try {
@@ -220,15 +237,22 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
   try {
     text = readFileSync(entriesFile, 'utf8')
   } catch (e) {
-    throw new Error(`post index ${entriesFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? e}); ${rebuild}`, { cause: e })
+    throw new Error(
+      `post index ${entriesFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? e}); ${rebuild}`,
+      { cause: e },
+    )
   }
   const rows = text.split('\n')
   if (rows[rows.length - 1] === '') rows.pop()
   const header = Header.safeParse(parseJson(rows[0] ?? ''))
   if (!header.success)
-    throw new Error(`post index ${entriesFile}: not a ${FORMAT} file of version ${INDEX_FORMAT_VERSION}; ${rebuild}`, { cause: header.error })
+    throw new Error(`post index ${entriesFile}: not a ${FORMAT} file of version ${INDEX_FORMAT_VERSION}; ${rebuild}`, {
+      cause: header.error,
+    })
   if (rows.length - 1 !== header.data.entries)
-    throw new Error(`post index ${entriesFile}: ${rows.length - 1} entries where the header says ${header.data.entries}; ${rebuild}`)
+    throw new Error(
+      `post index ${entriesFile}: ${rows.length - 1} entries where the header says ${header.data.entries}; ${rebuild}`,
+    )
   const { bodiesBytes } = header.data
   const seen = new Set<string>()
   const at = new Float64Array(2 * header.data.entries)
@@ -237,7 +261,8 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
     const line = validate(EntryLine, parseJson(rows[i]!), where)
     if (seen.has(line.slug)) throw new Error(`${where}: slug "${line.slug}" appears twice`)
     seen.add(line.slug)
-    if (line.body[0] + line.body[1] > bodiesBytes) throw new Error(`${where} ("${line.slug}"): body: ends past the bodies file (${bodiesBytes} bytes); ${rebuild}`)
+    if (line.body[0] + line.body[1] > bodiesBytes)
+      throw new Error(`${where} ("${line.slug}"): body: ends past the bodies file (${bodiesBytes} bytes); ${rebuild}`)
     at.set(line.body, 2 * (i - 1))
     try {
       onLine(line)
@@ -250,17 +275,25 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
   try {
     fd = openSync(bodiesFile, 'r')
   } catch (e) {
-    throw new Error(`post index ${bodiesFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? e}); ${rebuild}`, { cause: e })
+    throw new Error(`post index ${bodiesFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? e}); ${rebuild}`, {
+      cause: e,
+    })
   }
   try {
     const size = fstatSync(fd).size
-    if (size !== bodiesBytes) throw new Error(`post index ${bodiesFile}: ${size} bytes where ${entriesFile} says ${bodiesBytes}; ${rebuild}`)
+    if (size !== bodiesBytes)
+      throw new Error(`post index ${bodiesFile}: ${size} bytes where ${entriesFile} says ${bodiesBytes}; ${rebuild}`)
     // A body is a string literal: anything else means the two files do not belong together. Its
     // two ends are read, not the whole, which would read the corpus at every start.
     const ends = Buffer.alloc(2)
     for (let k = 0; k < at.length; k += 2) {
       const [offset, length] = [at[k]!, at[k + 1]!]
-      if (readFully(fd, ends, 0, 1, offset) !== 1 || readFully(fd, ends, 1, 1, offset + length - 1) !== 1 || ends[0] !== 0x22 || ends[1] !== 0x22)
+      if (
+        readFully(fd, ends, 0, 1, offset) !== 1 ||
+        readFully(fd, ends, 1, 1, offset + length - 1) !== 1 ||
+        ends[0] !== 0x22 ||
+        ends[1] !== 0x22
+      )
         throw new Error(`post index ${bodiesFile}: the body at ${offset} is not a JSON string; ${rebuild}`)
     }
   } catch (e) {
@@ -278,8 +311,11 @@ function validateEntry(raw: unknown, at: string): IndexEntry {
 function validate<S extends z.ZodType>(schema: S, raw: unknown, at: string): z.output<S> {
   const parsed = schema.safeParse(raw)
   if (parsed.success) return parsed.data
-  const slug = typeof raw === 'object' && raw !== null && 'slug' in raw && typeof raw.slug === 'string' ? ` ("${raw.slug}")` : ''
-  const problems = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'entry'}: ${issue.message}`)
+  const slug =
+    typeof raw === 'object' && raw !== null && 'slug' in raw && typeof raw.slug === 'string' ? ` ("${raw.slug}")` : ''
+  const problems = parsed.error.issues.map(
+    (issue) => `${issue.path.length ? issue.path.join('.') : 'entry'}: ${issue.message}`,
+  )
   throw new Error(`${at}${slug}: ${problems.join('; ')}`, { cause: parsed.error })
 }
 

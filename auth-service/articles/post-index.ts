@@ -41,9 +41,19 @@ export interface PostIndex {
    * A page of the list `{"posts", "next_cursor"}`: up to `limit` posts matching `filter`, in list
    * order, after `after` (from the start when undefined); `next` names the page after it.
    */
-  listPage(filter: ListFilter, after: ListPosition | undefined, limit: number, next: NextPage<ListPosition>): PreparedBody
+  listPage(
+    filter: ListFilter,
+    after: ListPosition | undefined,
+    limit: number,
+    next: NextPage<ListPosition>,
+  ): PreparedBody
   /** A page of a search `{"query", "posts", "next_cursor"}`: up to `limit` matches ranked after `after`. */
-  searchPage(query: string, after: SearchPosition | undefined, limit: number, next: NextPage<SearchPosition>): PreparedBody
+  searchPage(
+    query: string,
+    after: SearchPosition | undefined,
+    limit: number,
+    next: NextPage<SearchPosition>,
+  ): PreparedBody
 }
 
 /** The reads that every index format answers, the benchmark's reference index too (bench/references). */
@@ -127,7 +137,8 @@ const MARKDOWN_MEMBER = Buffer.from(',"markdown":')
  * A detail response is `{...post, "markdown": <literal>}`: the post's JSON with its closing brace
  * replaced by the markdown member, byte for byte what JSON.stringify makes of the whole.
  */
-const detailLength = (postLength: number, literalLength: number) => postLength - 1 + MARKDOWN_MEMBER.length + literalLength + 1
+const detailLength = (postLength: number, literalLength: number) =>
+  postLength - 1 + MARKDOWN_MEMBER.length + literalLength + 1
 
 /** The byte length of post i's detail response in a finished index. */
 export function detailSize(state: PostIndexState, i: number): number {
@@ -146,7 +157,9 @@ function layDetail(post: Buffer, literalLength: number, copyLiteral: (target: Bu
 
 /** One article's detail response, laid out as the index lays it: the build writes it as the file the edge serves (edge-files.ts). */
 export function detailBytes(meta: PostMeta, markdownLiteral: Buffer, baseUrl: string): Buffer {
-  return layDetail(Buffer.from(JSON.stringify(toPost(meta, baseUrl))), markdownLiteral.length, (target, at) => markdownLiteral.copy(target, at))
+  return layDetail(Buffer.from(JSON.stringify(toPost(meta, baseUrl))), markdownLiteral.length, (target, at) =>
+    markdownLiteral.copy(target, at),
+  )
 }
 const CHUNK_BYTES = 1 << 20
 
@@ -174,7 +187,9 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
     /** Adds the next post. */
     add(meta: PostMeta): void {
       if (previous && compareEntries(previous, meta) >= 0)
-        throw new Error(`post "${meta.slug}" comes after "${previous.slug}": posts must be newest first, then by slug, each once`)
+        throw new Error(
+          `post "${meta.slug}" comes after "${previous.slug}": posts must be newest first, then by slug, each once`,
+        )
       previous = meta
       const json = JSON.stringify(toPost(meta, baseUrl))
       const length = Buffer.byteLength(json)
@@ -297,7 +312,12 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     return lo
   }
   /** `{"posts": […], "next_cursor": …}` or the search's, with the `Link` to the next page. */
-  const page = (head: string, found: number[], limit: number, next: () => { cursor: string; url: string }): PreparedBody => {
+  const page = (
+    head: string,
+    found: number[],
+    limit: number,
+    next: () => { cursor: string; url: string },
+  ): PreparedBody => {
     const more = found.length > limit
     if (more) found.length = limit
     const link = more ? next() : undefined
@@ -307,7 +327,8 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
   }
   const postJson = (i: number) => posts.subarray(postAt[i]!, postAt[i + 1]!)
   /** Post i's detail response, laid out afresh: its JSON, then its body as `bodies` reads it. */
-  const detailBody = (i: number): Buffer => layDetail(postJson(i), bodies.length(i), (target, at) => bodies.copy(i, target, at))
+  const detailBody = (i: number): Buffer =>
+    layDetail(postJson(i), bodies.length(i), (target, at) => bodies.copy(i, target, at))
   /** Post i's validators: its edge file's where the build wrote one, else of its bytes (hashed once, on first read, not at start-up). */
   const detailValidators = (i: number, body: Buffer): Validators => {
     const fileMs = state.detailFileMs?.[i] ?? Number.NaN
@@ -339,7 +360,10 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     latest(limit) {
       let body = lists.get(limit)
       if (!body) {
-        const { body: bytes, newest } = envelope('"posts":', Array.from({ length: Math.min(limit, modifiedMs.length) }, (_, i) => i))
+        const { body: bytes, newest } = envelope(
+          '"posts":',
+          Array.from({ length: Math.min(limit, modifiedMs.length) }, (_, i) => i),
+        )
         body = prepareBytes(bytes, newest)
         lists.set(limit, body)
       }
@@ -355,7 +379,10 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
         // Refresh its place: the Map's order is the eviction order.
         searches.delete(key)
       } else {
-        const { body: bytes, newest } = envelope(`"query":${JSON.stringify(query)},"posts":`, search.search(query, limit))
+        const { body: bytes, newest } = envelope(
+          `"query":${JSON.stringify(query)},"posts":`,
+          search.search(query, limit),
+        )
         body = prepareBytes(bytes, newest || now.getTime())
         if (searches.size >= SEARCH_CACHE_LIMIT) searches.delete(searches.keys().next().value!)
       }
@@ -364,8 +391,14 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     },
     listPage(filter, after, limit, next) {
       // The first pages of the whole list are most of the traffic: kept apart, found by limit alone.
-      const opening = after === undefined && filter.tag === undefined && filter.author === undefined && filter.updatedSinceMs === undefined
-      const key = opening ? '' : JSON.stringify(['list', limit, filter.tag, filter.author, filter.updatedSinceMs, after?.date, after?.slug])
+      const opening =
+        after === undefined &&
+        filter.tag === undefined &&
+        filter.author === undefined &&
+        filter.updatedSinceMs === undefined
+      const key = opening
+        ? ''
+        : JSON.stringify(['list', limit, filter.tag, filter.author, filter.updatedSinceMs, after?.date, after?.slug])
       const kept = opening ? firstPages.get(limit) : pages.get(key)
       if (kept) return kept
       const start = after ? firstAfter(after) : 0
@@ -405,10 +438,19 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
       const key = JSON.stringify(['search', limit, query, after?.words, after?.score, after?.date, after?.slug])
       const kept = pages.get(key)
       if (kept) return kept
-      const ranked = search.rank(query, limit + 1, after && { words: after.words, score: after.score, doc: firstAfter(after) })
+      const ranked = search.rank(
+        query,
+        limit + 1,
+        after && { words: after.words, score: after.score, doc: firstAfter(after) },
+      )
       const body = page(`"query":${JSON.stringify(query)},"posts":`, ranked.docs, limit, () => {
         const last = ranked.docs[limit - 1]!
-        return next({ words: ranked.words[limit - 1]!, score: ranked.scores[limit - 1]!, date: dates[last]!, slug: slugs[last]! })
+        return next({
+          words: ranked.words[limit - 1]!,
+          score: ranked.scores[limit - 1]!,
+          date: dates[last]!,
+          slug: slugs[last]!,
+        })
       })
       keepPage(key, body)
       return body

@@ -4,12 +4,17 @@ import type { IndexEntry } from '../../model/article.ts'
 
 /** Words too common to tell articles apart; dropped from documents and queries alike. */
 const STOP_WORDS = new Set(
-  'a an and are as at be but by for from how in into is it its of on or that the their this to was what when where which why with'.split(' '),
+  'a an and are as at be but by for from how in into is it its of on or that the their this to was what when where which why with'.split(
+    ' ',
+  ),
 )
 
 /** Case- and accent-insensitive: "Naïve" and "NAIVE" are the same term. */
 export function normalizeTerm(term: string): string | null {
-  const t = term.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase()
+  const t = term
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
   return t.length === 0 || STOP_WORDS.has(t) ? null : t
 }
 
@@ -156,7 +161,10 @@ export function keywordIndexBuilder() {
       const at = fill[key]!++
       docs[at] = doc
       // The expression and its order are MiniSearch's calcBM25Score, for bit-equal scores.
-      const bm25 = idf(key) * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * fieldLength[field]![doc]!) / average[field]!)))
+      const bm25 =
+        idf(key) *
+        (BM25.d +
+          (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * fieldLength[field]![doc]!) / average[field]!)))
       scores[at] = BOOST[field]! * bm25
     }
     // Building is done: let go of what only building needed.
@@ -207,93 +215,99 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
   let matched = new Uint32Array(n)
 
   const rank = (query: string, limit: number, after?: RankPosition): Ranked => {
-      const words: string[] = []
-      for (const token of tokenize(informative(query))) {
-        const term = normalizeTerm(token)
-        if (term) words.push(term)
-      }
-      if (words.length === 0 || limit <= 0) return { docs: [], words: [], scores: [] }
-      const distinct = [...new Set(words)]
-      const width = Math.ceil(distinct.length / 32)
-      if (matched.length < n * width) matched = new Uint32Array(n * width)
-      let count = 0
+    const words: string[] = []
+    for (const token of tokenize(informative(query))) {
+      const term = normalizeTerm(token)
+      if (term) words.push(term)
+    }
+    if (words.length === 0 || limit <= 0) return { docs: [], words: [], scores: [] }
+    const distinct = [...new Set(words)]
+    const width = Math.ceil(distinct.length / 32)
+    if (matched.length < n * width) matched = new Uint32Array(n * width)
+    let count = 0
 
-      for (let w = 0; w < words.length; w++) {
-        const word = words[w]!
-        const bit = distinct.indexOf(word)
-        const slot = bit >>> 5
-        const mask = 1 << (bit & 31)
-        let wordCount = 0
-        const add = (termId: number, weight: number) => {
-          for (let field = 0; field < 3; field++) {
-            const key = termId * 3 + field
-            for (let at = start[key]!, end = start[key + 1]!; at < end; at++) {
-              const doc = docs[at]!
-              wordSum[doc] = wordSum[doc]! + weight * scores[at]!
-              if (!isWordTouched[doc]) {
-                isWordTouched[doc] = 1
-                wordTouched[wordCount++] = doc
-              }
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w]!
+      const bit = distinct.indexOf(word)
+      const slot = bit >>> 5
+      const mask = 1 << (bit & 31)
+      let wordCount = 0
+      const add = (termId: number, weight: number) => {
+        for (let field = 0; field < 3; field++) {
+          const key = termId * 3 + field
+          for (let at = start[key]!, end = start[key + 1]!; at < end; at++) {
+            const doc = docs[at]!
+            wordSum[doc] = wordSum[doc]! + weight * scores[at]!
+            if (!isWordTouched[doc]) {
+              isWordTouched[doc] = 1
+              wordTouched[wordCount++] = doc
             }
           }
         }
-        const exact = termIds.get(word)
-        if (exact !== undefined) add(exact, 1)
-        if (w === words.length - 1 && word.length >= MIN_PREFIX) {
-          for (const termId of completions(word)) {
-            const length = terms[termId]!.length
-            if (length === word.length) continue
-            add(termId, (PREFIX_WEIGHT * length) / (length + 0.3 * (length - word.length)))
-          }
-        }
-        for (let i = 0; i < wordCount; i++) {
-          const doc = wordTouched[i]!
-          sum[doc] = sum[doc]! + wordSum[doc]!
-          wordSum[doc] = 0
-          isWordTouched[doc] = 0
-          matched[doc * width + slot]! |= mask
-          if (!isTouched[doc]) {
-            isTouched[doc] = 1
-            touched[count++] = doc
-          }
+      }
+      const exact = termIds.get(word)
+      if (exact !== undefined) add(exact, 1)
+      if (w === words.length - 1 && word.length >= MIN_PREFIX) {
+        for (const termId of completions(word)) {
+          const length = terms[termId]!.length
+          if (length === word.length) continue
+          add(termId, (PREFIX_WEIGHT * length) / (length + 0.3 * (length - word.length)))
         }
       }
+      for (let i = 0; i < wordCount; i++) {
+        const doc = wordTouched[i]!
+        sum[doc] = sum[doc]! + wordSum[doc]!
+        wordSum[doc] = 0
+        isWordTouched[doc] = 0
+        matched[doc * width + slot]! |= mask
+        if (!isTouched[doc]) {
+          isTouched[doc] = 1
+          touched[count++] = doc
+        }
+      }
+    }
 
-      // The best `limit` by (words matched, score, newest), kept sorted while scanning.
-      const topDoc: number[] = []
-      const topWords: number[] = []
-      const topScore: number[] = []
-      for (let i = 0; i < count; i++) {
-        const doc = touched[i]!
-        let hits = 0
-        for (let s = 0; s < width; s++) {
-          hits += popcount(matched[doc * width + s]!)
-          matched[doc * width + s] = 0
-        }
-        const score = sum[doc]! * hits
-        sum[doc] = 0
-        isTouched[doc] = 0
-        if (after && before(hits, score, doc, after.words, after.score, after.doc)) continue
-        let at = topDoc.length
-        while (at > 0 && before(hits, score, doc, topWords[at - 1]!, topScore[at - 1]!, topDoc[at - 1]!)) at--
-        if (at >= limit) continue
-        topDoc.splice(at, 0, doc)
-        topWords.splice(at, 0, hits)
-        topScore.splice(at, 0, score)
-        if (topDoc.length > limit) {
-          topDoc.pop()
-          topWords.pop()
-          topScore.pop()
-        }
+    // The best `limit` by (words matched, score, newest), kept sorted while scanning.
+    const topDoc: number[] = []
+    const topWords: number[] = []
+    const topScore: number[] = []
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i]!
+      let hits = 0
+      for (let s = 0; s < width; s++) {
+        hits += popcount(matched[doc * width + s]!)
+        matched[doc * width + s] = 0
       }
-      return { docs: topDoc, words: topWords, scores: topScore }
+      const score = sum[doc]! * hits
+      sum[doc] = 0
+      isTouched[doc] = 0
+      if (after && before(hits, score, doc, after.words, after.score, after.doc)) continue
+      let at = topDoc.length
+      while (at > 0 && before(hits, score, doc, topWords[at - 1]!, topScore[at - 1]!, topDoc[at - 1]!)) at--
+      if (at >= limit) continue
+      topDoc.splice(at, 0, doc)
+      topWords.splice(at, 0, hits)
+      topScore.splice(at, 0, score)
+      if (topDoc.length > limit) {
+        topDoc.pop()
+        topWords.pop()
+        topScore.pop()
+      }
+    }
+    return { docs: topDoc, words: topWords, scores: topScore }
   }
   return { rank, search: (query, limit) => rank(query, limit).docs }
 }
 
-
 /** Whether a result ranks before another: more words matched, then a higher score, then newer (a lower index). */
-function before(words: number, score: number, doc: number, otherWords: number, otherScore: number, otherDoc: number): boolean {
+function before(
+  words: number,
+  score: number,
+  doc: number,
+  otherWords: number,
+  otherScore: number,
+  otherDoc: number,
+): boolean {
   return words !== otherWords ? words > otherWords : score !== otherScore ? score > otherScore : doc < otherDoc
 }
 
@@ -315,7 +329,9 @@ function completionOrder(terms: readonly string[]): { walk: Int32Array; rank: In
   const walk = Int32Array.from(tree.values())
   const rank = new Int32Array(terms.length)
   walk.forEach((id, r) => (rank[id] = r))
-  const sorted = Int32Array.from(terms.keys()).sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0))
+  const sorted = Int32Array.from(terms.keys()).sort((a, b) =>
+    terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0,
+  )
   return { walk, rank, sorted }
 }
 

@@ -37,7 +37,11 @@ export async function startConsent(store: Store, request: AuthorizationRequest, 
 }
 
 /** Ends a consent, once: the request, if the id is live and the browser is the one that started it. */
-export async function takeConsent(store: Store, id: string, browser: string | undefined): Promise<AuthorizationRequest | 'wrong_browser' | undefined> {
+export async function takeConsent(
+  store: Store,
+  id: string,
+  browser: string | undefined,
+): Promise<AuthorizationRequest | 'wrong_browser' | undefined> {
   if (id.length > 64) return undefined
   const record = await store.take<{ request: AuthorizationRequest; browser: string }>(consentKey(id))
   if (!record) return undefined
@@ -60,7 +64,10 @@ export async function issueCode(store: Store, grant: CodeGrant): Promise<string>
  * again revokes its grant, and so every token its first use issued, even one still being issued
  * (RFC 6749 §4.1.2): 'replayed'.
  */
-export async function redeemCode(store: Store, code: string): Promise<{ grantId: string; grant: CodeGrant } | 'replayed' | undefined> {
+export async function redeemCode(
+  store: Store,
+  code: string,
+): Promise<{ grantId: string; grant: CodeGrant } | 'replayed' | undefined> {
   const grantId = code.length <= 128 ? grantOf(code) : undefined
   if (grantId === undefined) return undefined
   // Remembered as long as anything issued from the grant lives.

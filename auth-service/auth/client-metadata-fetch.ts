@@ -31,9 +31,21 @@ export interface FetchOptions {
  */
 const BLOCKED = new BlockList()
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const)
   BLOCKED.addSubnet(net, prefix, 'ipv4')
 // IPv6 (RFC 6890, IANA's special-purpose registry): unspecified, loopback, IPv4-compatible (::/96,
@@ -42,8 +54,18 @@ for (const [net, prefix] of [
 // 3fff::/20, RFC 9637), 6to4, unique-local (fc00::/7), site-local (fec0::/10, deprecated but still
 // routed by some stacks), link-local and multicast.
 for (const [net, prefix] of [
-  ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['3fff::', 20], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['3fff::', 20],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
 ] as const)
   BLOCKED.addSubnet(net, prefix, 'ipv6')
 
@@ -70,7 +92,8 @@ export function isBlockedAddress(address: string): boolean {
  * It says what to fix, never what this server's DNS or network answered (no internal names or
  * addresses: a refusal must not make the authorization endpoint a probe of the inside).
  */
-const refuse = (why: string) => new ServiceError('invalid_client', `The client_id's metadata document cannot be used: ${why}.`)
+const refuse = (why: string) =>
+  new ServiceError('invalid_client', `The client_id's metadata document cannot be used: ${why}.`)
 const NOT_PUBLIC = 'its host does not resolve to public addresses only'
 
 /** Each DNS query's own limit; the fetch's deadline bounds the whole resolution too. */
@@ -83,7 +106,10 @@ const DNS_TRY_MS = 2000
  * cannot swap it), a time limit for the whole exchange, a size cap, and a JSON content type.
  * Throws ServiceError `invalid_client` saying what was wrong.
  */
-export async function fetchClientMetadataDocument(clientId: string, options: FetchOptions = {}): Promise<FetchedDocument> {
+export async function fetchClientMetadataDocument(
+  clientId: string,
+  options: FetchOptions = {},
+): Promise<FetchedDocument> {
   // One deadline from the first byte: the DNS resolution, connecting, TLS, headers and body.
   const deadline = Date.now() + CLIENT_METADATA_FETCH.timeoutMs
   const url = new URL(clientId)
@@ -91,14 +117,19 @@ export async function fetchClientMetadataDocument(clientId: string, options: Fet
   if (url.protocol !== 'https:' && !(dev && url.protocol === 'http:')) throw refuse('it must be served over https')
   // WHATWG URL parsing has already turned 2130706433, 127.1, 0x7f.1 and 0177.0.0.1 into 127.0.0.1.
   const host = url.hostname.replace(/^\[|\]$/g, '')
-  const found = isIP(host) ? [{ address: host, family: isIP(host) as 4 | 6 }] : await resolveHost(host, deadline, options.dnsServers)
+  const found = isIP(host)
+    ? [{ address: host, family: isIP(host) as 4 | 6 }]
+    : await resolveHost(host, deadline, options.dnsServers)
   if (found.length === 0) throw refuse(NOT_PUBLIC)
   // Every address must be public: a name that also resolves to an internal one is refused.
   if (!dev && found.some((a) => isBlockedAddress(a.address))) throw refuse(NOT_PUBLIC)
   const { address, family } = found[0]!
   // The connection goes to the address checked above, whatever the name resolves to by now.
   const pinned: LookupFunction = (_name, opts, callback) => {
-    if ((opts as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }])
+    if ((opts as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+        { address, family },
+      ])
     else callback(null, address, family)
   }
   const response = await get(url, pinned, options.ca, deadline)
@@ -111,7 +142,11 @@ export async function fetchClientMetadataDocument(clientId: string, options: Fet
  * every other lookup of the process. Each resolution has its own resolver, cancelled at the
  * deadline. `localhost` is never sent to DNS (RFC 6761 §6.3).
  */
-async function resolveHost(host: string, deadline: number, servers: readonly string[] | undefined): Promise<Array<{ address: string; family: 4 | 6 }>> {
+async function resolveHost(
+  host: string,
+  deadline: number,
+  servers: readonly string[] | undefined,
+): Promise<Array<{ address: string; family: 4 | 6 }>> {
   if (host === 'localhost' || host.endsWith('.localhost')) return [{ address: '127.0.0.1', family: 4 }]
   const resolver = new Resolver({ timeout: DNS_TRY_MS, tries: 2 })
   if (servers) resolver.setServers([...servers])
@@ -128,7 +163,12 @@ async function resolveHost(host: string, deadline: number, servers: readonly str
   }
 }
 
-function get(url: URL, pinned: LookupFunction, ca: string | undefined, deadline: number): Promise<{ body: unknown; cacheControl: string | undefined }> {
+function get(
+  url: URL,
+  pinned: LookupFunction,
+  ca: string | undefined,
+  deadline: number,
+): Promise<{ body: unknown; cacheControl: string | undefined }> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
     let settled = false
@@ -139,7 +179,10 @@ function get(url: URL, pinned: LookupFunction, ca: string | undefined, deadline:
       reject(error)
     }
     // What is left of the deadline bounds connecting, TLS, headers and a slowly trickled body.
-    const timer = setTimeout(() => fail(refuse(`it did not arrive within ${CLIENT_METADATA_FETCH.timeoutMs / 1000} s`)), Math.max(0, deadline - Date.now()))
+    const timer = setTimeout(
+      () => fail(refuse(`it did not arrive within ${CLIENT_METADATA_FETCH.timeoutMs / 1000} s`)),
+      Math.max(0, deadline - Date.now()),
+    )
     const req = send(url, {
       method: 'GET',
       lookup: pinned,
@@ -151,15 +194,24 @@ function get(url: URL, pinned: LookupFunction, ca: string | undefined, deadline:
     req.on('close', () => clearTimeout(timer))
     req.on('response', (res: IncomingMessage) => {
       if (res.statusCode !== 200)
-        return fail(refuse(res.statusCode! >= 300 && res.statusCode! < 400 ? 'it redirects, and redirects are not followed' : `it answered HTTP ${res.statusCode}`))
+        return fail(
+          refuse(
+            res.statusCode! >= 300 && res.statusCode! < 400
+              ? 'it redirects, and redirects are not followed'
+              : `it answered HTTP ${res.statusCode}`,
+          ),
+        )
       const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
-      if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) return fail(refuse('its content type is not application/json'))
-      if (Number(res.headers['content-length'] ?? 0) > CLIENT_METADATA_FETCH.maxBytes) return fail(refuse(`it is larger than ${CLIENT_METADATA_FETCH.maxBytes} bytes`))
+      if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type))
+        return fail(refuse('its content type is not application/json'))
+      if (Number(res.headers['content-length'] ?? 0) > CLIENT_METADATA_FETCH.maxBytes)
+        return fail(refuse(`it is larger than ${CLIENT_METADATA_FETCH.maxBytes} bytes`))
       const chunks: Buffer[] = []
       let size = 0
       res.on('data', (chunk: Buffer) => {
         size += chunk.length
-        if (size > CLIENT_METADATA_FETCH.maxBytes) return fail(refuse(`it is larger than ${CLIENT_METADATA_FETCH.maxBytes} bytes`))
+        if (size > CLIENT_METADATA_FETCH.maxBytes)
+          return fail(refuse(`it is larger than ${CLIENT_METADATA_FETCH.maxBytes} bytes`))
         chunks.push(chunk)
       })
       res.on('error', () => fail(refuse('the connection failed')))

@@ -35,31 +35,45 @@ const GRANT_TYPES: readonly string[] = [GRANTS.authorizationCode, GRANTS.refresh
  * `invalid_redirect_uri` or `invalid_client_metadata` (RFC 7591 §3.2.2) saying what to change.
  */
 export function validateClientMetadata(raw: unknown): ClientMetadata {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ServiceError('invalid_client_metadata', 'The client metadata must be a JSON object.')
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ServiceError('invalid_client_metadata', 'The client metadata must be a JSON object.')
   const m = raw as Record<string, unknown>
   const uris = m.redirect_uris
   if (!Array.isArray(uris) || uris.length === 0 || uris.some((u) => typeof u !== 'string'))
     throw new ServiceError('invalid_redirect_uri', '"redirect_uris" must be a non-empty array of URLs.')
   if (uris.length > CLIENT_METADATA_LIMITS.redirectUris)
-    throw new ServiceError('invalid_redirect_uri', `At most ${CLIENT_METADATA_LIMITS.redirectUris} redirect URIs may be registered.`)
+    throw new ServiceError(
+      'invalid_redirect_uri',
+      `At most ${CLIENT_METADATA_LIMITS.redirectUris} redirect URIs may be registered.`,
+    )
   for (const uri of uris as string[]) {
     const problem = redirectUriProblem(uri)
     if (problem) throw new ServiceError('invalid_redirect_uri', `Not a usable redirect URI: ${problem}.`)
   }
   const name = m.client_name
   if (name !== undefined && (typeof name !== 'string' || name.length > CLIENT_METADATA_LIMITS.clientName))
-    throw new ServiceError('invalid_client_metadata', `"client_name" must be a string of at most ${CLIENT_METADATA_LIMITS.clientName} characters.`)
+    throw new ServiceError(
+      'invalid_client_metadata',
+      `"client_name" must be a string of at most ${CLIENT_METADATA_LIMITS.clientName} characters.`,
+    )
   const nameProblem = typeof name === 'string' ? clientNameProblem(name) : undefined
   if (nameProblem) throw new ServiceError('invalid_client_metadata', nameProblem)
   const method = m.token_endpoint_auth_method ?? 'none'
   if (method !== 'none')
-    throw new ServiceError('invalid_client_metadata', 'Only public clients are supported here: "token_endpoint_auth_method" must be "none" (PKCE protects the code).')
+    throw new ServiceError(
+      'invalid_client_metadata',
+      'Only public clients are supported here: "token_endpoint_auth_method" must be "none" (PKCE protects the code).',
+    )
   const grantTypes = stringList(m.grant_types, [GRANTS.authorizationCode], 'grant_types')
   const unsupported = grantTypes.find((g) => !GRANT_TYPES.includes(g))
   if (unsupported !== undefined || !grantTypes.includes(GRANTS.authorizationCode))
-    throw new ServiceError('invalid_client_metadata', `"grant_types" must include "authorization_code" and may add "refresh_token", nothing else.`)
+    throw new ServiceError(
+      'invalid_client_metadata',
+      `"grant_types" must include "authorization_code" and may add "refresh_token", nothing else.`,
+    )
   const responseTypes = stringList(m.response_types, ['code'], 'response_types')
-  if (responseTypes.some((r) => r !== 'code')) throw new ServiceError('invalid_client_metadata', '"response_types" may only be ["code"].')
+  if (responseTypes.some((r) => r !== 'code'))
+    throw new ServiceError('invalid_client_metadata', '"response_types" may only be ["code"].')
   return {
     ...(typeof name === 'string' && name.trim() !== '' ? { client_name: name.trim() } : {}),
     redirect_uris: [...new Set(uris as string[])],
@@ -89,8 +103,15 @@ export function clientNameProblem(name: string): string | undefined {
 
 function stringList(value: unknown, fallback: string[], name: string): string[] {
   if (value === undefined) return fallback
-  if (!Array.isArray(value) || value.length > CLIENT_METADATA_LIMITS.listItems || value.some((v) => typeof v !== 'string'))
-    throw new ServiceError('invalid_client_metadata', `"${name}" must be an array of at most ${CLIENT_METADATA_LIMITS.listItems} strings.`)
+  if (
+    !Array.isArray(value) ||
+    value.length > CLIENT_METADATA_LIMITS.listItems ||
+    value.some((v) => typeof v !== 'string')
+  )
+    throw new ServiceError(
+      'invalid_client_metadata',
+      `"${name}" must be an array of at most ${CLIENT_METADATA_LIMITS.listItems} strings.`,
+    )
   return value as string[]
 }
 
@@ -98,7 +119,11 @@ const clientKey = (id: string) => `client:${id}`
 const documentKey = (url: string) => `client-document:${digest(url)}`
 
 /** Registers a public client (RFC 7591 §3); its client_id is random and not a secret. */
-export async function registerClient(store: Store, metadata: ClientMetadata, now = Date.now()): Promise<{ client: Client; issuedAt: number }> {
+export async function registerClient(
+  store: Store,
+  metadata: ClientMetadata,
+  now = Date.now(),
+): Promise<{ client: Client; issuedAt: number }> {
   const client: Client = {
     client_id: `lat_client_${randomSecret(16)}`,
     ...(metadata.client_name ? { client_name: metadata.client_name } : {}),
@@ -128,14 +153,21 @@ export async function resolveClient(store: Store, clientId: string, fetchOptions
   const client = await findClient(store, clientId, fetchOptions)
   // A client stored before its name's characters were checked is not shown to anyone.
   if (client.client_name !== undefined && clientNameProblem(client.client_name) !== undefined)
-    throw new ServiceError('invalid_client', 'This client\'s name cannot be shown as registered; register the client again with a plain name.')
+    throw new ServiceError(
+      'invalid_client',
+      "This client's name cannot be shown as registered; register the client again with a plain name.",
+    )
   return client
 }
 
 async function findClient(store: Store, clientId: string, fetchOptions: FetchOptions): Promise<Client> {
   if (!isMetadataDocumentId(clientId)) {
     const client = clientId.length <= 64 ? await store.get<Client>(clientKey(clientId)) : undefined
-    if (!client) throw new ServiceError('invalid_client', 'This client_id is not registered here; register the client first (or use a client ID metadata document URL).')
+    if (!client)
+      throw new ServiceError(
+        'invalid_client',
+        'This client_id is not registered here; register the client first (or use a client ID metadata document URL).',
+      )
     return client
   }
   const cached = await store.get<{ client?: Client; refusal?: string }>(documentKey(clientId))
@@ -144,8 +176,12 @@ async function findClient(store: Store, clientId: string, fetchOptions: FetchOpt
   try {
     return await clientFromDocument(clientId, fetchOptions, store)
   } catch (e) {
-    if (e instanceof ServiceError && (e.code === 'invalid_client' || e.code === 'invalid_client_metadata' || e.code === 'invalid_redirect_uri')) {
-      const refusal = e.code === 'invalid_client' ? e.message : `The client_id's metadata document cannot be used: ${e.message}`
+    if (
+      e instanceof ServiceError &&
+      (e.code === 'invalid_client' || e.code === 'invalid_client_metadata' || e.code === 'invalid_redirect_uri')
+    ) {
+      const refusal =
+        e.code === 'invalid_client' ? e.message : `The client_id's metadata document cannot be used: ${e.message}`
       await store.put(documentKey(clientId), { refusal }, CLIENT_METADATA_FETCH.failureCacheSeconds)
       throw new ServiceError('invalid_client', refusal, { cause: e })
     }
@@ -161,10 +197,16 @@ async function clientFromDocument(clientId: string, fetchOptions: FetchOptions, 
     throw new ServiceError('invalid_client', 'The client_id is not a valid URL.')
   }
   if (url.pathname === '/' || url.hash || url.username || url.password || url.href !== clientId)
-    throw new ServiceError('invalid_client', 'A client_id URL must be an https URL with a path, in normal form, without fragment or credentials.')
+    throw new ServiceError(
+      'invalid_client',
+      'A client_id URL must be an https URL with a path, in normal form, without fragment or credentials.',
+    )
   const { document, cacheSeconds } = await fetchClientMetadataDocument(clientId, fetchOptions)
   if (typeof document !== 'object' || document === null || (document as { client_id?: unknown }).client_id !== clientId)
-    throw new ServiceError('invalid_client', 'The client_id\'s metadata document cannot be used: its "client_id" is not the URL it was fetched from.')
+    throw new ServiceError(
+      'invalid_client',
+      'The client_id\'s metadata document cannot be used: its "client_id" is not the URL it was fetched from.',
+    )
   const metadata = validateClientMetadata(document)
   const client: Client = {
     client_id: clientId,

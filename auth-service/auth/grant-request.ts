@@ -8,7 +8,8 @@ import { SCOPES } from './policy.ts'
 /** RFC 8707 §2: the token is bound to the resource asked for, one of this service's; the first (the REST API) by default. */
 export function requestedResource(resources: readonly string[], requested: string | undefined): string {
   if (requested === undefined) return resources[0]!
-  if (!resources.includes(requested)) throw new ServiceError('invalid_target', `The resources here are ${resources.join(' and ')}.`)
+  if (!resources.includes(requested))
+    throw new ServiceError('invalid_target', `The resources here are ${resources.join(' and ')}.`)
   return requested
 }
 
@@ -17,6 +18,10 @@ export function grantedScope(requested: string | undefined): string {
   if (requested === undefined || requested.trim() === '') return SCOPES.join(' ')
   const wanted = [...new Set(requested.trim().split(/ +/))]
   const unknown = wanted.filter((s) => !(SCOPES as readonly string[]).includes(s))
-  if (unknown.length) throw new ServiceError('invalid_scope', `Unknown scope "${unknown[0]!.slice(0, 64)}"; this host grants ${SCOPES.join(' ')}.`)
+  if (unknown.length)
+    throw new ServiceError(
+      'invalid_scope',
+      `Unknown scope "${unknown[0]!.slice(0, 64)}"; this host grants ${SCOPES.join(' ')}.`,
+    )
   return SCOPES.filter((s) => wanted.includes(s)).join(' ')
 }

@@ -32,13 +32,21 @@ export const grantRevokedKey = (grantId: string) => `grant-revoked:${grantTag(gr
 /** The keys of one single-use secret of a grant (a code, a refresh token), for Store.redeem. */
 export function redeemKeys(kind: string, grantId: string, secret: string) {
   const tag = grantTag(grantId)
-  return { value: `${kind}:${tag}:${digest(secret)}`, used: `${kind}-used:${tag}:${digest(secret)}`, revoked: grantRevokedKey(grantId) }
+  return {
+    value: `${kind}:${tag}:${digest(secret)}`,
+    used: `${kind}-used:${tag}:${digest(secret)}`,
+    revoked: grantRevokedKey(grantId),
+  }
 }
 
 /**
  * Revokes a grant: none of its codes, refresh tokens or access tokens works again. The mark lives
  * as long as anything issued from the grant could (`ttlSeconds`, refresh tokens' by default).
  */
-export async function revokeGrant(store: Store, grantId: string, ttlSeconds: number = LIFETIMES.refreshToken): Promise<void> {
+export async function revokeGrant(
+  store: Store,
+  grantId: string,
+  ttlSeconds: number = LIFETIMES.refreshToken,
+): Promise<void> {
   await store.put(grantRevokedKey(grantId), { revokedAt: new Date().toISOString() }, ttlSeconds)
 }

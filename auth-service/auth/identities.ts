@@ -26,7 +26,11 @@ export async function registerAnonymousIdentity(store: Store, now = Date.now()):
   const id = `agt_${randomSecret(16)}`
   const claimToken = `${API_KEY_PREFIX}_claim_${randomSecret(32)}`
   const expiresAt = new Date(now + LIFETIMES.identityAssertion * 1000)
-  const record: IdentityRecord = { kind: 'anonymous', createdAt: new Date(now).toISOString(), expiresAt: expiresAt.toISOString() }
+  const record: IdentityRecord = {
+    kind: 'anonymous',
+    createdAt: new Date(now).toISOString(),
+    expiresAt: expiresAt.toISOString(),
+  }
   await store.put(identityKey(id), record, LIFETIMES.identityAssertion)
   await store.put(claimKey(claimToken), { identity: id }, LIFETIMES.identityAssertion)
   return { id, claimToken, expiresAt }

@@ -8,7 +8,8 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
  * §3.1.2), no credentials. Custom schemes and plain http elsewhere are refused.
  */
 export function redirectUriProblem(uri: string): string | undefined {
-  if (uri.length > CLIENT_METADATA_LIMITS.uriLength) return `a redirect URI is longer than ${CLIENT_METADATA_LIMITS.uriLength} characters`
+  if (uri.length > CLIENT_METADATA_LIMITS.uriLength)
+    return `a redirect URI is longer than ${CLIENT_METADATA_LIMITS.uriLength} characters`
   let url: URL
   try {
     url = new URL(uri)

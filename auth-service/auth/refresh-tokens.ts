@@ -17,7 +17,8 @@ const grantKey = (grantId: string) => `grant:${grantTag(grantId)}`
 export const looksLikeRefreshToken = (token: string) => token.startsWith(REFRESH_TOKEN_PREFIX) && token.length <= 128
 
 /** The grant a refresh token names (`<prefix><grant id>.<random>`), or undefined. */
-export const refreshGrantOf = (token: string) => (looksLikeRefreshToken(token) ? grantOf(token.slice(REFRESH_TOKEN_PREFIX.length)) : undefined)
+export const refreshGrantOf = (token: string) =>
+  looksLikeRefreshToken(token) ? grantOf(token.slice(REFRESH_TOKEN_PREFIX.length)) : undefined
 
 /** Keeps a grant for its refresh tokens, from the consent's code on. */
 export async function keepGrant(store: Store, grantId: string, grant: RefreshGrant): Promise<void> {
@@ -25,7 +26,10 @@ export async function keepGrant(store: Store, grantId: string, grant: RefreshGra
 }
 
 /** The grant a refresh token names, read without using the token (to check a request first). */
-export async function findGrant(store: Store, token: string): Promise<{ grantId: string; grant: RefreshGrant } | undefined> {
+export async function findGrant(
+  store: Store,
+  token: string,
+): Promise<{ grantId: string; grant: RefreshGrant } | undefined> {
   const grantId = refreshGrantOf(token)
   const grant = grantId === undefined ? undefined : await store.get<RefreshGrant>(grantKey(grantId))
   return grant && { grantId: grantId!, grant }
@@ -43,7 +47,11 @@ export async function issueRefreshToken(store: Store, grantId: string): Promise<
  * presented again is a sign that it leaked (RFC 9700 §4.14.2): its grant is revoked, and with it
  * every token issued from it, and the answer is 'reused'.
  */
-export async function useRefreshToken(store: Store, grantId: string, token: string): Promise<'used' | 'reused' | undefined> {
+export async function useRefreshToken(
+  store: Store,
+  grantId: string,
+  token: string,
+): Promise<'used' | 'reused' | undefined> {
   const redeemed = await store.redeem(redeemKeys('refresh', grantId, token), LIFETIMES.refreshToken)
   if (redeemed === 'replayed') return 'reused'
   return typeof redeemed === 'object' ? 'used' : undefined

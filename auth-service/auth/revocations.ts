@@ -10,7 +10,8 @@ export interface RevocableToken {
 }
 
 // Under the grant's hash tag, so that the token and its grant are checked in one command.
-const revokedKey = ({ jti, gid }: RevocableToken) => (gid === undefined ? `revoked:${jti}` : `revoked:${grantTag(gid)}:${jti}`)
+const revokedKey = ({ jti, gid }: RevocableToken) =>
+  gid === undefined ? `revoked:${jti}` : `revoked:${grantTag(gid)}:${jti}`
 
 /** Marks an access token revoked until it would have expired anyway (plus the skew allowance). */
 export async function revokeTokenId(store: Store, token: RevocableToken, now = Date.now()): Promise<void> {

@@ -1,6 +1,13 @@
 import {
-  createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, generateKeyPairSync, hkdfSync, randomBytes,
-  type JsonWebKey, type KeyObject,
+  createCipheriv,
+  createDecipheriv,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  hkdfSync,
+  randomBytes,
+  type JsonWebKey,
+  type KeyObject,
 } from 'node:crypto'
 import { calculateJwkThumbprint, exportJWK } from 'jose'
 import type { Store } from '../store/store.ts'
@@ -52,7 +59,12 @@ export async function loadOrCreateSigningKey(store: Store, secret: string): Prom
   const jwk = await exportJWK(privateKey)
   // RFC 7638: a `kid` that any party can recompute from the public key.
   const kid = await calculateJwkThumbprint(jwk)
-  const record: SealedKey = { kid, alg: 'ES256', createdAt: new Date().toISOString(), sealed: seal(JSON.stringify(jwk), sealingKey) }
+  const record: SealedKey = {
+    kid,
+    alg: 'ES256',
+    createdAt: new Date().toISOString(),
+    sealed: seal(JSON.stringify(jwk), sealingKey),
+  }
   if (await store.putIfAbsent(STORE_KEY, record, LIFETIMES.forever)) return fromPrivateKey(privateKey, kid)
   // Another replica won the race: use its key.
   const winner = await store.get<SealedKey>(STORE_KEY)

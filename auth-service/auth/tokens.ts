@@ -38,12 +38,21 @@ export interface TokenService {
    * unless named; `clientId` is the OAuth client it was issued to (the identity itself when the
    * agent is its own client).
    */
-  signAccessToken(input: { sub: string; scope: string; resource?: string; clientId?: string; grantId?: string }): Promise<{ token: string; claims: AccessTokenClaims }>
+  signAccessToken(input: {
+    sub: string
+    scope: string
+    resource?: string
+    clientId?: string
+    grantId?: string
+  }): Promise<{ token: string; claims: AccessTokenClaims }>
   /**
    * Verifies signature, `typ`, issuer, audience and expiry; throws InvalidTokenError. The audience
    * must be `resource` (the first of `resources` by default), or any of `resources` with `anyResource`.
    */
-  verifyAccessToken(token: string, options?: { ignoreExpiry?: boolean; resource?: string; anyResource?: boolean }): Promise<AccessTokenClaims>
+  verifyAccessToken(
+    token: string,
+    options?: { ignoreExpiry?: boolean; resource?: string; anyResource?: boolean },
+  ): Promise<AccessTokenClaims>
   /** Whether verified claims are still unexpired by this service's clock (with the skew allowance). */
   unexpired(claims: { exp?: number }): boolean
   /** The protected resources this service issues tokens for (absolute URLs), the default first. */
@@ -69,7 +78,8 @@ export function createTokenService(options: {
   const [defaultResource] = resources
   const nowSeconds = () => Math.floor((options.now?.() ?? Date.now()) / 1000)
   const headers = new Map<string, string>()
-  const unexpired = (claims: { exp?: number }) => claims.exp !== undefined && claims.exp + CLOCK_SKEW_SECONDS >= nowSeconds()
+  const unexpired = (claims: { exp?: number }) =>
+    claims.exp !== undefined && claims.exp + CLOCK_SKEW_SECONDS >= nowSeconds()
 
   /**
    * Compact JWS with node:crypto's synchronous ES256 signer: the same bytes jose would write,
@@ -89,11 +99,22 @@ export function createTokenService(options: {
   // Verified tokens, by their exact text (signature included), until they expire: an agent
   // presents the same token on every call, and checking an ES256 signature once is enough.
   // Expiry is re-checked on every hit; revocation is checked by the caller on every call.
-  const verified = new LRUCache<string, { typ: string; audience: string; payload: JWTPayload }>({ max: VERIFIED_TOKEN_CACHE_SIZE })
+  const verified = new LRUCache<string, { typ: string; audience: string; payload: JWTPayload }>({
+    max: VERIFIED_TOKEN_CACHE_SIZE,
+  })
 
-  async function verify(token: string, typ: string, audience: string | readonly string[], ignoreExpiry = false): Promise<JWTPayload> {
+  async function verify(
+    token: string,
+    typ: string,
+    audience: string | readonly string[],
+    ignoreExpiry = false,
+  ): Promise<JWTPayload> {
     const hit = ignoreExpiry ? undefined : verified.get(token)
-    if (hit && hit.typ === typ && (typeof audience === 'string' ? hit.audience === audience : audience.includes(hit.audience))) {
+    if (
+      hit &&
+      hit.typ === typ &&
+      (typeof audience === 'string' ? hit.audience === audience : audience.includes(hit.audience))
+    ) {
       if (unexpired(hit.payload)) return hit.payload
       verified.delete(token)
       throw new InvalidTokenError('The token has expired.')
@@ -103,10 +124,18 @@ export function createTokenService(options: {
     return payload
   }
 
-  async function verifyUncached(token: string, typ: string, audience: string | readonly string[], ignoreExpiry: boolean): Promise<JWTPayload> {
+  async function verifyUncached(
+    token: string,
+    typ: string,
+    audience: string | readonly string[],
+    ignoreExpiry: boolean,
+  ): Promise<JWTPayload> {
     // A high-S twin of a valid signature verifies too (ECDSA malleability), and so does another
     // spelling of its last base64url character: one token, one text.
-    if (!isCanonicalSignature(token)) throw new InvalidTokenError('The token signature is not in canonical form (low S, base64url as written by its signer).')
+    if (!isCanonicalSignature(token))
+      throw new InvalidTokenError(
+        'The token signature is not in canonical form (low S, base64url as written by its signer).',
+      )
     try {
       const { payload } = await jwtVerify(
         token,
@@ -142,7 +171,14 @@ export function createTokenService(options: {
       if (!resources.includes(resource)) throw new Error(`No protected resource is called "${resource}".`)
       const iat = nowSeconds()
       const claims: AccessTokenClaims = {
-        iss: issuer, sub, aud: resource, client_id: clientId, scope, iat, exp: iat + LIFETIMES.accessToken, jti: randomUUID(),
+        iss: issuer,
+        sub,
+        aud: resource,
+        client_id: clientId,
+        scope,
+        iat,
+        exp: iat + LIFETIMES.accessToken,
+        jti: randomUUID(),
         ...(grantId === undefined ? {} : { gid: grantId }),
       }
       return { token: await sign(TOKEN_TYPES.accessToken, { ...claims }), claims }
@@ -152,16 +188,29 @@ export function createTokenService(options: {
       const p = await verify(token, TOKEN_TYPES.accessToken, audience, opts?.ignoreExpiry)
       if (typeof p.scope !== 'string' || typeof p.client_id !== 'string')
         throw new InvalidTokenError('The access token lacks scope or client_id.')
-      if (p.gid !== undefined && typeof p.gid !== 'string') throw new InvalidTokenError('The access token\'s "gid" claim is not valid.')
+      if (p.gid !== undefined && typeof p.gid !== 'string')
+        throw new InvalidTokenError('The access token\'s "gid" claim is not valid.')
       return p as unknown as AccessTokenClaims
     },
     async signIdentityAssertion({ sub }) {
       const iat = nowSeconds()
-      const claims: IdentityAssertionClaims = { iss: issuer, sub, aud: issuer, iat, exp: iat + LIFETIMES.identityAssertion, jti: randomUUID() }
+      const claims: IdentityAssertionClaims = {
+        iss: issuer,
+        sub,
+        aud: issuer,
+        iat,
+        exp: iat + LIFETIMES.identityAssertion,
+        jti: randomUUID(),
+      }
       return { token: await sign(TOKEN_TYPES.identityAssertion, { ...claims }), claims }
     },
     async verifyIdentityAssertion(token, opts) {
-      return (await verify(token, TOKEN_TYPES.identityAssertion, issuer, opts?.ignoreExpiry)) as unknown as IdentityAssertionClaims
+      return (await verify(
+        token,
+        TOKEN_TYPES.identityAssertion,
+        issuer,
+        opts?.ignoreExpiry,
+      )) as unknown as IdentityAssertionClaims
     },
   }
 }

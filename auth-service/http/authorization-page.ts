@@ -32,10 +32,17 @@ export async function sendAuthorizationPage(
   siteDir: string | undefined,
   page: { status: number; title: string; content: string; formTarget?: string },
 ): Promise<void> {
-  const html = (await template(siteDir)).replaceAll('@@title@@', escapeHtml(page.title)).replace('@@content@@', () => page.content)
+  const html = (await template(siteDir))
+    .replaceAll('@@title@@', escapeHtml(page.title))
+    .replace('@@content@@', () => page.content)
   const csp = { ...CONTENT_SECURITY_POLICY, 'form-action': ["'self'", ...(page.formTarget ? [page.formTarget] : [])] }
   res.status(page.status)
-  res.setHeader('Content-Security-Policy', Object.entries(csp).map(([name, values]) => `${name} ${values.join(' ')}`).join('; '))
+  res.setHeader(
+    'Content-Security-Policy',
+    Object.entries(csp)
+      .map(([name, values]) => `${name} ${values.join(' ')}`)
+      .join('; '),
+  )
   res.setHeader('Cache-Control', 'no-store')
   res.setHeader('Referrer-Policy', 'no-referrer')
   res.setHeader('X-Frame-Options', 'DENY')

@@ -49,7 +49,9 @@ export function principalResolver(deps: {
   // Credentials already resolved, by their exact header: a caller presents the same one on every
   // call, so parsing, digesting and verifying it once is enough. What can change (revocation,
   // expiry) is checked again on every call, with one store read.
-  const known = new LRUCache<string, { principal: Principal; live: () => Promise<boolean> }>({ max: KNOWN_CREDENTIALS_CACHE_SIZE })
+  const known = new LRUCache<string, { principal: Principal; live: () => Promise<boolean> }>({
+    max: KNOWN_CREDENTIALS_CACHE_SIZE,
+  })
 
   async function resolve(header: string): Promise<Principal> {
     const match = BEARER.exec(header)
@@ -70,11 +72,18 @@ export function principalResolver(deps: {
       throw e
     }
     if (await isTokenRevoked(deps.store, claims)) throw refuse('The access token has been revoked.')
-    const principal: Principal = Object.freeze({ kind: 'access_token', subject: claims.sub, scopes: Object.freeze(claims.scope.split(' ')) })
+    const principal: Principal = Object.freeze({
+      kind: 'access_token',
+      subject: claims.sub,
+      scopes: Object.freeze(claims.scope.split(' ')),
+    })
     known.set(header, {
       principal,
       // Expiry by the token service's own clock, revocation from the store.
-      live: () => (deps.tokens.unexpired(claims) ? isTokenRevoked(deps.store, claims).then((revoked) => !revoked) : Promise.resolve(false)),
+      live: () =>
+        deps.tokens.unexpired(claims)
+          ? isTokenRevoked(deps.store, claims).then((revoked) => !revoked)
+          : Promise.resolve(false),
     })
     return principal
   }
@@ -97,7 +106,10 @@ export function principalResolver(deps: {
  * is first reported to `refused` (the bad-credentials budget), which may answer 429 instead of
  * the 401.
  */
-export function authenticate(resolve: ResolvePrincipal, refused?: (req: Request, res: Response) => void): RequestHandler {
+export function authenticate(
+  resolve: ResolvePrincipal,
+  refused?: (req: Request, res: Response) => void,
+): RequestHandler {
   return async function bearerCheck(req: Request, res: Response, next) {
     try {
       res.locals.principal = await resolve(req.headers.authorization)
@@ -117,6 +129,8 @@ export function hasScope(principal: Principal, scope: Scope): boolean {
 /** The 403 of a caller without the scope a call needs (RFC 6750 §3.1). */
 export function insufficientScope(scope: Scope, resourceMetadataUrl: string): ServiceError {
   return new ServiceError('insufficient_scope', `This call needs the "${scope}" scope.`, {
-    headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl}"` },
+    headers: {
+      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl}"`,
+    },
   })
 }

@@ -26,19 +26,39 @@ export function sendPrepared(
   headers: string[] = [],
 ): number {
   if (!preconditionsHold(req, prepared))
-    throw new ServiceError('precondition_failed', 'If-Match or If-Unmodified-Since did not hold: the answer changed; read it again without them.')
+    throw new ServiceError(
+      'precondition_failed',
+      'If-Match or If-Unmodified-Since did not hold: the answer changed; read it again without them.',
+    )
   const caching = req.headers.authorization === undefined ? cacheControl : CREDENTIAL_CACHE_CONTROL
-  headers.push('Cache-Control', caching, 'Vary', 'Authorization', 'ETag', prepared.etag, 'Last-Modified', prepared.lastModified)
+  headers.push(
+    'Cache-Control',
+    caching,
+    'Vary',
+    'Authorization',
+    'ETag',
+    prepared.etag,
+    'Last-Modified',
+    prepared.lastModified,
+  )
   if (prepared.headers) headers.push(...prepared.headers)
   // Only the preconditions are handed to `fresh`: its reading of a request's `Cache-Control:
   // no-cache` is a cache's (RFC 9111 §5.2.1.4), while an origin evaluates preconditions as sent
   // (RFC 9110 §13.2.1), and fetch() adds no-cache to every request with If-None-Match.
-  const conditions = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] }
+  const conditions = {
+    'if-none-match': req.headers['if-none-match'],
+    'if-modified-since': req.headers['if-modified-since'],
+  }
   if (fresh(conditions, { etag: prepared.etag, 'last-modified': prepared.lastModified })) {
     res.writeHead(304, headers).end()
     return 304
   }
-  headers.push('Content-Type', prepared.contentType ?? 'application/json; charset=utf-8', 'Content-Length', String(prepared.body.length))
+  headers.push(
+    'Content-Type',
+    prepared.contentType ?? 'application/json; charset=utf-8',
+    'Content-Length',
+    String(prepared.body.length),
+  )
   res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : prepared.body)
   return 200
 }
@@ -50,7 +70,8 @@ export function sendPrepared(
  */
 export function preconditionsHold(req: IncomingMessage, prepared: PreparedBody): boolean {
   const ifMatch = req.headers['if-match']
-  if (ifMatch !== undefined) return ifMatch.trim() === '*' || ifMatch.split(',').some((tag) => tag.trim() === prepared.etag)
+  if (ifMatch !== undefined)
+    return ifMatch.trim() === '*' || ifMatch.split(',').some((tag) => tag.trim() === prepared.etag)
   const since = req.headers['if-unmodified-since']
   const sinceMs = since === undefined ? Number.NaN : Date.parse(since)
   return Number.isNaN(sinceMs) || Date.parse(prepared.lastModified) <= sinceMs

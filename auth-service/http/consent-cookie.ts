@@ -13,7 +13,13 @@ export function consentBrowser(req: Request, res: Response, secure: boolean): st
   const known = browserOf(req)
   if (known) return known
   const value = randomSecret(32)
-  const attributes = [`${NAME}=${value}`, 'Path=/oauth2/authorize', `Max-Age=${LIFETIMES.consentTransaction}`, 'HttpOnly', 'SameSite=Strict']
+  const attributes = [
+    `${NAME}=${value}`,
+    'Path=/oauth2/authorize',
+    `Max-Age=${LIFETIMES.consentTransaction}`,
+    'HttpOnly',
+    'SameSite=Strict',
+  ]
   if (secure) attributes.push('Secure')
   res.append('Set-Cookie', attributes.join('; '))
   return value

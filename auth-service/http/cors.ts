@@ -7,7 +7,8 @@ import type { RequestHandler } from 'express'
  */
 export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, Location, X-Request-Id',
+  'Access-Control-Expose-Headers':
+    'ETag, Last-Modified, Link, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, Location, X-Request-Id',
 } as const
 
 /**

@@ -23,7 +23,11 @@ export function encodeCursor(query: string, position: readonly Field[]): string 
  * anything else is a 400 invalid_request saying what to do.
  */
 export function decodeCursor<P>(raw: string, query: string, read: (fields: readonly unknown[]) => P | undefined): P {
-  const refuse = (why: string) => new ServiceError('invalid_request', `"cursor" ${why}; pass the next_cursor of the previous page unchanged, or omit it to start over.`)
+  const refuse = (why: string) =>
+    new ServiceError(
+      'invalid_request',
+      `"cursor" ${why}; pass the next_cursor of the previous page unchanged, or omit it to start over.`,
+    )
   if (raw.length > CURSOR_MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(raw)) throw refuse('is not a cursor of this API')
   let fields: unknown
   try {
@@ -31,8 +35,10 @@ export function decodeCursor<P>(raw: string, query: string, read: (fields: reado
   } catch {
     throw refuse('is not a cursor of this API')
   }
-  if (!Array.isArray(fields) || fields[0] !== VERSION || typeof fields[1] !== 'string') throw refuse('is not a cursor of this API')
-  if (fields[1] !== queryTag(query)) throw refuse('belongs to a query with other filters (a cursor is only valid with the same filters and q)')
+  if (!Array.isArray(fields) || fields[0] !== VERSION || typeof fields[1] !== 'string')
+    throw refuse('is not a cursor of this API')
+  if (fields[1] !== queryTag(query))
+    throw refuse('belongs to a query with other filters (a cursor is only valid with the same filters and q)')
   const position = read(fields.slice(2))
   if (position === undefined) throw refuse('is not a cursor of this API')
   return position

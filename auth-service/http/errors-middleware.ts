@@ -3,7 +3,10 @@ import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 
 /** Answers any API path no route took (and anything the site does not serve): JSON, never HTML. */
 export const apiNotFound: RequestHandler = (req) => {
-  throw new ServiceError('not_found', `Nothing at ${req.method} ${req.originalUrl.split('?')[0]!.slice(0, 200)}. The API catalog is at /api/v1.`)
+  throw new ServiceError(
+    'not_found',
+    `Nothing at ${req.method} ${req.originalUrl.split('?')[0]!.slice(0, 200)}. The API catalog is at /api/v1.`,
+  )
 }
 
 /** A route that exists but not for this method. */

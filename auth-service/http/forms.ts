@@ -6,7 +6,11 @@ export const JSON_TYPES = ['application/json', 'application/*+json']
 export const FORM_TYPE = 'application/x-www-form-urlencoded'
 
 /** Bodies are small: a token request or a label. Bounded size and field count (413/400 beyond). */
-export const formBody: RequestHandler = express.urlencoded({ extended: false, limit: BODY_LIMITS.form, parameterLimit: BODY_LIMITS.fields })
+export const formBody: RequestHandler = express.urlencoded({
+  extended: false,
+  limit: BODY_LIMITS.form,
+  parameterLimit: BODY_LIMITS.fields,
+})
 export const jsonBody: RequestHandler = express.json({ limit: BODY_LIMITS.form, type: JSON_TYPES })
 
 /** True when the request carries a body of at least one byte. */
@@ -21,7 +25,8 @@ export function bodyFields(body: unknown): Fields {
   if (body === undefined) return {}
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new ServiceError('invalid_request', 'The request body must be an object of fields.')
-  if (depth(body) > MAX_JSON_DEPTH) throw new ServiceError('invalid_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`)
+  if (depth(body) > MAX_JSON_DEPTH)
+    throw new ServiceError('invalid_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`)
   return body as Fields
 }
 
@@ -42,11 +47,16 @@ function depth(value: unknown): number {
 }
 
 /** A field given at most once as text (RFC 6749 §3.2: parameters must not repeat), within its limit. */
-export function optionalField(fields: Fields, name: FieldName, maxLength: number = FIELD_LIMITS[name]): string | undefined {
+export function optionalField(
+  fields: Fields,
+  name: FieldName,
+  maxLength: number = FIELD_LIMITS[name],
+): string | undefined {
   const value = fields[name]
   if (value === undefined) return undefined
   if (typeof value !== 'string') throw new ServiceError('invalid_request', `"${name}" must be given once, as a string.`)
-  if (value.length > maxLength) throw new ServiceError('invalid_request', `"${name}" must be at most ${maxLength} characters.`)
+  if (value.length > maxLength)
+    throw new ServiceError('invalid_request', `"${name}" must be at most ${maxLength} characters.`)
   return value
 }
 
@@ -58,6 +68,7 @@ export function requiredField(fields: Fields, name: FieldName): string {
 
 /** The fields of a form-encoded request (RFC 6749 §4.1.3 and alike); anything else is a 400. */
 export function formFields(req: Request): Fields {
-  if (!req.is(FORM_TYPE)) throw new ServiceError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded.')
+  if (!req.is(FORM_TYPE))
+    throw new ServiceError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded.')
   return bodyFields(req.body)
 }

@@ -52,7 +52,14 @@ export function successHeaders(
 }
 
 /** The metrics and the request log line of an answer, as the chain records them; `route` is the metrics' label. */
-export function recordAnswer(deps: FrontAnswerDeps, req: IncomingMessage, id: string | undefined, route: string, status: number, started: number): void {
+export function recordAnswer(
+  deps: FrontAnswerDeps,
+  req: IncomingMessage,
+  id: string | undefined,
+  route: string,
+  status: number,
+  started: number,
+): void {
   const ms = performance.now() - started
   deps.metrics?.observe(req.method!, route, status, ms / 1000)
   if (deps.logger) logRequestLine(deps.logger, req, id!, status, ms)

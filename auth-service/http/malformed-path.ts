@@ -12,7 +12,10 @@ export const refuseMalformedPath: RequestHandler = function refuseMalformedPath(
     try {
       decodeURIComponent(path)
     } catch {
-      throw new ServiceError('invalid_request', 'The path has malformed percent-encoding (RFC 3986 §2.1); escape "%" as %25.')
+      throw new ServiceError(
+        'invalid_request',
+        'The path has malformed percent-encoding (RFC 3986 §2.1); escape "%" as %25.',
+      )
     }
   }
   next()

@@ -9,9 +9,11 @@ export function intParam(query: Query, name: string, bounds: { min: number; max:
   if (raw === undefined) return bounds.fallback
   const range = `an integer from ${bounds.min} to ${bounds.max}`
   if (typeof raw !== 'string') throw new ServiceError('invalid_request', `"${name}" must be given once, as ${range}.`)
-  if (!/^\d{1,6}$/.test(raw)) throw new ServiceError('invalid_request', `"${name}" must be ${range}, got "${raw.slice(0, 40)}".`)
+  if (!/^\d{1,6}$/.test(raw))
+    throw new ServiceError('invalid_request', `"${name}" must be ${range}, got "${raw.slice(0, 40)}".`)
   const n = Number(raw)
-  if (n < bounds.min || n > bounds.max) throw new ServiceError('invalid_request', `"${name}" must be ${range}, got ${n}.`)
+  if (n < bounds.min || n > bounds.max)
+    throw new ServiceError('invalid_request', `"${name}" must be ${range}, got ${n}.`)
   return n
 }
 
@@ -22,7 +24,8 @@ export function textParam(query: Query, name: string, maxLength: number): string
   if (typeof raw !== 'string') throw new ServiceError('invalid_request', `"${name}" must be given once, as text.`)
   const value = raw.trim()
   if (value.length === 0) throw new ServiceError('invalid_request', `"${name}" must not be blank.`)
-  if (value.length > maxLength) throw new ServiceError('invalid_request', `"${name}" must be at most ${maxLength} characters.`)
+  if (value.length > maxLength)
+    throw new ServiceError('invalid_request', `"${name}" must be at most ${maxLength} characters.`)
   return value
 }
 
@@ -38,8 +41,12 @@ export function optionalTextParam(query: Query, name: string, maxLength: number)
 export function onlyParams(query: Query, names: readonly string[]): void {
   for (const name in query) {
     if (names.includes(name)) continue
-    const hint = name === 'offset' || name === 'page' ? ' Page with "cursor": pass the previous answer\'s next_cursor.' : ''
-    throw new ServiceError('invalid_request', `"${name.slice(0, 40)}" is not a parameter here; the parameters are ${names.join(', ')}.${hint}`)
+    const hint =
+      name === 'offset' || name === 'page' ? ' Page with "cursor": pass the previous answer\'s next_cursor.' : ''
+    throw new ServiceError(
+      'invalid_request',
+      `"${name.slice(0, 40)}" is not a parameter here; the parameters are ${names.join(', ')}.${hint}`,
+    )
   }
 }
 
@@ -55,7 +62,8 @@ export function instantParam(query: Query, name: string): number | undefined {
   const raw = query[name]
   if (raw === undefined) return undefined
   const form = 'an ISO 8601 date (2025-03-14) or date-time with offset (2025-03-14T10:30:00Z)'
-  if (typeof raw !== 'string' || raw.length > READ_LIMITS.instantLength) throw new ServiceError('invalid_request', `"${name}" must be given once, as ${form}.`)
+  if (typeof raw !== 'string' || raw.length > READ_LIMITS.instantLength)
+    throw new ServiceError('invalid_request', `"${name}" must be given once, as ${form}.`)
   const value = raw.trim().replace(/ (\d{2}:\d{2})$/, '+$1')
   const parts = ISO_DAY.exec(value) ?? ISO_DATE_TIME.exec(value)
   const ms = parts ? Date.parse(value) : NaN
@@ -63,7 +71,12 @@ export function instantParam(query: Query, name: string): number | undefined {
   const [, y, m, d, hh, mm, ss] = parts ?? []
   const day = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)))
   const valid =
-    !Number.isNaN(ms) && day.getUTCMonth() === Number(m) - 1 && day.getUTCDate() === Number(d) && Number(hh ?? 0) < 24 && Number(mm ?? 0) < 60 && Number(ss ?? 0) < 60
+    !Number.isNaN(ms) &&
+    day.getUTCMonth() === Number(m) - 1 &&
+    day.getUTCDate() === Number(d) &&
+    Number(hh ?? 0) < 24 &&
+    Number(mm ?? 0) < 60 &&
+    Number(ss ?? 0) < 60
   if (!valid) throw new ServiceError('invalid_request', `"${name}" must be ${form}, got "${value.slice(0, 40)}".`)
   return ms
 }

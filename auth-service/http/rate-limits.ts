@@ -125,7 +125,12 @@ export const addressKey = (ip: string | undefined) => `ip:${ipKeyGenerator(ip ??
 /** The budget key of a request's client (Express's `req.ip`, which honours `trust proxy`). */
 export const clientAddress = (req: Request) => addressKey(req.ip ?? req.socket.remoteAddress)
 
-function limiter(store: Store, name: string, windowSeconds: number, options: { limit: number; issuance?: boolean }): RequestHandler {
+function limiter(
+  store: Store,
+  name: string,
+  windowSeconds: number,
+  options: { limit: number; issuance?: boolean },
+): RequestHandler {
   const issuance = options.issuance ?? false
   return rateLimit({
     windowMs: windowSeconds * 1000,

@@ -71,13 +71,17 @@ export function readBudget(store: Store, limits: RateLimits): ReadBudget {
   }
 
   const everyRequest: RequestHandler = (req, res, next) => {
-    enforce(res, take(principalOf(res), () => clientAddress(req)))
+    enforce(
+      res,
+      take(principalOf(res), () => clientAddress(req)),
+    )
     next()
   }
 
   return {
     take,
-    middleware: (req, res, next) => (req.method !== 'GET' && req.method !== 'HEAD' ? next() : everyRequest(req, res, next)),
+    middleware: (req, res, next) =>
+      req.method !== 'GET' && req.method !== 'HEAD' ? next() : everyRequest(req, res, next),
     everyRequest,
     shutdown: () => counters.shutdown(),
   }

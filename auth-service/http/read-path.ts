@@ -27,7 +27,9 @@ export interface ReadRoute {
  * Finds the read route of a path the way Express's router does (path-to-regexp, case-sensitive,
  * strict about a trailing slash, parameters decoded), so that both paths agree on what a URL means.
  */
-export function readRouteMatcher(routes: readonly ReadRoute[]): (path: string) => { route: ReadRoute; params: Record<string, string> } | undefined {
+export function readRouteMatcher(
+  routes: readonly ReadRoute[],
+): (path: string) => { route: ReadRoute; params: Record<string, string> } | undefined {
   // Paths without parameters are found with one exact lookup; the others with path-to-regexp.
   const fixed = new Map(routes.filter((r) => !r.path.includes(':')).map((r) => [r.path, r]))
   const NO_PARAMS = Object.freeze({}) as Record<string, string>
@@ -94,7 +96,8 @@ export function readFastPath(deps: ReadPathDeps): FrontHandler {
       }
       return
     }
-    deps.resolvePrincipal(authorization)
+    deps
+      .resolvePrincipal(authorization)
       .then(
         (principal) => answer(req, res, fallback, principal, found.route, found.params, search, started),
         () => fallback(), // a refused credential: the chain answers with the 401

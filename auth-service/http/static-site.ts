@@ -32,7 +32,10 @@ export function staticSite(siteDir: string): RequestHandler[] {
     lastModified: true,
     setHeaders(res: Response, path: string) {
       const url = path.slice(siteDir.length)
-      res.setHeader('Cache-Control', HASHED.test(url) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate')
+      res.setHeader(
+        'Cache-Control',
+        HASHED.test(url) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+      )
       const type = TYPES.find(([suffix]) => path.endsWith(suffix))
       if (type) res.setHeader('Content-Type', type[1])
       if (OPEN_FILES.test(path)) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
@@ -46,7 +49,11 @@ export function staticSite(siteDir: string): RequestHandler[] {
     const article = ARTICLE.exec(req.path)
     if (!article) return next()
     res.vary('Accept')
-    if (req.headers.accept && req.accepts(['text/html', 'text/markdown']) === 'text/markdown' && isFile(join(siteDir, 'posts', `${article[1]}.md`))) {
+    if (
+      req.headers.accept &&
+      req.accepts(['text/html', 'text/markdown']) === 'text/markdown' &&
+      isFile(join(siteDir, 'posts', `${article[1]}.md`))
+    ) {
       res.setHeader('Content-Location', articlePath(article[1]!, 'md'))
       req.url = `${articlePath(article[1]!, 'md')}${req.url.slice(req.path.length)}`
     }
@@ -55,7 +62,12 @@ export function staticSite(siteDir: string): RequestHandler[] {
   // Pages are files (tags.html) that can sit beside a folder of the same name (tags/): serve the
   // page for the extensionless address, which a plain static server would treat as the folder.
   const pages: RequestHandler = (req, _res, next) => {
-    if ((req.method === 'GET' || req.method === 'HEAD') && req.path.length > 1 && !extname(req.path) && !req.path.endsWith('/')) {
+    if (
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      req.path.length > 1 &&
+      !extname(req.path) &&
+      !req.path.endsWith('/')
+    ) {
       const file = normalize(join(siteDir, `${decodeURIComponent(req.path)}.html`))
       if (file.startsWith(siteDir) && isFile(file)) req.url = `${req.path}.html${req.url.slice(req.path.length)}`
     }

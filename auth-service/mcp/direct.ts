@@ -30,7 +30,10 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
   const known = new Set(servers.tools.map((t) => t.name))
   // A read's body escaped as a JSON string (its text content), kept: the body is prepared once per
   // index, and escaping it costs more than the read. The structured content is the body itself.
-  const texts = new LRUCache<PreparedBody, Buffer>({ maxSize: MCP_LIMITS.textCacheBytes, sizeCalculation: (b) => b.length })
+  const texts = new LRUCache<PreparedBody, Buffer>({
+    maxSize: MCP_LIMITS.textCacheBytes,
+    sizeCalculation: (b) => b.length,
+  })
   const textOf = (prepared: PreparedBody): Buffer => {
     let text = texts.get(prepared)
     if (!text) {
@@ -56,7 +59,8 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
       return undefined // a failure: the server answers it, logged and without details
     }
     const id = Buffer.from(`${JSON.stringify(call.id)}}`)
-    if ('prepared' in answer) return [TEXT_OPEN, textOf(answer.prepared), STRUCTURED_OPEN, answer.prepared.body, RESULT_CLOSE, id]
+    if ('prepared' in answer)
+      return [TEXT_OPEN, textOf(answer.prepared), STRUCTURED_OPEN, answer.prepared.body, RESULT_CLOSE, id]
     return [Buffer.from(`{"result":${JSON.stringify(answer.refusal)},"jsonrpc":"2.0","id":`), id]
   }
   answerers.set(servers, answerer)
@@ -92,18 +96,33 @@ function plainToolCall(req: IncomingMessage, message: object): ToolCall | Malfor
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined
   const version = req.headers['mcp-protocol-version']
   if (version !== undefined && !SUPPORTED.has(version as string)) return undefined
-  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } }
+  const m = message as {
+    jsonrpc?: unknown
+    id?: unknown
+    method?: unknown
+    params?: { name?: unknown; arguments?: unknown }
+  }
   if (Array.isArray(m) || m.jsonrpc !== '2.0' || m.method !== 'tools/call') return undefined
   if (!(typeof m.id === 'string' || Number.isSafeInteger(m.id))) return undefined
   const id = m.id as string | number
   const params = m.params
   if (typeof params !== 'object' || params === null || Array.isArray(params))
-    return { id, invalid: (tools) => `Invalid params: "params" must be an object with a tool's "name" (${tools}) and its "arguments".` }
+    return {
+      id,
+      invalid: (tools) =>
+        `Invalid params: "params" must be an object with a tool's "name" (${tools}) and its "arguments".`,
+    }
   const name = params.name
-  if (typeof name !== 'string') return { id, invalid: (tools) => `Invalid params: "name" must be the name of a tool, a string: ${tools}.` }
+  if (typeof name !== 'string')
+    return { id, invalid: (tools) => `Invalid params: "name" must be the name of a tool, a string: ${tools}.` }
   const args = params.arguments
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
-    return { id, invalid: () => `Invalid params: "arguments" of ${name.slice(0, 60)} must be an object, as its inputSchema in tools/list describes.` }
-  if (Object.keys(m).length !== 4 || !Object.keys(params).every((k) => k === 'name' || k === 'arguments')) return undefined
+    return {
+      id,
+      invalid: () =>
+        `Invalid params: "arguments" of ${name.slice(0, 60)} must be an object, as its inputSchema in tools/list describes.`,
+    }
+  if (Object.keys(m).length !== 4 || !Object.keys(params).every((k) => k === 'name' || k === 'arguments'))
+    return undefined
   return { id, name, arguments: args as Record<string, unknown> | undefined }
 }

@@ -44,20 +44,28 @@ export function mcpFastPath(deps: McpFastPathDeps): FrontHandler {
         const name = (message as { params?: { name?: unknown } }).params?.name
         const scope = typeof name === 'string' ? scopes.get(name) : undefined
         if (!scope) return next()
-        deps.resolvePrincipal(req.headers.authorization).then(
-          (principal) => {
-            if (!hasScope(principal, scope)) return next()
-            const answer = deps.answerDirectly(req, message)
-            if (!answer) return next()
-            const decision = deps.budget?.take(principal, () => deps.clientAddress(req))
-            if (decision && !decision.allowed) return next()
+        deps
+          .resolvePrincipal(req.headers.authorization)
+          .then(
+            (principal) => {
+              if (!hasScope(principal, scope)) return next()
+              const answer = deps.answerDirectly(req, message)
+              if (!answer) return next()
+              const decision = deps.budget?.take(principal, () => deps.clientAddress(req))
+              if (decision && !decision.allowed) return next()
 
-            const { headers, id } = successHeaders(deps, req, decision, ['Cache-Control', cacheControlOf(principal), 'Vary', 'Authorization'])
-            sendDirect(res, answer, headers)
-            recordAnswer(deps, req, id, deps.path, 200, started)
-          },
-          () => next(), // a refused credential: the chain answers with the 401
-        ).catch((err: unknown) => recover(res, next, err))
+              const { headers, id } = successHeaders(deps, req, decision, [
+                'Cache-Control',
+                cacheControlOf(principal),
+                'Vary',
+                'Authorization',
+              ])
+              sendDirect(res, answer, headers)
+              recordAnswer(deps, req, id, deps.path, 200, started)
+            },
+            () => next(), // a refused credential: the chain answers with the 401
+          )
+          .catch((err: unknown) => recover(res, next, err))
       } catch (err) {
         recover(res, next, err)
       }

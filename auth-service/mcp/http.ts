@@ -46,7 +46,10 @@ export function originCheck(baseUrl: string): RequestHandler {
   return function originCheck(req, _res, next) {
     const origin = req.headers.origin
     if (origin !== undefined && origin !== own)
-      throw new ServiceError('invalid_origin', `Web pages of other origins may not call /mcp; call it from ${own} or from a client that is not a browser.`)
+      throw new ServiceError(
+        'invalid_origin',
+        `Web pages of other origins may not call /mcp; call it from ${own} or from a client that is not a browser.`,
+      )
     next()
   }
 }
@@ -68,15 +71,20 @@ export function mcpHandlers(deps: { servers: McpServerFactory; resourceMetadataU
     // The fast path may have read the body already: its refusal is answered here, in the chain.
     const failed = bodyErrors.get(req)
     if (failed !== undefined) throw failed
-    if (!req.is(JSON_TYPES)) throw new ServiceError('unsupported_media_type', 'Send one JSON-RPC message with Content-Type: application/json.')
+    if (!req.is(JSON_TYPES))
+      throw new ServiceError('unsupported_media_type', 'Send one JSON-RPC message with Content-Type: application/json.')
     readJson(req, res, next)
   }
 
   async function handleMcp(req: express.Request, res: express.Response): Promise<void> {
     const message: unknown = req.body
     if (Array.isArray(message))
-      throw new ServiceError('invalid_request', 'Send one JSON-RPC message per request: batches are not part of MCP since 2025-06-18.')
-    if (typeof message !== 'object' || message === null) throw new ServiceError('invalid_request', 'The body must be one JSON-RPC message (an object).')
+      throw new ServiceError(
+        'invalid_request',
+        'Send one JSON-RPC message per request: batches are not part of MCP since 2025-06-18.',
+      )
+    if (typeof message !== 'object' || message === null)
+      throw new ServiceError('invalid_request', 'The body must be one JSON-RPC message (an object).')
 
     const principal = principalOf(res)
     const scope = scopeOf(message as { method?: unknown; params?: { name?: unknown } })
@@ -98,7 +106,8 @@ export function mcpHandlers(deps: { servers: McpServerFactory; resourceMetadataU
   }
 
   function scopeOf(message: { method?: unknown; params?: { name?: unknown } }): Scope {
-    if (message.method === 'tools/call' && typeof message.params?.name === 'string') return toolScopes.get(message.params.name) ?? 'research.read'
+    if (message.method === 'tools/call' && typeof message.params?.name === 'string')
+      return toolScopes.get(message.params.name) ?? 'research.read'
     return 'research.read'
   }
 

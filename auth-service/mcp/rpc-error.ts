@@ -1,7 +1,11 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 
 /** JSON-RPC error codes the endpoint answers with (JSON-RPC 2.0 §5.1; -32002 is MCP's resource not found). */
-export const RPC_CODES = { invalidParams: ErrorCode.InvalidParams, internalError: ErrorCode.InternalError, resourceNotFound: -32002 } as const
+export const RPC_CODES = {
+  invalidParams: ErrorCode.InvalidParams,
+  internalError: ErrorCode.InternalError,
+  resourceNotFound: -32002,
+} as const
 
 /**
  * A JSON-RPC error the SDK answers with as given: its `code`, its `message` and `data`. (The SDK's

@@ -65,7 +65,14 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
   const tools = articleTools(ctx)
   const byName = new Map(tools.map((t) => [t.name, t]))
   const listed: { tools: Tool[] } = {
-    tools: tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: { readOnlyHint: true, openWorldHint: false } })),
+    tools: tools.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      outputSchema: t.outputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    })),
   }
   const resources = articleResources(ctx.baseUrl, () => ctx.posts())
   const jsonSchemaValidator = new AjvJsonSchemaValidator()
@@ -78,7 +85,8 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
         return await fn(...args)
       } catch (e) {
         if (e instanceof RpcError) throw e
-        if (e instanceof ServiceError) throw new RpcError(e.status >= 500 ? RPC_CODES.internalError : RPC_CODES.invalidParams, e.message)
+        if (e instanceof ServiceError)
+          throw new RpcError(e.status >= 500 ? RPC_CODES.internalError : RPC_CODES.invalidParams, e.message)
         if (!(e instanceof LatticeError) || isLoggable(e)) logError(e, { method: 'POST', path: `/mcp ${method}` })
         throw new RpcError(RPC_CODES.internalError, 'The server failed to answer; retry with backoff.')
       }
@@ -87,12 +95,17 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
   /** A tool's answer: the REST read's JSON text, or the refusal of the arguments as a tool error. */
   function runTool(name: string, args: Record<string, unknown> | undefined): ToolAnswer {
     const tool = byName.get(name)
-    if (!tool) throw new RpcError(RPC_CODES.invalidParams, `Unknown tool "${name.slice(0, 60)}"; the tools are ${tools.map((t) => t.name).join(', ')}.`)
+    if (!tool)
+      throw new RpcError(
+        RPC_CODES.invalidParams,
+        `Unknown tool "${name.slice(0, 60)}"; the tools are ${tools.map((t) => t.name).join(', ')}.`,
+      )
     try {
       return { prepared: tool.call(args ?? {}) }
     } catch (e) {
       // A refusal of the arguments is the tool's answer (MCP: tool execution errors), so the model can correct them.
-      if (e instanceof ServiceError && e.status < 500) return { refusal: { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] } }
+      if (e instanceof ServiceError && e.status < 500)
+        return { refusal: { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] } }
       throw e
     }
   }
@@ -109,15 +122,31 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
     tools,
     runTool,
     create() {
-      const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator })
+      const server = new Server(SERVER_INFO, {
+        capabilities: { tools: {}, resources: {} },
+        instructions: INSTRUCTIONS,
+        jsonSchemaValidator,
+      })
       server.setRequestHandler(ListToolsRequestSchema, () => listed)
-      server.setRequestHandler(loose('tools/call'), guard('tools/call', (req) => {
-        const { params } = strict(CallToolRequestSchema, req)
-        return callTool(params.name, params.arguments)
-      }))
-      server.setRequestHandler(loose('resources/list'), guard('resources/list', (req) => resources.list(strict(ListResourcesRequestSchema, req).params?.cursor)))
-      server.setRequestHandler(ListResourceTemplatesRequestSchema, guard('resources/templates/list', () => resources.templates()))
-      server.setRequestHandler(loose('resources/read'), guard('resources/read', (req) => resources.read(strict(ReadResourceRequestSchema, req).params.uri)))
+      server.setRequestHandler(
+        loose('tools/call'),
+        guard('tools/call', (req) => {
+          const { params } = strict(CallToolRequestSchema, req)
+          return callTool(params.name, params.arguments)
+        }),
+      )
+      server.setRequestHandler(
+        loose('resources/list'),
+        guard('resources/list', (req) => resources.list(strict(ListResourcesRequestSchema, req).params?.cursor)),
+      )
+      server.setRequestHandler(
+        ListResourceTemplatesRequestSchema,
+        guard('resources/templates/list', () => resources.templates()),
+      )
+      server.setRequestHandler(
+        loose('resources/read'),
+        guard('resources/read', (req) => resources.read(strict(ReadResourceRequestSchema, req).params.uri)),
+      )
       return server
     },
   }

@@ -49,11 +49,20 @@ export function articleTools(ctx: ActionContext): ArticleTool[] {
       output: 'SearchResult',
     }),
     tool(ctx, getPost, { name: 'get_post', title: 'Fetch one article', scope: 'research.read', output: 'PostDetail' }),
-    tool(ctx, listPosts, { name: 'list_posts', title: 'List articles, newest first', scope: 'research.read', output: 'PostList' }),
+    tool(ctx, listPosts, {
+      name: 'list_posts',
+      title: 'List articles, newest first',
+      scope: 'research.read',
+      output: 'PostList',
+    }),
   ]
 }
 
-function tool(ctx: ActionContext, action: ReadAction, spec: { name: string; title: string; scope: Scope; output: keyof typeof SCHEMAS }): ArticleTool {
+function tool(
+  ctx: ActionContext,
+  action: ReadAction,
+  spec: { name: string; title: string; scope: Scope; output: keyof typeof SCHEMAS },
+): ArticleTool {
   const operation = action.operation!(ctx) as { summary?: string; description?: string; parameters?: Parameter[] }
   const parameters = operation.parameters ?? []
   const read = action.read(ctx)
@@ -65,7 +74,9 @@ function tool(ctx: ActionContext, action: ReadAction, spec: { name: string; titl
     scope: spec.scope,
     inputSchema: {
       type: 'object',
-      properties: Object.fromEntries(parameters.map((p) => [p.name, { ...p.schema, ...(p.description ? { description: p.description } : {}) }])),
+      properties: Object.fromEntries(
+        parameters.map((p) => [p.name, { ...p.schema, ...(p.description ? { description: p.description } : {}) }]),
+      ),
       required: parameters.filter((p) => p.required).map((p) => p.name),
       additionalProperties: false,
     },
@@ -75,10 +86,16 @@ function tool(ctx: ActionContext, action: ReadAction, spec: { name: string; titl
       const query: Record<string, string> = {}
       for (const [name, value] of Object.entries(args)) {
         const parameter = parameters.find((p) => p.name === name)
-        if (!parameter) throw new ServiceError('invalid_request', `Unknown argument "${name.slice(0, 40)}"; ${spec.name} takes ${names.join(', ') || 'no arguments'}.`)
+        if (!parameter)
+          throw new ServiceError(
+            'invalid_request',
+            `Unknown argument "${name.slice(0, 40)}"; ${spec.name} takes ${names.join(', ') || 'no arguments'}.`,
+          )
         ;(parameter.in === 'path' ? params : query)[name] = textOf(name, value)
       }
-      for (const p of parameters) if (p.in === 'path' && params[p.name] === undefined) throw new ServiceError('invalid_request', `The argument "${p.name}" is required.`)
+      for (const p of parameters)
+        if (p.in === 'path' && params[p.name] === undefined)
+          throw new ServiceError('invalid_request', `The argument "${p.name}" is required.`)
       return read({ params, query } satisfies ReadInput)
     },
   }
@@ -92,7 +109,10 @@ function textOf(name: string, value: unknown): string {
 }
 
 /** What a tool promises to return: the articles with every field (the contract's Post requires none). */
-const COMPLETE: Partial<Record<keyof typeof SCHEMAS, keyof typeof SCHEMAS>> = { Post: 'PostComplete', PostDetail: 'PostDetailComplete' }
+const COMPLETE: Partial<Record<keyof typeof SCHEMAS, keyof typeof SCHEMAS>> = {
+  Post: 'PostComplete',
+  PostDetail: 'PostDetailComplete',
+}
 
 /** The schema with `#/components/schemas/…` references replaced by the schemas themselves: a tool's schema stands alone. */
 function inline(schema: unknown): unknown {

@@ -8,7 +8,12 @@ const optionalBearer = [{}, { bearer: [] }]
 /** The responses with these headers added to each. */
 function withHeaders(responses: Json, headers: Json): Json {
   if (Object.keys(headers).length === 0) return responses
-  return Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, { ...(r as Json), headers: { ...((r as Json).headers as Json), ...headers } }]))
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, r]) => [
+      status,
+      { ...(r as Json), headers: { ...((r as Json).headers as Json), ...headers } },
+    ]),
+  )
 }
 
 /** The HEAD twin of a GET operation: its parameters and headers, no bodies. */
@@ -20,7 +25,12 @@ function headOf(get: Json): Json {
       return [status, response]
     }),
   )
-  return { ...rest, operationId: `${get.operationId as string}Head`, summary: `${get.summary as string} (headers only)`, responses }
+  return {
+    ...rest,
+    operationId: `${get.operationId as string}Head`,
+    summary: `${get.summary as string} (headers only)`,
+    responses,
+  }
 }
 
 /**
@@ -41,7 +51,14 @@ export function buildOpenApiDocument(baseUrl: string): Json {
     // Everything under a protected resource takes an optional bearer credential (docs/api.md#the-api, docs/mcp.md).
     const security = protectedResource ? optionalBearer : []
     const ops = (paths[openApiPath(e.path)] ??= {})
-    const described = { operationId: e.operationId, tags: operation.tags, summary: operation.summary, security, ...operation, responses }
+    const described = {
+      operationId: e.operationId,
+      tags: operation.tags,
+      summary: operation.summary,
+      security,
+      ...operation,
+      responses,
+    }
     ops[e.method.toLowerCase()] = described
     // HEAD is answered wherever GET is (RFC 9110 §9.3.2): the same headers, no body.
     if (e.method === 'GET') ops.head = headOf(described)
@@ -72,7 +89,8 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'An access token from the agent flow (a JWT) or an API key (lat_live_…). Optional on every read.',
+          description:
+            'An access token from the agent flow (a JWT) or an API key (lat_live_…). Optional on every read.',
         },
       },
     },

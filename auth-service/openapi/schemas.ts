@@ -11,7 +11,8 @@ const str = { type: 'string' } as const
 const constant = (value: string) => ({ type: 'string', const: value }) as const
 const oneOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] }) as const
 /** A request field, bounded as the code bounds it (FIELD_LIMITS). */
-const field = (name: FieldName, extra: object = {}) => ({ type: 'string', maxLength: FIELD_LIMITS[name], ...extra }) as const
+const field = (name: FieldName, extra: object = {}) =>
+  ({ type: 'string', maxLength: FIELD_LIMITS[name], ...extra }) as const
 
 const nextCursor = {
   type: ['string', 'null'],
@@ -31,15 +32,24 @@ function fromZod(schema: z.ZodType): Record<string, unknown> {
  */
 function contractual(schema: z.ZodType, description: string, complete: string): Record<string, unknown> {
   const { required: _all, ...json } = fromZod(schema)
-  return { ...json, description: `${description} No field is required by the contract; the service always sends every one (see ${complete}).` }
+  return {
+    ...json,
+    description: `${description} No field is required by the contract; the service always sends every one (see ${complete}).`,
+  }
 }
 
 /** JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of every body the service sends. */
 export const SCHEMAS = {
   Post: contractual(Post, 'A published article.', 'PostComplete'),
   PostDetail: contractual(PostDetail, 'A Post with its markdown body.', 'PostDetailComplete'),
-  PostComplete: { ...fromZod(Post), description: 'A Post as the service sends it: every field present (a stricter type than the contract’s Post).' },
-  PostDetailComplete: { ...fromZod(PostDetail), description: 'A PostDetail as the service sends it: every field present.' },
+  PostComplete: {
+    ...fromZod(Post),
+    description: 'A Post as the service sends it: every field present (a stricter type than the contract’s Post).',
+  },
+  PostDetailComplete: {
+    ...fromZod(PostDetail),
+    description: 'A PostDetail as the service sends it: every field present.',
+  },
   PostList: {
     type: 'object',
     properties: { posts: { type: 'array', items: { $ref: '#/components/schemas/Post' } }, next_cursor: nextCursor },
@@ -73,7 +83,12 @@ export const SCHEMAS = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { method: oneOf(['GET', 'POST']), path: str, url: { type: 'string', format: 'uri-template' }, description: str },
+          properties: {
+            method: oneOf(['GET', 'POST']),
+            path: str,
+            url: { type: 'string', format: 'uri-template' },
+            description: str,
+          },
           required: ['method', 'path', 'url', 'description'],
         },
       },
@@ -84,7 +99,11 @@ export const SCHEMAS = {
   ApiKey: {
     type: 'object',
     properties: {
-      key: { ...str, pattern: API_KEY_PATTERN, description: 'The secret key, shown only in this response. Send it as a bearer value.' },
+      key: {
+        ...str,
+        pattern: API_KEY_PATTERN,
+        description: 'The secret key, shown only in this response. Send it as a bearer value.',
+      },
       prefix: { ...str, description: 'The leading, non-secret part of the key, to recognise it later.' },
       token_type: constant('Bearer'),
       scopes: { type: 'array', items: oneOf(SCOPES) },
@@ -119,10 +138,18 @@ export const SCHEMAS = {
       { type: 'object', properties: { type: constant('anonymous') }, required: ['type'] },
       {
         type: 'object',
-        properties: { type: constant('identity_assertion'), assertion_type: constant(ID_JAG), assertion: field('assertion') },
+        properties: {
+          type: constant('identity_assertion'),
+          assertion_type: constant(ID_JAG),
+          assertion: field('assertion'),
+        },
         required: ['type', 'assertion_type', 'assertion'],
       },
-      { type: 'object', properties: { type: constant('service_auth'), login_hint: field('login_hint') }, required: ['type', 'login_hint'] },
+      {
+        type: 'object',
+        properties: { type: constant('service_auth'), login_hint: field('login_hint') },
+        required: ['type', 'login_hint'],
+      },
     ],
   },
   IdentityRegistration: {
@@ -130,7 +157,10 @@ export const SCHEMAS = {
     properties: {
       registration_id: str,
       registration_type: constant('anonymous'),
-      identity_assertion: { ...str, description: 'A JWT signed by this service; post it to the token endpoint as `assertion`.' },
+      identity_assertion: {
+        ...str,
+        description: 'A JWT signed by this service; post it to the token endpoint as `assertion`.',
+      },
       assertion_expires: { ...str, format: 'date-time' },
       expires_in: { type: 'integer', description: 'Seconds until the identity_assertion expires.' },
       scopes: { type: 'array', items: oneOf(SCOPES) },
@@ -148,17 +178,29 @@ export const SCHEMAS = {
     properties: {
       grant_type: oneOf([GRANTS.jwtBearer, GRANTS.authorizationCode, GRANTS.refreshToken, GRANTS.claim]),
       assertion: field('assertion', { description: 'The identity_assertion (jwt-bearer grant).' }),
-      code: field('code', { description: 'The authorization code (authorization_code grant); single use, one minute.' }),
-      code_verifier: field('code_verifier', { description: 'The PKCE verifier of the code_challenge (authorization_code grant).' }),
-      redirect_uri: field('redirect_uri', { format: 'uri', description: 'The redirect_uri of the authorization request (authorization_code grant).' }),
-      refresh_token: field('refresh_token', { description: 'The refresh token (refresh_token grant); each use returns a new one and retires this one.' }),
+      code: field('code', {
+        description: 'The authorization code (authorization_code grant); single use, one minute.',
+      }),
+      code_verifier: field('code_verifier', {
+        description: 'The PKCE verifier of the code_challenge (authorization_code grant).',
+      }),
+      redirect_uri: field('redirect_uri', {
+        format: 'uri',
+        description: 'The redirect_uri of the authorization request (authorization_code grant).',
+      }),
+      refresh_token: field('refresh_token', {
+        description: 'The refresh token (refresh_token grant); each use returns a new one and retires this one.',
+      }),
       resource: field('resource', {
         format: 'uri',
-        description: 'The protected resource the token is for (RFC 8707): {base_url}/api/v1 (the default) or {base_url}/mcp. The token is valid only there.',
+        description:
+          'The protected resource the token is for (RFC 8707): {base_url}/api/v1 (the default) or {base_url}/mcp. The token is valid only there.',
       }),
       scope: field('scope', { description: 'Optional, space-separated subset of the scopes.' }),
       claim_token: field('claim_token', { description: 'The claim token (claim grant).' }),
-      client_id: field('client_id', { description: 'The client (authorization_code and refresh_token grants); ignored by the jwt-bearer grant.' }),
+      client_id: field('client_id', {
+        description: 'The client (authorization_code and refresh_token grants); ignored by the jwt-bearer grant.',
+      }),
     },
     required: ['grant_type'],
   },
@@ -169,7 +211,11 @@ export const SCHEMAS = {
       token_type: constant('Bearer'),
       expires_in: { type: 'integer' },
       scope: str,
-      refresh_token: { ...str, description: 'Issued by the authorization_code and refresh_token grants to clients registered for refresh_token; single use.' },
+      refresh_token: {
+        ...str,
+        description:
+          'Issued by the authorization_code and refresh_token grants to clients registered for refresh_token; single use.',
+      },
     },
     required: ['access_token', 'token_type', 'expires_in', 'scope'],
     additionalProperties: false,
@@ -188,9 +234,17 @@ export const SCHEMAS = {
         type: 'array',
         minItems: 1,
         maxItems: CLIENT_METADATA_LIMITS.redirectUris,
-        items: { ...uri, maxLength: CLIENT_METADATA_LIMITS.uriLength, description: 'https, or http on 127.0.0.1, [::1] or localhost (any port when used).' },
+        items: {
+          ...uri,
+          maxLength: CLIENT_METADATA_LIMITS.uriLength,
+          description: 'https, or http on 127.0.0.1, [::1] or localhost (any port when used).',
+        },
       },
-      grant_types: { type: 'array', maxItems: CLIENT_METADATA_LIMITS.listItems, items: oneOf([GRANTS.authorizationCode, GRANTS.refreshToken]) },
+      grant_types: {
+        type: 'array',
+        maxItems: CLIENT_METADATA_LIMITS.listItems,
+        items: oneOf([GRANTS.authorizationCode, GRANTS.refreshToken]),
+      },
       response_types: { type: 'array', maxItems: CLIENT_METADATA_LIMITS.listItems, items: constant('code') },
       token_endpoint_auth_method: constant('none'),
     },
@@ -207,7 +261,14 @@ export const SCHEMAS = {
       response_types: { type: 'array', items: constant('code') },
       token_endpoint_auth_method: constant('none'),
     },
-    required: ['client_id', 'client_id_issued_at', 'redirect_uris', 'grant_types', 'response_types', 'token_endpoint_auth_method'],
+    required: [
+      'client_id',
+      'client_id_issued_at',
+      'redirect_uris',
+      'grant_types',
+      'response_types',
+      'token_endpoint_auth_method',
+    ],
     additionalProperties: false,
   },
   AuthorizationDecision: {
@@ -230,7 +291,14 @@ export const SCHEMAS = {
       resource_logo_uri: uri,
       resource_documentation: uri,
     },
-    required: ['resource', 'authorization_servers', 'scopes_supported', 'bearer_methods_supported', 'resource_name', 'resource_logo_uri'],
+    required: [
+      'resource',
+      'authorization_servers',
+      'scopes_supported',
+      'bearer_methods_supported',
+      'resource_name',
+      'resource_logo_uri',
+    ],
   },
   AuthorizationServerMetadata: {
     type: 'object',
@@ -252,7 +320,11 @@ export const SCHEMAS = {
       revocation_endpoint_auth_methods_supported: { type: 'array', items: str },
       identity_types_supported: {
         type: 'array',
-        items: { type: 'object', properties: { type: str, assertion_types_supported: { type: 'array', items: str } }, required: ['type'] },
+        items: {
+          type: 'object',
+          properties: { type: str, assertion_types_supported: { type: 'array', items: str } },
+          required: ['type'],
+        },
       },
       agent_auth: {
         type: 'object',
@@ -261,8 +333,16 @@ export const SCHEMAS = {
       },
     },
     required: [
-      'issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint', 'response_types_supported',
-      'grant_types_supported', 'code_challenge_methods_supported', 'identity_types_supported', 'agent_auth',
+      'issuer',
+      'authorization_endpoint',
+      'token_endpoint',
+      'registration_endpoint',
+      'revocation_endpoint',
+      'response_types_supported',
+      'grant_types_supported',
+      'code_challenge_methods_supported',
+      'identity_types_supported',
+      'agent_auth',
     ],
   },
   Linkset: {
@@ -291,7 +371,15 @@ export const SCHEMAS = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { kty: constant('EC'), crv: constant('P-256'), x: str, y: str, kid: str, alg: constant('ES256'), use: constant('sig') },
+          properties: {
+            kty: constant('EC'),
+            crv: constant('P-256'),
+            x: str,
+            y: str,
+            kid: str,
+            alg: constant('ES256'),
+            use: constant('sig'),
+          },
           required: ['kty', 'crv', 'x', 'y', 'kid'],
           not: { required: ['d'] },
         },

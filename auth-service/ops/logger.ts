@@ -35,7 +35,12 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       timestamp: isoTimeEachMillisecond(),
       // Credentials never reach the log, whatever a caller sends.
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]', 'res.headers["set-cookie"]'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'req.headers["proxy-authorization"]',
+          'res.headers["set-cookie"]',
+        ],
         censor: '[redacted]',
       },
     },
@@ -59,7 +64,13 @@ export function requestLineLogger(logger: Logger): Logger {
 export function logRequestLine(logger: Logger, req: IncomingMessage, id: string, status: number, ms: number): void {
   logger.info(
     {
-      req: REQUEST_SERIALIZERS.req({ id, method: req.method, url: req.url, headers: req.headers, remoteAddress: req.socket.remoteAddress }),
+      req: REQUEST_SERIALIZERS.req({
+        id,
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        remoteAddress: req.socket.remoteAddress,
+      }),
       res: REQUEST_SERIALIZERS.res({ statusCode: status }),
       responseTime: Math.round(ms),
     },

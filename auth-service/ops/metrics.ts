@@ -24,7 +24,11 @@ export function createMetrics(): Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   })
-  const articles = new Gauge({ name: 'lattice_articles', help: 'Articles in the loaded post index.', registers: [registry] })
+  const articles = new Gauge({
+    name: 'lattice_articles',
+    help: 'Articles in the loaded post index.',
+    registers: [registry],
+  })
   const issued = new Counter({
     name: 'lattice_credentials_issued_total',
     help: 'Credentials issued, by kind.',
@@ -43,6 +47,12 @@ export function createMetrics(): Metrics {
 
 function routeOf(req: Request): string {
   if (req.route?.path) return `${req.baseUrl}${String(req.route.path)}`
-  if (req.path.startsWith('/api/') || req.path.startsWith('/oauth2/') || req.path.startsWith('/agent/') || req.path === '/mcp') return 'unmatched'
+  if (
+    req.path.startsWith('/api/') ||
+    req.path.startsWith('/oauth2/') ||
+    req.path.startsWith('/agent/') ||
+    req.path === '/mcp'
+  )
+    return 'unmatched'
   return 'static'
 }

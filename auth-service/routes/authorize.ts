@@ -29,17 +29,41 @@ export const authorize: WriteAction = {
       'Opened in the person’s browser. The client is registered (POST /oauth2/register) or its client_id is the https URL of its client ID metadata document. Answers the consent page (HTML); any refusal is an HTML error page here, never a redirect (RFC 9700 §4.11.2). Only the person’s decision goes back to the redirect URI.',
     parameters: [
       param('response_type', 'Always `code`.', true, { type: 'string', const: 'code' }, 'code'),
-      param('client_id', 'A registered client_id, or the https URL of the client’s metadata document.', true, {}, 'https://app.example/oauth/client.json'),
-      param('redirect_uri', 'One of the client’s redirect URIs, exactly (a loopback one on any port).', true, { type: 'string', format: 'uri' }, 'http://127.0.0.1:8976/cb'),
-      param('code_challenge', 'RFC 7636: BASE64URL(SHA256(code_verifier)), 43 characters.', true, {}, 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'),
+      param(
+        'client_id',
+        'A registered client_id, or the https URL of the client’s metadata document.',
+        true,
+        {},
+        'https://app.example/oauth/client.json',
+      ),
+      param(
+        'redirect_uri',
+        'One of the client’s redirect URIs, exactly (a loopback one on any port).',
+        true,
+        { type: 'string', format: 'uri' },
+        'http://127.0.0.1:8976/cb',
+      ),
+      param(
+        'code_challenge',
+        'RFC 7636: BASE64URL(SHA256(code_verifier)), 43 characters.',
+        true,
+        {},
+        'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      ),
       param('code_challenge_method', 'Always `S256`.', true, { type: 'string', const: 'S256' }, 'S256'),
       param('scope', 'Space-separated scopes; all of them when omitted.', false),
-      param('resource', `RFC 8707: ${url('getCatalog')} (the default) or the MCP endpoint.`, false, { type: 'string', format: 'uri' }),
+      param('resource', `RFC 8707: ${url('getCatalog')} (the default) or the MCP endpoint.`, false, {
+        type: 'string',
+        format: 'uri',
+      }),
       param('state', 'Returned unchanged with the answer.', false),
     ],
     responses: {
       '200': { description: 'The consent page (HTML).', content: { 'text/html': { schema: { type: 'string' } } } },
-      '400': { description: 'The request cannot go on: an HTML error page naming the error code, never a redirect.', content: { 'text/html': { schema: { type: 'string' } } } },
+      '400': {
+        description: 'The request cannot go on: an HTML error page naming the error code, never a redirect.',
+        content: { 'text/html': { schema: { type: 'string' } } },
+      },
     },
   }),
   handle: (ctx) => [
@@ -50,12 +74,19 @@ export const authorize: WriteAction = {
       const redirectUri = requiredField(query, 'redirect_uri')
       const client = await resolveClient(ctx.store, clientId, ctx.clientMetadata)
       if (!redirectUriMatches(client.redirect_uris, redirectUri))
-        throw new ServiceError('invalid_redirect_uri', 'The redirect_uri is not one this client registered; it must match exactly.')
+        throw new ServiceError(
+          'invalid_redirect_uri',
+          'The redirect_uri is not one this client registered; it must match exactly.',
+        )
       const state = optionalField(query, 'state')
-      if (requiredField(query, 'response_type') !== 'code') throw new ServiceError('unsupported_response_type', 'Only response_type=code is supported.')
+      if (requiredField(query, 'response_type') !== 'code')
+        throw new ServiceError('unsupported_response_type', 'Only response_type=code is supported.')
       const challenge = optionalField(query, 'code_challenge')
       if (challenge === undefined || !isPkceValue(challenge))
-        throw new ServiceError('invalid_request', 'PKCE is required: send code_challenge (43 to 128 characters) with code_challenge_method=S256.')
+        throw new ServiceError(
+          'invalid_request',
+          'PKCE is required: send code_challenge (43 to 128 characters) with code_challenge_method=S256.',
+        )
       if (optionalField(query, 'code_challenge_method') !== 'S256')
         throw new ServiceError('invalid_request', 'Only code_challenge_method=S256 is supported (plain is not).')
       const request = {
@@ -69,7 +100,11 @@ export const authorize: WriteAction = {
         resource: requestedResource(ctx.tokens.resources, optionalField(query, 'resource')),
         ...(state !== undefined ? { state } : {}),
       } satisfies AuthorizationRequest
-      const transaction = await startConsent(ctx.store, request, consentBrowser(req, res, ctx.baseUrl.startsWith('https:')))
+      const transaction = await startConsent(
+        ctx.store,
+        request,
+        consentBrowser(req, res, ctx.baseUrl.startsWith('https:')),
+      )
       await sendAuthorizationPage(res, ctx.siteDir, {
         status: 200,
         title: 'Allow access',
@@ -83,6 +118,7 @@ export const authorize: WriteAction = {
 
 /** A query parameter, bounded as the code bounds it (FIELD_LIMITS). */
 function param(name: FieldName, description: string, required: boolean, schema: object = {}, example?: string) {
-  const bounded = 'const' in schema ? { type: 'string', ...schema } : { type: 'string', maxLength: FIELD_LIMITS[name], ...schema }
+  const bounded =
+    'const' in schema ? { type: 'string', ...schema } : { type: 'string', maxLength: FIELD_LIMITS[name], ...schema }
   return { name, in: 'query', required, description, schema: bounded, ...(example === undefined ? {} : { example }) }
 }

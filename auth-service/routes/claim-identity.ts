@@ -4,7 +4,10 @@ import { bodyFields, formBody, jsonBody, optionalField } from '../http/forms.ts'
 import { error } from './openapi-parts.ts'
 import type { WriteAction } from './action.ts'
 
-const CLAIM_REQUEST = { type: 'object', properties: { claim_token: { type: 'string', maxLength: FIELD_LIMITS.claim_token } } }
+const CLAIM_REQUEST = {
+  type: 'object',
+  properties: { claim_token: { type: 'string', maxLength: FIELD_LIMITS.claim_token } },
+}
 
 /** POST /agent/identity/claim (docs/api.md#the-agent-flow): the claim ceremony, never completed on this host. */
 export const claimIdentity: WriteAction = {
@@ -14,9 +17,17 @@ export const claimIdentity: WriteAction = {
     summary: 'Claim ceremony (never completed on this host)',
     requestBody: {
       required: false,
-      content: { 'application/json': { schema: CLAIM_REQUEST }, 'application/x-www-form-urlencoded': { schema: CLAIM_REQUEST } },
+      content: {
+        'application/json': { schema: CLAIM_REQUEST },
+        'application/x-www-form-urlencoded': { schema: CLAIM_REQUEST },
+      },
     },
-    responses: { '400': error('Always claimed_or_in_flight: exchange the identity_assertion instead.', ['claimed_or_in_flight', 'invalid_request']) },
+    responses: {
+      '400': error('Always claimed_or_in_flight: exchange the identity_assertion instead.', [
+        'claimed_or_in_flight',
+        'invalid_request',
+      ]),
+    },
   }),
   handle: () => [
     jsonBody,

@@ -25,7 +25,14 @@ export const createApiKey: WriteAction = {
       '201': {
         description: 'The new key.',
         headers: noStore,
-        content: json(ref('ApiKey'), { key: 'lat_live_Ab3dE9xQ7vNw2Lk5TgHs0pYc8RfUe1JmZo4iBq6Xa_D', prefix: 'lat_live_Ab3dE9xQ', token_type: 'Bearer', scopes: [...SCOPES], expires_in: LIFETIMES.apiKey, label: 'nightly crawler' }),
+        content: json(ref('ApiKey'), {
+          key: 'lat_live_Ab3dE9xQ7vNw2Lk5TgHs0pYc8RfUe1JmZo4iBq6Xa_D',
+          prefix: 'lat_live_Ab3dE9xQ',
+          token_type: 'Bearer',
+          scopes: [...SCOPES],
+          expires_in: LIFETIMES.apiKey,
+          label: 'nightly crawler',
+        }),
       },
       '400': error('A label that is not a short string, or a malformed body.', ['invalid_request']),
       '401': READ_ERRORS['401'],
@@ -48,12 +55,17 @@ export const createApiKey: WriteAction = {
 
 function parseLabel(req: Request): string | null {
   if (hasBody(req) && !req.is([...JSON_TYPES, FORM_TYPE]))
-    throw new ServiceError('unsupported_media_type', 'Send the body as application/json or application/x-www-form-urlencoded, or send none.')
+    throw new ServiceError(
+      'unsupported_media_type',
+      'Send the body as application/json or application/x-www-form-urlencoded, or send none.',
+    )
   const raw = bodyFields(req.body).label
   if (raw === undefined || raw === null) return null
-  if (typeof raw !== 'string') throw new ServiceError('invalid_request', `"label" must be a string of at most ${LABEL_MAX} characters.`)
+  if (typeof raw !== 'string')
+    throw new ServiceError('invalid_request', `"label" must be a string of at most ${LABEL_MAX} characters.`)
   const label = raw.trim()
-  if (label.length > LABEL_MAX) throw new ServiceError('invalid_request', `"label" must be at most ${LABEL_MAX} characters.`)
+  if (label.length > LABEL_MAX)
+    throw new ServiceError('invalid_request', `"label" must be at most ${LABEL_MAX} characters.`)
   // Control characters would corrupt logs and listings.
   if (/\p{Cc}/u.test(label)) throw new ServiceError('invalid_request', '"label" must not contain control characters.')
   return label === '' ? null : label

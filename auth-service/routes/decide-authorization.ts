@@ -17,10 +17,20 @@ export const decideAuthorization: WriteAction = {
   operation: () => ({
     tags: ['Agents'],
     summary: 'The person’s decision on the consent page (a form post of the page; not for clients)',
-    requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('AuthorizationDecision') } } },
+    requestBody: {
+      required: true,
+      content: { 'application/x-www-form-urlencoded': { schema: ref('AuthorizationDecision') } },
+    },
     responses: {
-      '303': { description: 'Back to the client’s redirect URI with code, state and iss, or with error=access_denied.', headers: { Location: { schema: { type: 'string', format: 'uri' } } }, content: json(ref('Error')) },
-      '400': { description: 'The transaction is unknown, used, expired or from another browser: an HTML error page.', content: { 'text/html': { schema: { type: 'string' } } } },
+      '303': {
+        description: 'Back to the client’s redirect URI with code, state and iss, or with error=access_denied.',
+        headers: { Location: { schema: { type: 'string', format: 'uri' } } },
+        content: json(ref('Error')),
+      },
+      '400': {
+        description: 'The transaction is unknown, used, expired or from another browser: an HTML error page.',
+        content: { 'text/html': { schema: { type: 'string' } } },
+      },
     },
   }),
   handle: (ctx) => [
@@ -29,13 +39,23 @@ export const decideAuthorization: WriteAction = {
       res.setHeader('Cache-Control', 'no-store')
       const fields = formFields(req)
       const decision = requiredField(fields, 'decision')
-      if (decision !== 'approve' && decision !== 'deny') throw new ServiceError('invalid_request', '"decision" must be "approve" or "deny".')
+      if (decision !== 'approve' && decision !== 'deny')
+        throw new ServiceError('invalid_request', '"decision" must be "approve" or "deny".')
       const request = await takeConsent(ctx.store, requiredField(fields, 'transaction'), browserOf(req))
-      if (request === undefined) throw new ServiceError('invalid_request', 'This consent page has expired or was already answered. Start again from the application.')
-      if (request === 'wrong_browser') throw new ServiceError('invalid_request', 'This decision did not come from the browser the consent page was shown in. Start again from the application.')
+      if (request === undefined)
+        throw new ServiceError(
+          'invalid_request',
+          'This consent page has expired or was already answered. Start again from the application.',
+        )
+      if (request === 'wrong_browser')
+        throw new ServiceError(
+          'invalid_request',
+          'This decision did not come from the browser the consent page was shown in. Start again from the application.',
+        )
       const target = { redirectUri: request.redirectUri, state: request.state, issuer: ctx.baseUrl }
       if (decision === 'deny') throw new AuthorizationRedirectError('access_denied', 'The person declined.', target)
-      if (!ctx.anonymousRegistration) throw new AuthorizationRedirectError('access_denied', 'This host does not create identities now.', target)
+      if (!ctx.anonymousRegistration)
+        throw new AuthorizationRedirectError('access_denied', 'This host does not create identities now.', target)
       const identity = await registerAnonymousIdentity(ctx.store)
       ctx.onIssued('identity')
       const code = await issueCode(ctx.store, { ...request, sub: identity.id })

@@ -62,26 +62,92 @@ export function protectedResources(baseUrl: string): [string, ...string[]] {
  * is one row here and one action module (test/http/endpoints.test.ts holds them together).
  */
 export const ENDPOINTS = [
-  { operationId: 'getCatalog', method: 'GET', path: RESOURCE_PATH, budget: 'reads', scope: 'research.read', action: getCatalog },
-  { operationId: 'listPosts', method: 'GET', path: '/api/v1/posts', budget: 'reads', scope: 'research.read', action: listPosts },
-  { operationId: 'getPost', method: 'GET', path: '/api/v1/posts/:slug', budget: 'reads', scope: 'research.read', action: getPost },
-  { operationId: 'searchPosts', method: 'GET', path: '/api/v1/search', budget: 'reads', scope: 'research.search', action: searchPosts },
+  {
+    operationId: 'getCatalog',
+    method: 'GET',
+    path: RESOURCE_PATH,
+    budget: 'reads',
+    scope: 'research.read',
+    action: getCatalog,
+  },
+  {
+    operationId: 'listPosts',
+    method: 'GET',
+    path: '/api/v1/posts',
+    budget: 'reads',
+    scope: 'research.read',
+    action: listPosts,
+  },
+  {
+    operationId: 'getPost',
+    method: 'GET',
+    path: '/api/v1/posts/:slug',
+    budget: 'reads',
+    scope: 'research.read',
+    action: getPost,
+  },
+  {
+    operationId: 'searchPosts',
+    method: 'GET',
+    path: '/api/v1/search',
+    budget: 'reads',
+    scope: 'research.search',
+    action: searchPosts,
+  },
   // Each POST is one JSON-RPC message, counted on the read budget; a tool may need more than research.read.
   { operationId: 'mcp', method: 'POST', path: MCP_PATH, budget: 'reads', scope: 'research.read', action: mcp },
   { operationId: 'createApiKey', method: 'POST', path: '/api/v1/keys', budget: 'keys', action: createApiKey },
-  { operationId: 'registerIdentity', method: 'POST', path: '/agent/identity', budget: 'identities', action: registerIdentity },
+  {
+    operationId: 'registerIdentity',
+    method: 'POST',
+    path: '/agent/identity',
+    budget: 'identities',
+    action: registerIdentity,
+  },
   { operationId: 'claimIdentity', method: 'POST', path: '/agent/identity/claim', action: claimIdentity },
   { operationId: 'exchangeToken', method: 'POST', path: '/oauth2/token', budget: 'tokens', action: exchangeToken },
   { operationId: 'revokeToken', method: 'POST', path: '/oauth2/revoke', action: revokeToken },
   { operationId: 'authorize', method: 'GET', path: '/oauth2/authorize', action: authorize },
   // The decision creates an anonymous identity: it draws on the identity budget.
-  { operationId: 'decideAuthorization', method: 'POST', path: '/oauth2/authorize', budget: 'identities', action: decideAuthorization },
-  { operationId: 'registerClient', method: 'POST', path: '/oauth2/register', budget: 'clients', action: registerClient },
+  {
+    operationId: 'decideAuthorization',
+    method: 'POST',
+    path: '/oauth2/authorize',
+    budget: 'identities',
+    action: decideAuthorization,
+  },
+  {
+    operationId: 'registerClient',
+    method: 'POST',
+    path: '/oauth2/register',
+    budget: 'clients',
+    action: registerClient,
+  },
   { operationId: 'receiveSecurityEvent', method: 'POST', path: '/agent/event/notify', action: receiveSecurityEvent },
-  { operationId: 'getProtectedResourceMetadata', method: 'GET', path: '/.well-known/oauth-protected-resource', action: getProtectedResourceMetadata },
-  { operationId: 'getProtectedResourceMetadataForPath', method: 'GET', path: '/.well-known/oauth-protected-resource/api/v1', action: getProtectedResourceMetadataForPath },
-  { operationId: 'getMcpProtectedResourceMetadata', method: 'GET', path: `/.well-known/oauth-protected-resource${MCP_PATH}`, action: getMcpProtectedResourceMetadata },
-  { operationId: 'getAuthorizationServerMetadata', method: 'GET', path: '/.well-known/oauth-authorization-server', action: getAuthorizationServerMetadata },
+  {
+    operationId: 'getProtectedResourceMetadata',
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource',
+    action: getProtectedResourceMetadata,
+  },
+  {
+    operationId: 'getProtectedResourceMetadataForPath',
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource/api/v1',
+    action: getProtectedResourceMetadataForPath,
+  },
+  {
+    operationId: 'getMcpProtectedResourceMetadata',
+    method: 'GET',
+    path: `/.well-known/oauth-protected-resource${MCP_PATH}`,
+    action: getMcpProtectedResourceMetadata,
+  },
+  {
+    operationId: 'getAuthorizationServerMetadata',
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    action: getAuthorizationServerMetadata,
+  },
   { operationId: 'getJwks', method: 'GET', path: '/.well-known/jwks.json', action: getJwks },
   { operationId: 'getOpenApi', method: 'GET', path: '/openapi.json', action: getOpenApi },
   { operationId: 'getApiCatalog', method: 'GET', path: '/.well-known/api-catalog', action: getApiCatalog },
@@ -103,7 +169,8 @@ export function endpointUrls(baseUrl: string): (operationId: string) => string {
 /** Each path with the methods it answers; `Allow` lists HEAD beside GET, as Express answers both. */
 export function allowedMethods(): Map<string, string> {
   const methods = new Map<string, string[]>()
-  for (const e of ENDPOINTS) methods.set(e.path, [...(methods.get(e.path) ?? []), ...(e.method === 'GET' ? ['GET', 'HEAD'] : [e.method])])
+  for (const e of ENDPOINTS)
+    methods.set(e.path, [...(methods.get(e.path) ?? []), ...(e.method === 'GET' ? ['GET', 'HEAD'] : [e.method])])
   return new Map([...methods].map(([path, list]) => [path, list.join(', ')]))
 }
 

@@ -1,7 +1,14 @@
 import type { Response } from 'express'
 import { redeemCode, verifierMatches } from '../auth/authorization-codes.ts'
 import { findClaim, findIdentity } from '../auth/identities.ts'
-import { endGrant, findGrant, issueRefreshToken, keepGrant, useRefreshToken, type RefreshGrant } from '../auth/refresh-tokens.ts'
+import {
+  endGrant,
+  findGrant,
+  issueRefreshToken,
+  keepGrant,
+  useRefreshToken,
+  type RefreshGrant,
+} from '../auth/refresh-tokens.ts'
 import { grantedScope, requestedResource } from '../auth/grant-request.ts'
 import { GRANTS } from '../auth/policy.ts'
 import { CLAIM_POLL_INTERVAL_SECONDS } from '../defaults.ts'
@@ -31,7 +38,14 @@ export const exchangeToken: WriteAction = {
     },
     responses: {
       '200': { description: 'An access token (RFC 6749 §5.1).', headers: noStore, content: json(ref('TokenResponse')) },
-      '400': error('RFC 6749 §5.2 errors.', ['invalid_request', 'invalid_grant', 'invalid_target', 'invalid_scope', 'unsupported_grant_type', 'authorization_pending']),
+      '400': error('RFC 6749 §5.2 errors.', [
+        'invalid_request',
+        'invalid_grant',
+        'invalid_target',
+        'invalid_scope',
+        'unsupported_grant_type',
+        'authorization_pending',
+      ]),
       '503': READ_ERRORS['503'],
     },
   }),
@@ -65,7 +79,12 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
   async function issueTokens(grant: RefreshGrant, grantId: string, refresh: boolean) {
     const { token, claims } = await ctx.tokens.signAccessToken({ ...grant, grantId })
     ctx.onIssued('access_token')
-    const body: Record<string, unknown> = { access_token: token, token_type: 'Bearer', expires_in: claims.exp - claims.iat, scope: grant.scope }
+    const body: Record<string, unknown> = {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: claims.exp - claims.iat,
+      scope: grant.scope,
+    }
     if (refresh) body.refresh_token = await issueRefreshToken(ctx.store, grantId)
     return body
   }
@@ -79,13 +98,25 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
         claims = await ctx.tokens.verifyIdentityAssertion(assertion)
       } catch (e) {
         if (e instanceof InvalidTokenError)
-          throw new ServiceError('invalid_grant', `The identity_assertion is not valid (${e.message}) Register again at ${register}.`, { cause: e })
+          throw new ServiceError(
+            'invalid_grant',
+            `The identity_assertion is not valid (${e.message}) Register again at ${register}.`,
+            { cause: e },
+          )
         throw e
       }
       if (!(await findIdentity(ctx.store, claims.sub)))
-        throw new ServiceError('invalid_grant', `The identity behind this identity_assertion no longer exists; register again at ${register}.`)
+        throw new ServiceError(
+          'invalid_grant',
+          `The identity behind this identity_assertion no longer exists; register again at ${register}.`,
+        )
       // The identity is the grant of the tokens exchanged from its assertion: revoking it revokes them.
-      const { token, claims: issued } = await ctx.tokens.signAccessToken({ sub: claims.sub, scope, resource, grantId: claims.sub })
+      const { token, claims: issued } = await ctx.tokens.signAccessToken({
+        sub: claims.sub,
+        scope,
+        resource,
+        grantId: claims.sub,
+      })
       ctx.onIssued('access_token')
       res.json({ access_token: token, token_type: 'Bearer', expires_in: issued.exp - issued.iat, scope })
     },
@@ -99,15 +130,32 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
       const resource = optionalField(fields, 'resource')
       const redeemed = await redeemCode(ctx.store, code)
       if (redeemed === 'replayed')
-        throw new ServiceError('invalid_grant', 'The authorization code was already used; the tokens issued for it are revoked. Start the authorization again.')
-      if (!redeemed) throw new ServiceError('invalid_grant', 'The authorization code is unknown or expired; start the authorization again.')
+        throw new ServiceError(
+          'invalid_grant',
+          'The authorization code was already used; the tokens issued for it are revoked. Start the authorization again.',
+        )
+      if (!redeemed)
+        throw new ServiceError(
+          'invalid_grant',
+          'The authorization code is unknown or expired; start the authorization again.',
+        )
       const { grant, grantId } = redeemed
-      if (grant.clientId !== clientId) throw new ServiceError('invalid_grant', 'The authorization code was issued to another client.')
-      if (grant.redirectUri !== redirectUri) throw new ServiceError('invalid_grant', 'The redirect_uri is not the one of the authorization request.')
-      if (!verifierMatches(verifier, grant.codeChallenge)) throw new ServiceError('invalid_grant', 'The code_verifier does not match the code_challenge (S256).')
+      if (grant.clientId !== clientId)
+        throw new ServiceError('invalid_grant', 'The authorization code was issued to another client.')
+      if (grant.redirectUri !== redirectUri)
+        throw new ServiceError('invalid_grant', 'The redirect_uri is not the one of the authorization request.')
+      if (!verifierMatches(verifier, grant.codeChallenge))
+        throw new ServiceError('invalid_grant', 'The code_verifier does not match the code_challenge (S256).')
       if (resource !== undefined && resource !== grant.resource)
-        throw new ServiceError('invalid_target', `The code was issued for the resource ${grant.resource}; ask for that one, or for none.`)
-      if (!(await findIdentity(ctx.store, grant.sub))) throw new ServiceError('invalid_grant', 'The identity behind this code no longer exists; start the authorization again.')
+        throw new ServiceError(
+          'invalid_target',
+          `The code was issued for the resource ${grant.resource}; ask for that one, or for none.`,
+        )
+      if (!(await findIdentity(ctx.store, grant.sub)))
+        throw new ServiceError(
+          'invalid_grant',
+          'The identity behind this code no longer exists; start the authorization again.',
+        )
       const refreshGrant: RefreshGrant = { sub: grant.sub, clientId, scope: grant.scope, resource: grant.resource }
       if (grant.refresh) await keepGrant(ctx.store, grantId, refreshGrant)
       res.json(await issueTokens(refreshGrant, grantId, grant.refresh))
@@ -121,25 +169,44 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
       const resource = optionalField(fields, 'resource')
       const requestedScope = optionalField(fields, 'scope')
       const found = await findGrant(ctx.store, token)
-      if (!found) throw new ServiceError('invalid_grant', 'The refresh token is unknown, expired or revoked; start the authorization again.')
+      if (!found)
+        throw new ServiceError(
+          'invalid_grant',
+          'The refresh token is unknown, expired or revoked; start the authorization again.',
+        )
       const { grant, grantId } = found
       if (resource !== undefined && resource !== grant.resource)
-        throw new ServiceError('invalid_target', `The refresh token is for the resource ${grant.resource}; ask for that one, or for none.`)
+        throw new ServiceError(
+          'invalid_target',
+          `The refresh token is for the resource ${grant.resource}; ask for that one, or for none.`,
+        )
       let scope = grant.scope
       if (requestedScope !== undefined && requestedScope.trim() !== '') {
         scope = grantedScope(requestedScope)
-        if (scope.split(' ').some((s) => !grant.scope.split(' ').includes(s))) throw new ServiceError('invalid_scope', `This grant covers only "${grant.scope}".`)
+        if (scope.split(' ').some((s) => !grant.scope.split(' ').includes(s)))
+          throw new ServiceError('invalid_scope', `This grant covers only "${grant.scope}".`)
       }
       const used = await useRefreshToken(ctx.store, grantId, token)
-      if (used === 'reused') throw new ServiceError('invalid_grant', 'The refresh token was already used; every token of this grant is now revoked. Start the authorization again.')
-      if (!used) throw new ServiceError('invalid_grant', 'The refresh token is unknown, expired or revoked; start the authorization again.')
+      if (used === 'reused')
+        throw new ServiceError(
+          'invalid_grant',
+          'The refresh token was already used; every token of this grant is now revoked. Start the authorization again.',
+        )
+      if (!used)
+        throw new ServiceError(
+          'invalid_grant',
+          'The refresh token is unknown, expired or revoked; start the authorization again.',
+        )
       if (grant.clientId !== clientId) {
         await endGrant(ctx.store, grantId)
         throw new ServiceError('invalid_grant', 'The refresh token was issued to another client; it is now revoked.')
       }
       if (!(await findIdentity(ctx.store, grant.sub))) {
         await endGrant(ctx.store, grantId)
-        throw new ServiceError('invalid_grant', 'The identity behind this refresh token no longer exists; start the authorization again.')
+        throw new ServiceError(
+          'invalid_grant',
+          'The identity behind this refresh token no longer exists; start the authorization again.',
+        )
       }
       res.json(await issueTokens({ ...grant, scope }, grantId, true))
     },

@@ -16,9 +16,14 @@ export const getApiCatalog: ReadAction = {
   operation: () => ({
     tags: ['Discovery'],
     summary: 'API catalog (RFC 9727 linkset)',
-    description: 'The API, its OpenAPI description, its documentation (/auth.md, the developer portal) and its protected resource metadata, as an RFC 9264 linkset.',
+    description:
+      'The API, its OpenAPI description, its documentation (/auth.md, the developer portal) and its protected resource metadata, as an RFC 9264 linkset.',
     responses: {
-      '200': { description: 'The catalog.', headers: cachedRead, content: { [API_CATALOG_TYPE]: { schema: ref('Linkset') } } },
+      '200': {
+        description: 'The catalog.',
+        headers: cachedRead,
+        content: { [API_CATALOG_TYPE]: { schema: ref('Linkset') } },
+      },
       '304': READ_ERRORS['304'],
       '412': READ_ERRORS['412'],
     },
@@ -34,14 +39,22 @@ export const getApiCatalog: ReadAction = {
           anchor: api,
           'service-desc': [{ href: ctx.url('getOpenApi'), type: 'application/vnd.oai.openapi+json;version=3.1' }],
           'service-doc': [
-            { href: `${ctx.baseUrl}${SITE_PAGES.guide}`, type: 'text/markdown', title: 'How agents get and use credentials' },
+            {
+              href: `${ctx.baseUrl}${SITE_PAGES.guide}`,
+              type: 'text/markdown',
+              title: 'How agents get and use credentials',
+            },
             { href: `${ctx.baseUrl}${SITE_PAGES.developers}`, type: 'text/html', title: 'Developer portal' },
           ],
           'service-meta': [{ href: ctx.url('getProtectedResourceMetadata'), type: 'application/json' }],
         },
       ],
     }
-    const prepared = { ...prepareBody(JSON.stringify(linkset), DOCUMENTS_MODIFIED_MS), contentType: API_CATALOG_TYPE, headers: ['Link', `<${self}>; rel="api-catalog"`] }
+    const prepared = {
+      ...prepareBody(JSON.stringify(linkset), DOCUMENTS_MODIFIED_MS),
+      contentType: API_CATALOG_TYPE,
+      headers: ['Link', `<${self}>; rel="api-catalog"`],
+    }
     return () => prepared
   },
 }

@@ -16,7 +16,10 @@ export const getCatalog: ReadAction = {
   operation: () => ({
     tags: ['Articles'],
     summary: 'Catalog of the public endpoints',
-    responses: { '200': { description: 'The catalog.', headers: cachedRead, content: json(ref('Catalog')) }, ...READ_ERRORS },
+    responses: {
+      '200': { description: 'The catalog.', headers: cachedRead, content: json(ref('Catalog')) },
+      ...READ_ERRORS,
+    },
   }),
   read(ctx) {
     const { baseUrl } = ctx
@@ -25,12 +28,14 @@ export const getCatalog: ReadAction = {
       .filter(([path]) => path.startsWith('/api/'))
       .flatMap(([path, ops]) =>
         // HEAD twins are the GETs' own (headers only): the catalog lists each endpoint once.
-        Object.entries(ops).filter(([method]) => method !== 'head').map(([method, op]) => ({
-          method: method.toUpperCase(),
-          path,
-          url: `${baseUrl}${path}`,
-          description: op.summary ?? op.description ?? '',
-        })),
+        Object.entries(ops)
+          .filter(([method]) => method !== 'head')
+          .map(([method, op]) => ({
+            method: method.toUpperCase(),
+            path,
+            url: `${baseUrl}${path}`,
+            description: op.summary ?? op.description ?? '',
+          })),
       )
     const prepared = prepareBody(
       JSON.stringify({

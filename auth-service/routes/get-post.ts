@@ -10,10 +10,20 @@ export const getPost: ReadAction = {
     tags: ['Articles'],
     summary: 'Fetch one article with its markdown',
     parameters: [
-      { name: 'slug', in: 'path', required: true, schema: { type: 'string', maxLength: SLUG_MAX_LENGTH }, example: SAMPLE_POST.slug },
+      {
+        name: 'slug',
+        in: 'path',
+        required: true,
+        schema: { type: 'string', maxLength: SLUG_MAX_LENGTH },
+        example: SAMPLE_POST.slug,
+      },
     ],
     responses: {
-      '200': { description: 'The article.', headers: cachedRead, content: json(ref('PostDetail'), { ...SAMPLE_POST, markdown: '## Question\n\n…' }) },
+      '200': {
+        description: 'The article.',
+        headers: cachedRead,
+        content: json(ref('PostDetail'), { ...SAMPLE_POST, markdown: '## Question\n\n…' }),
+      },
       '404': error('No article has this slug.', ['not_found']),
       ...READ_ERRORS,
     },

@@ -3,7 +3,17 @@ import { filterKey, type ListFilter, type ListPosition } from '../articles/post-
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
 import { instantParam, intParam, onlyParams, optionalTextParam } from '../http/params.ts'
 import { SLUG_PATTERN } from '../../model/article.ts'
-import { READ_ERRORS, SAMPLE_POST, cachedRead, cursorParam, error, json, limitParam, nextLink, ref } from './openapi-parts.ts'
+import {
+  READ_ERRORS,
+  SAMPLE_POST,
+  cachedRead,
+  cursorParam,
+  error,
+  json,
+  limitParam,
+  nextLink,
+  ref,
+} from './openapi-parts.ts'
 import type { ReadAction } from './action.ts'
 
 const PARAMS = ['limit', 'cursor', 'tag', 'author', 'updated_since'] as const
@@ -15,7 +25,13 @@ const UNFILTERED = JSON.stringify(['posts', undefined, undefined, undefined])
 /** A list cursor's position: the date and slug of the last post of the page before. */
 export const readListPosition = (fields: readonly unknown[]): ListPosition | undefined => {
   const [date, slug] = fields
-  return fields.length === 2 && typeof date === 'string' && DAY.test(date) && typeof slug === 'string' && SLUG.test(slug) ? { date, slug } : undefined
+  return fields.length === 2 &&
+    typeof date === 'string' &&
+    DAY.test(date) &&
+    typeof slug === 'string' &&
+    SLUG.test(slug)
+    ? { date, slug }
+    : undefined
 }
 
 /** GET /api/v1/posts (docs/api.md#the-api): the articles, newest first, a page at a time. */
@@ -30,18 +46,39 @@ export const listPosts: ReadAction = {
       limitParam(READ_LIMITS.posts),
       cursorParam,
       // Optional filters carry no `example`: a client filling its forms from them would narrow the list unasked.
-      { name: 'tag', in: 'query', required: false, description: 'Only articles with this tag (case-insensitive), e.g. `performance`.', schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength } },
-      { name: 'author', in: 'query', required: false, description: `Only articles by this author, the full name (case-insensitive), e.g. \`${SAMPLE_POST.author}\`.`, schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength } },
+      {
+        name: 'tag',
+        in: 'query',
+        required: false,
+        description: 'Only articles with this tag (case-insensitive), e.g. `performance`.',
+        schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength },
+      },
+      {
+        name: 'author',
+        in: 'query',
+        required: false,
+        description: `Only articles by this author, the full name (case-insensitive), e.g. \`${SAMPLE_POST.author}\`.`,
+        schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength },
+      },
       {
         name: 'updated_since',
         in: 'query',
         required: false,
-        description: 'Only articles whose lastModified is at or after this moment: an ISO 8601 date (midnight UTC) or date-time with offset, e.g. `2025-08-01T00:00:00Z`.',
-        schema: { type: 'string', maxLength: READ_LIMITS.instantLength, anyOf: [{ format: 'date' }, { format: 'date-time' }] },
+        description:
+          'Only articles whose lastModified is at or after this moment: an ISO 8601 date (midnight UTC) or date-time with offset, e.g. `2025-08-01T00:00:00Z`.',
+        schema: {
+          type: 'string',
+          maxLength: READ_LIMITS.instantLength,
+          anyOf: [{ format: 'date' }, { format: 'date-time' }],
+        },
       },
     ],
     responses: {
-      '200': { description: 'A page of posts.', headers: { ...cachedRead, ...nextLink }, content: json(ref('PostList'), { posts: [SAMPLE_POST], next_cursor: null }) },
+      '200': {
+        description: 'A page of posts.',
+        headers: { ...cachedRead, ...nextLink },
+        content: json(ref('PostList'), { posts: [SAMPLE_POST], next_cursor: null }),
+      },
       '400': error('A bad limit, cursor or filter, or a parameter this endpoint does not take.', ['invalid_request']),
       ...READ_ERRORS,
     },
@@ -62,7 +99,8 @@ export const listPosts: ReadAction = {
               ...(author === undefined ? {} : { author: filterKey(author) }),
               ...(updatedSince === undefined ? {} : { updatedSinceMs: updatedSince }),
             }
-      const binding = filter === NO_FILTER ? UNFILTERED : JSON.stringify(['posts', filter.tag, filter.author, filter.updatedSinceMs])
+      const binding =
+        filter === NO_FILTER ? UNFILTERED : JSON.stringify(['posts', filter.tag, filter.author, filter.updatedSinceMs])
       const raw = optionalTextParam(query, 'cursor', Infinity)
       const after = raw === undefined ? undefined : decodeCursor(raw, binding, readListPosition)
       return ctx.posts().listPage(filter, after, limit, (last) => {

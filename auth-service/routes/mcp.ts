@@ -17,15 +17,33 @@ export const mcp: WriteAction = {
     tags: ['MCP'],
     summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
     description: `One JSON-RPC message per POST (MCP 2025-11-25): tools search_posts, get_post and list_posts, and every article as a resource. Send Accept: application/json, text/event-stream; answers are JSON. Reads need no credential; an API key, or an access token issued for the resource ${ctx.url('mcp')}, identifies the caller.`,
-    requestBody: { required: true, content: json(message, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_posts', arguments: { q: 'tail latency' } } }) },
+    requestBody: {
+      required: true,
+      content: json(message, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_posts', arguments: { q: 'tail latency' } },
+      }),
+    },
     responses: {
-      '200': { description: 'The JSON-RPC answer (a result, or a JSON-RPC error such as an unknown method).', content: json(message) },
+      '200': {
+        description: 'The JSON-RPC answer (a result, or a JSON-RPC error such as an unknown method).',
+        content: json(message),
+      },
       '202': { description: 'A notification was accepted.' },
-      '400': { description: 'Not one JSON-RPC message (bad JSON, a batch), or an unsupported MCP-Protocol-Version.', content: json(ref('McpRefusal')) },
+      '400': {
+        description: 'Not one JSON-RPC message (bad JSON, a batch), or an unsupported MCP-Protocol-Version.',
+        content: json(ref('McpRefusal')),
+      },
       '401': READ_ERRORS['401'],
       '403': {
-        description: 'The token lacks the scope the call needs (insufficient_scope), or a web page of another origin sent it (invalid_origin).',
-        content: json(ref('Error'), { error: 'insufficient_scope', error_description: 'This call needs the "research.search" scope.' }),
+        description:
+          'The token lacks the scope the call needs (insufficient_scope), or a web page of another origin sent it (invalid_origin).',
+        content: json(ref('Error'), {
+          error: 'insufficient_scope',
+          error_description: 'This call needs the "research.search" scope.',
+        }),
       },
       '406': { description: 'Accept must list application/json and text/event-stream.', content: json(message) },
       '415': error('The body is not JSON.', ['unsupported_media_type']),
@@ -33,6 +51,9 @@ export const mcp: WriteAction = {
     },
   }),
   handle(ctx) {
-    return mcpHandlers({ servers: mcpServerFactory(ctx, ctx.logError), resourceMetadataUrl: ctx.url('getMcpProtectedResourceMetadata') })
+    return mcpHandlers({
+      servers: mcpServerFactory(ctx, ctx.logError),
+      resourceMetadataUrl: ctx.url('getMcpProtectedResourceMetadata'),
+    })
   },
 }

@@ -36,7 +36,12 @@ export const READ_ERRORS = {
   '304': { description: 'Not modified: the copy named by If-None-Match or If-Modified-Since is current.' },
   '401': {
     ...error('The bearer credential is invalid, expired or revoked.', ['invalid_token']),
-    headers: { 'WWW-Authenticate': { description: 'Bearer error="invalid_token", resource_metadata="…"', schema: { type: 'string' } } },
+    headers: {
+      'WWW-Authenticate': {
+        description: 'Bearer error="invalid_token", resource_metadata="…"',
+        schema: { type: 'string' },
+      },
+    },
   },
   '403': error('The token lacks the scope this call needs.', ['insufficient_scope']),
   '412': error('If-Match or If-Unmodified-Since did not hold: the answer changed.', ['precondition_failed']),
@@ -62,13 +67,22 @@ export const cursorParam = {
 
 /** The paged answers' pointer to the next page (RFC 8288), absent on the last. */
 export const nextLink = {
-  Link: { description: 'The next page, as `<url>; rel="next"` (RFC 8288); absent on the last page.', schema: { type: 'string' } },
+  Link: {
+    description: 'The next page, as `<url>; rel="next"` (RFC 8288); absent on the last page.',
+    schema: { type: 'string' },
+  },
 }
 
 /** The budget's headers (IETF RateLimit header fields, draft 8), on every answer of a budgeted operation. */
 export const RATE_LIMIT_HEADERS = {
-  RateLimit: { description: 'What is left of the budget and when it refills, e.g. `"reads";r=119;t=60`.', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'The budget this request draws on, e.g. `"reads";q=120;w=60`.', schema: { type: 'string' } },
+  RateLimit: {
+    description: 'What is left of the budget and when it refills, e.g. `"reads";r=119;t=60`.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'The budget this request draws on, e.g. `"reads";q=120;w=60`.',
+    schema: { type: 'string' },
+  },
 }
 
 /** Answers any operation may give: a body too large, too many requests, or an unexpected failure. */

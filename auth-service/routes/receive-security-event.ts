@@ -12,7 +12,13 @@ const eventBody: RequestHandler = (req, res, next) =>
   readText(req, res, (err?: unknown) => {
     if (err === undefined) return next()
     const tooLarge = (err as { status?: number }).status === 413
-    next(new SecurityEventError('invalid_request', tooLarge ? 'The Security Event Token is too large.' : 'The body could not be read.', { cause: err }))
+    next(
+      new SecurityEventError(
+        'invalid_request',
+        tooLarge ? 'The Security Event Token is too large.' : 'The body could not be read.',
+        { cause: err },
+      ),
+    )
   })
 
 /** POST /agent/event/notify: the RFC 8935 push receiver, which trusts no issuer on this host. */
@@ -21,11 +27,25 @@ export const receiveSecurityEvent: WriteAction = {
   operation: () => ({
     tags: ['Agents'],
     summary: 'Security Event Token receiver (RFC 8935); clients do not call it',
-    requestBody: { required: true, content: { [SET_TYPE]: { schema: { type: 'string', maxLength: BODY_LIMITS.event, description: 'A compact JWS (RFC 8417), at most 64 KB.' } } } },
+    requestBody: {
+      required: true,
+      content: {
+        [SET_TYPE]: {
+          schema: {
+            type: 'string',
+            maxLength: BODY_LIMITS.event,
+            description: 'A compact JWS (RFC 8417), at most 64 KB.',
+          },
+        },
+      },
+    },
     responses: {
       '400': {
         description: 'Every SET is refused: no issuer is trusted on this host.',
-        content: json(ref('EventError'), { err: 'invalid_issuer', description: 'This host trusts no Security Event Token issuers.' }),
+        content: json(ref('EventError'), {
+          err: 'invalid_issuer',
+          description: 'This host trusts no Security Event Token issuers.',
+        }),
       },
       default: { description: 'Any other error, in the RFC 8935 shape.', content: json(ref('EventError')) },
     },
@@ -34,10 +54,13 @@ export const receiveSecurityEvent: WriteAction = {
     eventBody,
     function receiveSecurityEvent(req, res) {
       res.setHeader('Cache-Control', 'no-store')
-      if (!req.is(SET_TYPE)) throw new SecurityEventError('invalid_request', `Send a Security Event Token with Content-Type: ${SET_TYPE}.`)
+      if (!req.is(SET_TYPE))
+        throw new SecurityEventError('invalid_request', `Send a Security Event Token with Content-Type: ${SET_TYPE}.`)
       const token = typeof req.body === 'string' ? req.body.trim() : ''
-      if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) throw new SecurityEventError('invalid_request', 'The body must be one compact-serialised JWT.')
-      if (decodeIssuer(token) === undefined) throw new SecurityEventError('invalid_request', 'The Security Event Token cannot be decoded.')
+      if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token))
+        throw new SecurityEventError('invalid_request', 'The body must be one compact-serialised JWT.')
+      if (decodeIssuer(token) === undefined)
+        throw new SecurityEventError('invalid_request', 'The Security Event Token cannot be decoded.')
       // RFC 8935 §2.4: no issuer is trusted on this host, so no SET can be verified.
       throw new SecurityEventError('invalid_issuer', 'This host trusts no Security Event Token issuers.')
     },

@@ -22,8 +22,16 @@ export const registerClient: WriteAction = {
       content: json(ref('ClientMetadata'), { client_name: 'My agent', redirect_uris: ['http://127.0.0.1:8976/cb'] }),
     },
     responses: {
-      '201': { description: 'The registered client (RFC 7591 §3.2.1).', headers: noStore, content: json(ref('ClientInformation')) },
-      '400': error('RFC 7591 §3.2.2 errors, or a malformed body.', ['invalid_redirect_uri', 'invalid_client_metadata', 'invalid_request']),
+      '201': {
+        description: 'The registered client (RFC 7591 §3.2.1).',
+        headers: noStore,
+        content: json(ref('ClientInformation')),
+      },
+      '400': error('RFC 7591 §3.2.2 errors, or a malformed body.', [
+        'invalid_redirect_uri',
+        'invalid_client_metadata',
+        'invalid_request',
+      ]),
       '503': READ_ERRORS['503'],
     },
   }),
@@ -31,7 +39,11 @@ export const registerClient: WriteAction = {
     registrationBody,
     async function registerClient(req, res) {
       res.setHeader('Cache-Control', 'no-store')
-      if (!req.is(JSON_TYPES)) throw new ServiceError('invalid_request', 'Send the client metadata as JSON with Content-Type: application/json.')
+      if (!req.is(JSON_TYPES))
+        throw new ServiceError(
+          'invalid_request',
+          'Send the client metadata as JSON with Content-Type: application/json.',
+        )
       const metadata = validateClientMetadata(bodyFields(req.body))
       const { client, issuedAt } = await register(ctx.store, metadata)
       res.status(201).json({

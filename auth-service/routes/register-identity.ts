@@ -14,9 +14,10 @@ export const registerIdentity: WriteAction = {
     requestBody: { required: true, content: json(ref('IdentityRequest'), { type: 'anonymous' }) },
     responses: {
       '200': { description: 'An anonymous identity.', headers: noStore, content: json(ref('IdentityRegistration')) },
-      '400': error('invalid_request for a malformed body; anonymous_not_enabled, issuer_not_enabled or service_auth_not_enabled for a method that is off.', [
-        'invalid_request', 'anonymous_not_enabled', 'issuer_not_enabled', 'service_auth_not_enabled',
-      ]),
+      '400': error(
+        'invalid_request for a malformed body; anonymous_not_enabled, issuer_not_enabled or service_auth_not_enabled for a method that is off.',
+        ['invalid_request', 'anonymous_not_enabled', 'issuer_not_enabled', 'service_auth_not_enabled'],
+      ),
       '503': READ_ERRORS['503'],
     },
   }),
@@ -25,13 +26,19 @@ export const registerIdentity: WriteAction = {
     async function registerIdentity(req, res) {
       res.setHeader('Cache-Control', 'no-store')
       if (!req.is(JSON_TYPES))
-        throw new ServiceError('invalid_request', 'Send a JSON body such as {"type": "anonymous"} with Content-Type: application/json.')
+        throw new ServiceError(
+          'invalid_request',
+          'Send a JSON body such as {"type": "anonymous"} with Content-Type: application/json.',
+        )
       const fields = bodyFields(req.body)
       const type = requiredField(fields, 'type')
       switch (type) {
         case 'anonymous': {
           if (!ctx.anonymousRegistration)
-            throw new ServiceError('anonymous_not_enabled', 'Anonymous registration is switched off on this host; pick another method.')
+            throw new ServiceError(
+              'anonymous_not_enabled',
+              'Anonymous registration is switched off on this host; pick another method.',
+            )
           const identity = await registerAnonymousIdentity(ctx.store)
           const { token, claims } = await ctx.tokens.signIdentityAssertion({ sub: identity.id })
           ctx.onIssued('identity')
@@ -53,14 +60,24 @@ export const registerIdentity: WriteAction = {
         case 'identity_assertion': {
           const assertionType = requiredField(fields, 'assertion_type')
           requiredField(fields, 'assertion')
-          if (assertionType !== ID_JAG) throw new ServiceError('invalid_request', `"assertion_type" must be "${ID_JAG}".`)
-          throw new ServiceError('issuer_not_enabled', 'This host keeps no list of trusted ID-JAG issuers; register with {"type": "anonymous"} instead.')
+          if (assertionType !== ID_JAG)
+            throw new ServiceError('invalid_request', `"assertion_type" must be "${ID_JAG}".`)
+          throw new ServiceError(
+            'issuer_not_enabled',
+            'This host keeps no list of trusted ID-JAG issuers; register with {"type": "anonymous"} instead.',
+          )
         }
         case 'service_auth':
           requiredField(fields, 'login_hint')
-          throw new ServiceError('service_auth_not_enabled', 'This host has no end-user accounts; register with {"type": "anonymous"} instead.')
+          throw new ServiceError(
+            'service_auth_not_enabled',
+            'This host has no end-user accounts; register with {"type": "anonymous"} instead.',
+          )
         default:
-          throw new ServiceError('invalid_request', '"type" must be "anonymous", "identity_assertion" or "service_auth".')
+          throw new ServiceError(
+            'invalid_request',
+            '"type" must be "anonymous", "identity_assertion" or "service_auth".',
+          )
       }
     },
   ],

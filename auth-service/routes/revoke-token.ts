@@ -16,7 +16,10 @@ export const revokeToken: WriteAction = {
   operation: () => ({
     tags: ['Agents'],
     summary: 'Revoke an access token, refresh token, API key or identity_assertion (RFC 7009)',
-    requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('RevocationRequest') } } },
+    requestBody: {
+      required: true,
+      content: { 'application/x-www-form-urlencoded': { schema: ref('RevocationRequest') } },
+    },
     responses: {
       '200': { description: 'Revoked, or nothing to revoke: the answer is the same.' },
       '400': error('The token parameter is missing.', ['invalid_request']),

@@ -2,7 +2,17 @@ import { READ_LIMITS } from '../defaults.ts'
 import type { SearchPosition } from '../articles/post-index.ts'
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
 import { intParam, onlyParams, optionalTextParam, textParam } from '../http/params.ts'
-import { READ_ERRORS, SAMPLE_POST, cachedRead, cursorParam, error, json, limitParam, nextLink, ref } from './openapi-parts.ts'
+import {
+  READ_ERRORS,
+  SAMPLE_POST,
+  cachedRead,
+  cursorParam,
+  error,
+  json,
+  limitParam,
+  nextLink,
+  ref,
+} from './openapi-parts.ts'
 import { readListPosition } from './list-posts.ts'
 import type { ReadAction } from './action.ts'
 
@@ -14,7 +24,12 @@ const MAX_WORDS = READ_LIMITS.queryLength
 const readSearchPosition = (fields: readonly unknown[]): SearchPosition | undefined => {
   const [words, score, ...rest] = fields
   const place = readListPosition(rest)
-  const ranked = Number.isInteger(words) && (words as number) >= 1 && (words as number) <= MAX_WORDS && typeof score === 'number' && Number.isFinite(score)
+  const ranked =
+    Number.isInteger(words) &&
+    (words as number) >= 1 &&
+    (words as number) <= MAX_WORDS &&
+    typeof score === 'number' &&
+    Number.isFinite(score)
   return ranked && place ? { words: words as number, score: score as number, ...place } : undefined
 }
 
@@ -27,7 +42,14 @@ export const searchPosts: ReadAction = {
     description:
       'Ranked keyword search over title, tags and description: more matched words first, then title over tags over description, then newest. Case- and accent-insensitive; the last word also matches as a prefix. Article bodies are not searched (the site search page, /search, searches their full text). Follow `next_cursor` (or the `Link: rel="next"` header) for more matches. Needs the research.search scope when a token is sent.',
     parameters: [
-      { name: 'q', in: 'query', required: true, description: 'Keywords.', schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.queryLength }, example: 'tail latency' },
+      {
+        name: 'q',
+        in: 'query',
+        required: true,
+        description: 'Keywords.',
+        schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.queryLength },
+        example: 'tail latency',
+      },
       limitParam(READ_LIMITS.search),
       cursorParam,
     ],
@@ -37,7 +59,10 @@ export const searchPosts: ReadAction = {
         headers: { ...cachedRead, ...nextLink },
         content: json(ref('SearchResult'), { query: 'tail latency', posts: [SAMPLE_POST], next_cursor: null }),
       },
-      '400': error('q is missing or blank, limit is out of range, the cursor is not one of this query, or a parameter this endpoint does not take.', ['invalid_request']),
+      '400': error(
+        'q is missing or blank, limit is out of range, the cursor is not one of this query, or a parameter this endpoint does not take.',
+        ['invalid_request'],
+      ),
       ...READ_ERRORS,
     },
   }),

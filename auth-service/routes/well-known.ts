@@ -52,7 +52,11 @@ function authorizationServerMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>
     authorization_response_iss_parameter_supported: true,
     client_id_metadata_document_supported: true,
     service_documentation: guide,
-    identity_types_supported: [{ type: 'anonymous' }, { type: 'identity_assertion', assertion_types_supported: [ID_JAG] }, { type: 'service_auth' }],
+    identity_types_supported: [
+      { type: 'anonymous' },
+      { type: 'identity_assertion', assertion_types_supported: [ID_JAG] },
+      { type: 'service_auth' },
+    ],
     agent_auth: {
       skill: guide,
       identity_endpoint: ctx.url('registerIdentity'),
@@ -78,7 +82,11 @@ function document(summary: string, schema: string, build: (ctx: ActionContext) =
   }
 }
 
-export const getProtectedResourceMetadata = document('Protected resource metadata (RFC 9728)', 'ProtectedResourceMetadata', protectedResourceMetadata)
+export const getProtectedResourceMetadata = document(
+  'Protected resource metadata (RFC 9728)',
+  'ProtectedResourceMetadata',
+  protectedResourceMetadata,
+)
 
 /** RFC 9728 §3.1: the metadata of resource <origin>/api/v1 also lives at the path-suffixed URL. */
 export const getProtectedResourceMetadataForPath = document(
@@ -94,6 +102,12 @@ export const getMcpProtectedResourceMetadata = document(
   mcpProtectedResourceMetadata,
 )
 
-export const getAuthorizationServerMetadata = document('Authorization server metadata (RFC 8414)', 'AuthorizationServerMetadata', authorizationServerMetadata)
+export const getAuthorizationServerMetadata = document(
+  'Authorization server metadata (RFC 8414)',
+  'AuthorizationServerMetadata',
+  authorizationServerMetadata,
+)
 
-export const getJwks = document('The public keys that verify the service’s tokens', 'JWKS', (ctx) => ({ keys: [ctx.signingKey.publicJwk] }))
+export const getJwks = document('The public keys that verify the service’s tokens', 'JWKS', (ctx) => ({
+  keys: [ctx.signingKey.publicJwk],
+}))

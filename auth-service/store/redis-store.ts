@@ -73,10 +73,18 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
  */
 export function createRedisClusterStore(nodes: readonly ClusterNode[], options: RedisStoreOptions = {}): Store {
   const keyPrefix = options.keyPrefix ?? ENV_DEFAULTS.REDIS_KEY_PREFIX
-  if (/[{}]/.test(keyPrefix)) throw new Error(`A Redis Cluster key prefix must not contain "{" or "}" (it would replace the keys' hash tags), got "${keyPrefix}".`)
+  if (/[{}]/.test(keyPrefix))
+    throw new Error(
+      `A Redis Cluster key prefix must not contain "{" or "}" (it would replace the keys' hash tags), got "${keyPrefix}".`,
+    )
   const commandTimeoutMs = options.commandTimeoutMs ?? REDIS_TIMEOUTS.commandMs
   const cluster = new Cluster([...nodes], {
-    redisOptions: { keyPrefix, commandTimeout: commandTimeoutMs, connectTimeout: REDIS_TIMEOUTS.connectMs, maxRetriesPerRequest: 1 },
+    redisOptions: {
+      keyPrefix,
+      commandTimeout: commandTimeoutMs,
+      connectTimeout: REDIS_TIMEOUTS.connectMs,
+      maxRetriesPerRequest: 1,
+    },
     clusterRetryStrategy: backoff,
     enableOfflineQueue: true,
     enableAutoPipelining: true,
@@ -125,7 +133,11 @@ function storeOn(redis: Redis | Cluster, keyPrefix: string, commandTimeoutMs: nu
     // Unknown slots (not connected yet): assume the replica a deployment should have.
     const replicas = Math.min(1, (redis.slots[slotOf(key, keyPrefix)]?.length ?? 2) - 1)
     if (replicas === 0) return redis.call(name, ...args)
-    const replies = (await redis.pipeline().call(name, ...args).wait(replicas, REDIS_TIMEOUTS.replicaAckMs).exec())!
+    const replies = (await redis
+      .pipeline()
+      .call(name, ...args)
+      .wait(replicas, REDIS_TIMEOUTS.replicaAckMs)
+      .exec())!
     const [error, reply] = replies[0]!
     const [waitError, acked] = replies[1]!
     if (error) throw error
@@ -138,7 +150,8 @@ function storeOn(redis: Redis | Cluster, keyPrefix: string, commandTimeoutMs: nu
   function oneSlot(keys: readonly string[]) {
     if (keys.length < 2) return
     const slot = slotOf(keys[0]!, keyPrefix)
-    if (keys.some((key) => slotOf(key, keyPrefix) !== slot)) throw new Error(`Keys used together must share a hash tag: ${keys.join(', ')}`)
+    if (keys.some((key) => slotOf(key, keyPrefix) !== slot))
+      throw new Error(`Keys used together must share a hash tag: ${keys.join(', ')}`)
   }
 
   const unsentChecks = new Map<string, Promise<boolean>>()
@@ -179,9 +192,14 @@ function storeOn(redis: Redis | Cluster, keyPrefix: string, commandTimeoutMs: nu
       const raw = (await run(() => write(key, 'getdel', key))) as string | null
       return raw === null ? undefined : (JSON.parse(raw) as T)
     },
-    async redeem<T extends StoredValue>({ value, used, revoked }: RedeemKeys, ttlSeconds: number): Promise<Redemption<T>> {
+    async redeem<T extends StoredValue>(
+      { value, used, revoked }: RedeemKeys,
+      ttlSeconds: number,
+    ): Promise<Redemption<T>> {
       oneSlot([value, used, revoked])
-      const reply = (await run(() => write(value, 'eval', REDEEM, 3, value, used, revoked, ttlMs(ttlSeconds)))) as [string, string?] | null
+      const reply = (await run(() => write(value, 'eval', REDEEM, 3, value, used, revoked, ttlMs(ttlSeconds)))) as
+        | [string, string?]
+        | null
       if (reply === null) return undefined
       if (reply[0] === 'value') return { value: JSON.parse(reply[1]!) as T }
       return reply[0] as 'replayed' | 'revoked'
@@ -190,14 +208,18 @@ function storeOn(redis: Redis | Cluster, keyPrefix: string, commandTimeoutMs: nu
       await run(() => write(key, 'del', key))
     },
     async increment(key: string, windowSeconds: number, by = 1) {
-      const [count, ms] = (await run(() => write(key, 'eval', INCREMENT, 1, key, ttlMs(windowSeconds), by))) as [number, number]
+      const [count, ms] = (await run(() => write(key, 'eval', INCREMENT, 1, key, ttlMs(windowSeconds), by))) as [
+        number,
+        number,
+      ]
       return { count, resetSeconds: Math.max(1, Math.ceil(ms / 1000)) }
     },
     async ping() {
       // A Cluster answers PING from any node; CLUSTER INFO says whether every slot is served.
       if (!(redis instanceof Cluster)) return void (await run(() => redis.ping()))
       const info = await run(() => redis.cluster('INFO'))
-      if (!/cluster_state:ok/.test(info)) throw new StoreUnavailableError('The Redis Cluster is not serving every slot.')
+      if (!/cluster_state:ok/.test(info))
+        throw new StoreUnavailableError('The Redis Cluster is not serving every slot.')
     },
     async close() {
       if (redis.status === 'end') return

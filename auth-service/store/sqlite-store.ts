@@ -22,7 +22,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = FULL')
   db.exec('PRAGMA busy_timeout = 5000')
-  db.exec('CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL) STRICT')
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL) STRICT',
+  )
 
   const getStmt = db.prepare('SELECT value FROM kv WHERE key = ? AND expires_at > ?')
   const hasStmt = db.prepare('SELECT 1 FROM kv WHERE key = ? AND expires_at > ?')
@@ -41,7 +43,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   const counters = new DatabaseSync(file)
   counters.exec('PRAGMA synchronous = OFF')
   counters.exec('PRAGMA busy_timeout = 5000')
-  counters.exec('CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires_at INTEGER NOT NULL) STRICT')
+  counters.exec(
+    'CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires_at INTEGER NOT NULL) STRICT',
+  )
   const incrementStmt = counters.prepare(
     `INSERT INTO counters (key, count, expires_at) VALUES (?, ?, ?)
      ON CONFLICT(key) DO UPDATE SET
@@ -73,7 +77,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       const at = now()
       db.exec('BEGIN')
       try {
-        for (const { keys, check } of batch.values()) check.resolve(keys.some((key) => hasStmt.get(key, at) !== undefined))
+        for (const { keys, check } of batch.values())
+          check.resolve(keys.some((key) => hasStmt.get(key, at) !== undefined))
       } finally {
         db.exec('COMMIT')
       }
@@ -142,7 +147,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     },
     async increment(key: string, windowSeconds: number, by = 1) {
       const at = now()
-      const row = incrementStmt.get(key, by, at + windowMs(windowSeconds), at, at) as { count: number; expires_at: number }
+      const row = incrementStmt.get(key, by, at + windowMs(windowSeconds), at, at) as {
+        count: number
+        expires_at: number
+      }
       return { count: row.count, resetSeconds: Math.max(1, Math.ceil((row.expires_at - at) / 1000)) }
     },
     async ping() {
@@ -167,6 +175,5 @@ function createPrivately(file: string): void {
   closeSync(openSync(file, 'a', 0o600))
   for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) tightenToOwner(path)
 }
-
 
 const windowMs = (seconds: number) => Math.max(1, Math.round(seconds * 1000))

@@ -9,7 +9,10 @@ import express from 'express'
 
 const [kind, port, file] = process.argv.slice(2)
 const bodies = new Map<string, Buffer>(
-  Object.entries(JSON.parse(readFileSync(file!, 'utf8')) as Record<string, string>).map(([slug, json]) => [slug, Buffer.from(json)]),
+  Object.entries(JSON.parse(readFileSync(file!, 'utf8')) as Record<string, string>).map(([slug, json]) => [
+    slug,
+    Buffer.from(json),
+  ]),
 )
 const PREFIX = '/api/v1/posts/'
 

@@ -19,7 +19,10 @@ export async function writeJsonIndex(dir: string, entries: readonly IndexEntry[]
 
 export function loadJsonIndex(dir: string, baseUrl: string): PostIndexCore {
   const data = JSON.parse(readFileSync(join(dir, FILE), 'utf8')) as { posts: unknown[] }
-  return createJsonPostIndex(data.posts.map((p) => IndexEntry.parse(p)), baseUrl)
+  return createJsonPostIndex(
+    data.posts.map((p) => IndexEntry.parse(p)),
+    baseUrl,
+  )
 }
 
 function prepareBody(json: string, lastModifiedMs: number): PreparedBody {

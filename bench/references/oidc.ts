@@ -35,7 +35,12 @@ const provider = new Provider(issuer, {
       enabled: true,
       defaultResource: () => 'https://bench.example/api',
       useGrantedResource: () => true,
-      getResourceServerInfo: () => ({ scope: 'read', audience: 'https://bench.example/api', accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } }),
+      getResourceServerInfo: () => ({
+        scope: 'read',
+        audience: 'https://bench.example/api',
+        accessTokenFormat: 'jwt',
+        jwt: { sign: { alg: 'ES256' } },
+      }),
     },
   },
 })

@@ -68,7 +68,17 @@ export async function writeArticles(
     else {
       const entry = await entries.get(m)
       const nav = navHtml(older, newer, others)
-      await writeFile(page, articlePage(template, m, entry.html, baseUrl, { cover: coverHtml(m), toc: tocHtml(entry.headings), nav }, citation))
+      await writeFile(
+        page,
+        articlePage(
+          template,
+          m,
+          entry.html,
+          baseUrl,
+          { cover: coverHtml(m), toc: tocHtml(entry.headings), nav },
+          citation,
+        ),
+      )
     }
   })
   // The same articles as the previous build (each unchanged, none added or removed): the same file.
@@ -78,7 +88,10 @@ export async function writeArticles(
     published.every((m) => prev.bySlug.get(m.slug)?.hash === m.hash)
   const full = join(siteDir, LLMS_FULL)
   // Written beside the pages, in the order of the list.
-  const fullText = sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full) ? undefined : writeLlmsFull(full, mapAhead(published, READ_AHEAD, twinOf))
+  const fullText =
+    sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full)
+      ? undefined
+      : writeLlmsFull(full, mapAhead(published, READ_AHEAD, twinOf))
   await Promise.all([pages, fullText])
   return navKeys
 }

@@ -14,11 +14,26 @@ import { articleUrl } from '../../model/article-address.ts'
 export type ArticleTemplate = string[]
 
 const MARKERS = [
-  'slug', 'title', 'description', 'imageUrl', 'author', 'isoDate', 'displayDate', 'updated', 'minutes', 'tags', 'content',
+  'slug',
+  'title',
+  'description',
+  'imageUrl',
+  'author',
+  'isoDate',
+  'displayDate',
+  'updated',
+  'minutes',
+  'tags',
+  'content',
   // site/components/CiteBox.astro and CitationMeta.astro
-  'citationMeta', 'citeDoi', 'citeText', 'citeBibtex',
+  'citationMeta',
+  'citeDoi',
+  'citeText',
+  'citeBibtex',
   // site/components/ReadingPart.astro
-  'cover', 'toc', 'nav',
+  'cover',
+  'toc',
+  'nav',
 ]
 
 /** The reading aids' HTML (scripts/build/reading-parts.ts), made by the caller. */
@@ -38,9 +53,17 @@ export function parseTemplate(html: string): ArticleTemplate {
 
 export { escapeHtml }
 
-export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: string, baseUrl: string, parts: ReadingParts, citation = articleCitation(a, baseUrl)): string {
+export function articlePage(
+  template: ArticleTemplate,
+  a: ArticleMeta,
+  html: string,
+  baseUrl: string,
+  parts: ReadingParts,
+  citation = articleCitation(a, baseUrl),
+): string {
   const date = new Date(a.date)
-  const updated = a.lastModified && isoDate(new Date(a.lastModified)) !== isoDate(date) ? new Date(a.lastModified) : undefined
+  const updated =
+    a.lastModified && isoDate(new Date(a.lastModified)) !== isoDate(date) ? new Date(a.lastModified) : undefined
   const values: Record<string, string> = {
     slug: a.slug,
     title: escapeHtml(a.title),
@@ -49,9 +72,7 @@ export function articlePage(template: ArticleTemplate, a: ArticleMeta, html: str
     author: escapeHtml(a.author),
     isoDate: isoDate(date),
     displayDate: displayDate(date),
-    updated: updated
-      ? `<li>updated <time datetime="${updated.toISOString()}">${displayDate(updated)}</time></li>`
-      : '',
+    updated: updated ? `<li>updated <time datetime="${updated.toISOString()}">${displayDate(updated)}</time></li>` : '',
     minutes: String(a.readingMinutes),
     tags: a.tags.length
       ? `<ul class="tags" aria-label="Tags">${a.tags.map((t) => `<li><a class="tag" href="${tagPath(t)}">${t}</a></li>`).join('')}</ul>`
@@ -84,4 +105,3 @@ export function markdownTwin(a: ArticleMeta, body: string, baseUrl: string): str
   ].join('\n')
   return `${header}\n\n${body.trim()}\n`
 }
-

@@ -14,24 +14,30 @@ export function runAstro(
   // that those files resolve the project's packages), since builds of two configurations run at once.
   const work = join(ROOT, 'node_modules', '.cache', 'lattice-astro', basename(dirname(o.siteDir)))
   mkdirSync(work, { recursive: true })
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent', '--root', ROOT], {
-    cwd: work,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...env,
-      BASE_URL: o.baseUrl,
-      CONTENT_DIR: o.contentDir,
-      ASTRO_OUT_DIR: o.siteDir,
-      ASTRO_CACHE_DIR: o.cacheDir,
-      ARTICLES_MANIFEST: o.manifest,
-      OPENAPI_FILE: o.openapi,
-      ASTRO_TELEMETRY_DISABLED: '1',
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent', '--root', ROOT],
+    {
+      cwd: work,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: {
+        ...env,
+        BASE_URL: o.baseUrl,
+        CONTENT_DIR: o.contentDir,
+        ASTRO_OUT_DIR: o.siteDir,
+        ASTRO_CACHE_DIR: o.cacheDir,
+        ARTICLES_MANIFEST: o.manifest,
+        OPENAPI_FILE: o.openapi,
+        ASTRO_TELEMETRY_DISABLED: '1',
+      },
     },
-  })
+  )
   return new Promise<void>((resolve, reject) => {
     child.once('error', reject)
     child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`astro build failed (${signal ?? `exit ${code}`}); its message is above`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`astro build failed (${signal ?? `exit ${code}`}); its message is above`)),
     )
   }).finally(() => rmSync(work, { recursive: true, force: true }))
 }

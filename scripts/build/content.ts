@@ -51,7 +51,12 @@ export function listArticleFiles(contentDir: string): string[] {
  * problems. Each file's text is handed to `onFile` and then let go: a build holds no article's
  * text for longer than it works on it, so its memory does not grow with the corpus.
  */
-export async function readSources(contentDir: string, names: readonly string[], problems: BuildProblem[], onFile: (f: SourceFile) => void | Promise<void>): Promise<SourceRef[]> {
+export async function readSources(
+  contentDir: string,
+  names: readonly string[],
+  problems: BuildProblem[],
+  onFile: (f: SourceFile) => void | Promise<void>,
+): Promise<SourceRef[]> {
   const valid = names.filter((file) => {
     if (SLUG_RE.test(file.slice(0, -3))) return true
     problems.push({
@@ -89,7 +94,11 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
     data = parseFrontmatter(f.source).frontmatter
   } catch (e) {
     const reason = e instanceof Error ? e.message.split('\n')[0] : String(e)
-    problems.push({ file: f.file, message: `the frontmatter is not valid YAML: ${reason}`, fix: 'check quotes and indentation between the --- lines' })
+    problems.push({
+      file: f.file,
+      message: `the frontmatter is not valid YAML: ${reason}`,
+      fix: 'check quotes and indentation between the --- lines',
+    })
     return undefined
   }
   const parsed = Frontmatter.safeParse(data)
@@ -97,13 +106,28 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys)
-          problems.push({ file: f.file, field: key, message: `unknown field "${key}"`, fix: `remove it, or use one of: ${FIELDS}` })
+          problems.push({
+            file: f.file,
+            field: key,
+            message: `unknown field "${key}"`,
+            fix: `remove it, or use one of: ${FIELDS}`,
+          })
       } else if (issue.path.length === 1 && data[String(issue.path[0])] === undefined) {
-        problems.push({ file: f.file, field: String(issue.path[0]), message: `${String(issue.path[0])} is required`, fix: 'add it to the frontmatter' })
+        problems.push({
+          file: f.file,
+          field: String(issue.path[0]),
+          message: `${String(issue.path[0])} is required`,
+          fix: 'add it to the frontmatter',
+        })
       } else {
         // A rule of the schema may name its fix (`params.fix`); the others say it in the message.
         const fix = issue.code === 'custom' && typeof issue.params?.fix === 'string' ? issue.params.fix : undefined
-        problems.push({ file: f.file, field: issue.path.join('.') || undefined, message: issue.message, ...(fix ? { fix } : {}) })
+        problems.push({
+          file: f.file,
+          field: issue.path.join('.') || undefined,
+          message: issue.message,
+          ...(fix ? { fix } : {}),
+        })
       }
     }
     return undefined

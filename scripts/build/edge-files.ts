@@ -40,7 +40,8 @@ export async function writeEdgeFiles(
     await writeFile(target, bytes)
     if (!before) return
     const previousSeconds = Math.floor((await stat(previous!)).mtimeMs / 1000)
-    if (Math.floor((await stat(target)).mtimeMs / 1000) <= previousSeconds) await utimes(target, previousSeconds + 1, previousSeconds + 1)
+    if (Math.floor((await stat(target)).mtimeMs / 1000) <= previousSeconds)
+      await utimes(target, previousSeconds + 1, previousSeconds + 1)
   })
 }
 

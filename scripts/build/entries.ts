@@ -19,7 +19,11 @@ export interface Renderer {
   renderInThread?(markdown: string): Promise<RenderedArticle>
 }
 
-export const DEFAULT_RENDERER: Renderer = { version: RENDERER_VERSION, createPool: () => createRenderPool(), renderInThread: renderMarkdown }
+export const DEFAULT_RENDERER: Renderer = {
+  version: RENDERER_VERSION,
+  createPool: () => createRenderPool(),
+  renderInThread: renderMarkdown,
+}
 /** Up to this many articles to render, the build renders them in its own thread. */
 export const IN_THREAD_RENDERS = 16
 /** Articles in the renderer's queue at once: enough to keep every thread busy. */
@@ -67,7 +71,9 @@ export class EntrySource {
   async text(meta: ArticleMeta): Promise<string> {
     const bytes = await readFile(join(this.contentDir, `${meta.slug}.md`))
     if (createHash('sha256').update(bytes).digest('hex') !== meta.hash)
-      throw new BuildError([{ file: `${meta.slug}.md`, message: 'the file changed during the build', fix: 'run the build again' }])
+      throw new BuildError([
+        { file: `${meta.slug}.md`, message: 'the file changed during the build', fix: 'run the build again' },
+      ])
     return bytes.toString('utf8')
   }
 
@@ -96,7 +102,10 @@ export class EntrySource {
       try {
         await this.render(m)
       } catch (e) {
-        problems.push({ file: `${m.slug}.md`, message: `could not render the markdown: ${e instanceof Error ? e.message : String(e)}` })
+        problems.push({
+          file: `${m.slug}.md`,
+          message: `could not render the markdown: ${e instanceof Error ? e.message : String(e)}`,
+        })
       }
     })
   }

@@ -20,20 +20,31 @@ export class BuildError extends Error {
 }
 
 export function formatProblems(problems: readonly BuildProblem[]): string {
-  const lines = problems.map((p) => `  ${p.file}${p.field ? ` … ${p.field}` : ''}: ${p.message}${p.fix ? ` (${p.fix})` : ''}`)
+  const lines = problems.map(
+    (p) => `  ${p.file}${p.field ? ` … ${p.field}` : ''}: ${p.message}${p.fix ? ` (${p.fix})` : ''}`,
+  )
   const n = problems.length
   return `The build stopped: ${n} ${n === 1 ? 'problem' : 'problems'} to fix.\n${lines.join('\n')}`
 }
 
 /** The system limits a build can hit, each with what to do about it. */
 const LIMITS: Record<string, { message: string; fix: string }> = {
-  ENOSPC: { message: 'the disk is full', fix: 'free space where DIST_DIR is, or delete DIST_DIR/cache and old DIST_DIR/builds' },
+  ENOSPC: {
+    message: 'the disk is full',
+    fix: 'free space where DIST_DIR is, or delete DIST_DIR/cache and old DIST_DIR/builds',
+  },
   EDQUOT: { message: 'the disk quota is used up', fix: 'free space where DIST_DIR is' },
   EMFILE: { message: 'too many open files for this process', fix: 'raise the limit (ulimit -n 4096)' },
   ENFILE: { message: 'too many open files on this system', fix: 'raise the system limit (fs.file-max)' },
   ENOMEM: { message: 'out of memory', fix: 'give the build more memory, or close other programs' },
-  ERR_STRING_TOO_LONG: { message: "a file is larger than Node's largest string (about 512 MB)", fix: 'split the article, or remove the file' },
-  ERR_WORKER_OUT_OF_MEMORY: { message: 'a render worker ran out of memory', fix: 'raise --max-old-space-size in NODE_OPTIONS' },
+  ERR_STRING_TOO_LONG: {
+    message: "a file is larger than Node's largest string (about 512 MB)",
+    fix: 'split the article, or remove the file',
+  },
+  ERR_WORKER_OUT_OF_MEMORY: {
+    message: 'a render worker ran out of memory',
+    fix: 'raise --max-old-space-size in NODE_OPTIONS',
+  },
 }
 
 /** A system limit as a BuildError that names it and what to do; any other error as is. */
@@ -42,5 +53,8 @@ export function explainLimit(error: unknown): unknown {
   const { code, path } = error as NodeJS.ErrnoException
   const limit = code ? LIMITS[code] : undefined
   if (!limit) return error
-  return Object.assign(new BuildError([{ file: path ?? 'the build', message: `${limit.message} (${code})`, fix: limit.fix }]), { cause: error })
+  return Object.assign(
+    new BuildError([{ file: path ?? 'the build', message: `${limit.message} (${code})`, fix: limit.fix }]),
+    { cause: error },
+  )
 }

@@ -36,4 +36,5 @@ export function manifestRecord(m: ArticleMeta) {
   return record
 }
 
-export const newestFirst = (a: ArticleMeta, b: ArticleMeta) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.slug < b.slug ? -1 : 1)
+export const newestFirst = (a: ArticleMeta, b: ArticleMeta) =>
+  a.date < b.date ? 1 : a.date > b.date ? -1 : a.slug < b.slug ? -1 : 1

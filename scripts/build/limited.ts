@@ -1,5 +1,9 @@
 /** Runs `fn` on every item, at most `limit` at a time. */
-export async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0
   const worker = async () => {
     while (next < items.length) {
@@ -14,7 +18,11 @@ export async function forEachLimited<T>(items: readonly T[], limit: number, fn: 
  * `fn` of every item, yielded in the items' order, with up to `ahead` calls under way: reads
  * overlap while the consumer writes, and no more than `ahead` results are held at once.
  */
-export async function* mapAhead<T, R>(items: readonly T[], ahead: number, fn: (item: T) => Promise<R>): AsyncGenerator<R> {
+export async function* mapAhead<T, R>(
+  items: readonly T[],
+  ahead: number,
+  fn: (item: T) => Promise<R>,
+): AsyncGenerator<R> {
   const pending: Array<Promise<R>> = []
   let next = 0
   const fill = () => {

@@ -44,7 +44,13 @@ export function memoryCap(env: NodeJS.ProcessEnv): number {
   const raw = env.BUILD_MEMORY_MB
   if (raw === undefined || raw === '') return defaultBuildMemoryMb()
   if (!/^[1-9]\d{0,6}$/.test(raw))
-    throw new BuildError([{ file: 'BUILD_MEMORY_MB', message: `"${raw}" is not a whole number of megabytes`, fix: 'set it like BUILD_MEMORY_MB=2048, or leave it unset' }])
+    throw new BuildError([
+      {
+        file: 'BUILD_MEMORY_MB',
+        message: `"${raw}" is not a whole number of megabytes`,
+        fix: 'set it like BUILD_MEMORY_MB=2048, or leave it unset',
+      },
+    ])
   return Number(raw)
 }
 
@@ -52,7 +58,11 @@ export function memoryCap(env: NodeJS.ProcessEnv): number {
  * The plan for `articles` published articles under `capMb`. `shardArticles` fixes the shard size
  * (tests); otherwise shards are as large as one fits beside this process, up to MAX_SHARD_ARTICLES.
  */
-export function planMemory(capMb: number, articles: number, options: { shardArticles?: number; cores?: number } = {}): MemoryPlan {
+export function planMemory(
+  capMb: number,
+  articles: number,
+  options: { shardArticles?: number; cores?: number } = {},
+): MemoryPlan {
   const cores = options.cores ?? availableParallelism()
   const need = (mb: number) => Math.ceil(mb / 64) * 64
   const site = MEMORY_MODEL.siteMb(articles)

@@ -34,7 +34,14 @@ export interface Previous {
 }
 
 /** Files of a build folder that the build writes itself; every other top-level file is the post index's. */
-const OWN_FILES = new Set(['build.json', 'state.json', 'template.html', AUTHORIZE_TEMPLATE, 'manifest.json', 'openapi.json'])
+const OWN_FILES = new Set([
+  'build.json',
+  'state.json',
+  'template.html',
+  AUTHORIZE_TEMPLATE,
+  'manifest.json',
+  'openapi.json',
+])
 
 /** The templates Astro built that are not pages of the site: the article page's and the authorization pages'. */
 export function linkTemplates(from: string, to: string): void {
@@ -45,7 +52,8 @@ export function linkTemplates(from: string, to: string): void {
 /** Links the post index's files (whatever their names) from one build folder into another. */
 export function linkTopFiles(from: string, to: string): void {
   for (const e of readdirSync(from, { withFileTypes: true }))
-    if (e.isFile() && !OWN_FILES.has(e.name) && !existsSync(join(to, e.name))) linkSync(join(from, e.name), join(to, e.name))
+    if (e.isFile() && !OWN_FILES.has(e.name) && !existsSync(join(to, e.name)))
+      linkSync(join(from, e.name), join(to, e.name))
 }
 
 /** The live build of this configuration and what it was made from, when it can be reused. */
@@ -55,7 +63,12 @@ export function readPrevious(distDir: string, key: string): Previous | undefined
   try {
     const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as BuildState
     if (state.version !== STATE_VERSION) return undefined
-    return { dir, state, template: readFileSync(join(dir, 'template.html'), 'utf8'), bySlug: new Map(state.articles.map((a) => [a.slug, a])) }
+    return {
+      dir,
+      state,
+      template: readFileSync(join(dir, 'template.html'), 'utf8'),
+      bySlug: new Map(state.articles.map((a) => [a.slug, a])),
+    }
   } catch {
     return undefined
   }

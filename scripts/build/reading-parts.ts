@@ -12,7 +12,6 @@ import { escapeHtml } from './html.ts'
 /** An article with fewer headings (of levels 2 and 3) than this is short: no table of contents. */
 export const TOC_MIN_HEADINGS = 3
 
-
 /** The cover above the article, only when the writer named one. */
 export function coverHtml(a: Pick<ArticleMeta, 'title' | 'image' | 'imageAlt'>): string {
   if (a.image === undefined) return ''
@@ -26,7 +25,8 @@ export function coverHtml(a: Pick<ArticleMeta, 'title' | 'image' | 'imageAlt'>):
 export function tocHtml(headings: CacheEntry['headings']): string {
   const shown = headings.filter((h) => h.depth === 2 || h.depth === 3)
   if (shown.length < TOC_MIN_HEADINGS) return ''
-  let html = '<nav class="article-toc" aria-labelledby="article-toc-heading" data-pagefind-ignore><h2 id="article-toc-heading">Contents</h2><ol>'
+  let html =
+    '<nav class="article-toc" aria-labelledby="article-toc-heading" data-pagefind-ignore><h2 id="article-toc-heading">Contents</h2><ol>'
   let open = false
   shown.forEach((h, i) => {
     const link = `<a href="#${escapeHtml(h.slug)}">${escapeHtml(h.text)}</a>`
@@ -47,7 +47,9 @@ type Linked = Pick<ArticleMeta, 'slug' | 'title'>
 /** Previous (older) and next (newer) articles in publication order, and related ones by tags. */
 export function navHtml(older: Linked | undefined, newer: Linked | undefined, related: Linked[]): string {
   const step = (a: Linked | undefined, cls: string, rel: string, label: string) =>
-    a ? `<li class="${cls}"><a href="${articlePath(a.slug)}" rel="${rel}"><span class="hint">${label}</span> ${escapeHtml(a.title)}</a></li>` : ''
+    a
+      ? `<li class="${cls}"><a href="${articlePath(a.slug)}" rel="${rel}"><span class="hint">${label}</span> ${escapeHtml(a.title)}</a></li>`
+      : ''
   const steps = step(older, 'prev', 'prev', 'Previous article') + step(newer, 'next', 'next', 'Next article')
   let html = '<nav class="article-nav" aria-label="More articles" data-pagefind-ignore>'
   if (steps) html += `<ul class="prev-next">${steps}</ul>`

@@ -18,7 +18,11 @@ export const RELATED_WINDOW = 12
  * of its related articles, best first; articles that share no tag are never related, and the
  * articles just before and after it (its previous and next) are not repeated.
  */
-export function relatedArticles(articles: ReadonlyArray<{ tags: readonly string[] }>, count = RELATED_COUNT, window = RELATED_WINDOW): number[][] {
+export function relatedArticles(
+  articles: ReadonlyArray<{ tags: readonly string[] }>,
+  count = RELATED_COUNT,
+  window = RELATED_WINDOW,
+): number[][] {
   // Tags as numbers; each tag's articles in list order; each article's tags and its position in each tag's list.
   const tagIds = new Map<string, number>()
   const lists: number[][] = []
@@ -62,6 +66,11 @@ export function relatedArticles(articles: ReadonlyArray<{ tags: readonly string[
   })
 }
 
-function better(shared: number, distance: number, j: number, b: { j: number; shared: number; distance: number }): boolean {
+function better(
+  shared: number,
+  distance: number,
+  j: number,
+  b: { j: number; shared: number; distance: number },
+): boolean {
   return shared !== b.shared ? shared > b.shared : distance !== b.distance ? distance < b.distance : j < b.j
 }

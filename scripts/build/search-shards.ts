@@ -79,7 +79,11 @@ export function planShards(articles: readonly ShardArticle[], bits: number, vers
 
 /** True when `state` is the index `plan` makes: nothing to index. */
 export function searchUpToDate(state: SearchState | null | undefined, plan: ShardPlan): boolean {
-  return !!state && plan.size === Object.keys(state.shards).length && [...plan].every(([name, shard]) => state.shards[name] === shard.key)
+  return (
+    !!state &&
+    plan.size === Object.keys(state.shards).length &&
+    [...plan].every(([name, shard]) => state.shards[name] === shard.key)
+  )
 }
 
 export interface WriteShardsOptions {
@@ -103,7 +107,11 @@ export async function writeSearchShards(o: WriteShardsOptions): Promise<{ state:
   mkdirSync(o.outDir, { recursive: true })
   const stale: Array<[string, ShardArticle[]]> = []
   for (const [name, shard] of plan) {
-    if (o.previousDir && o.previous?.shards[name] === shard.key && existsSync(join(o.previousDir, name, 'pagefind-entry.json')))
+    if (
+      o.previousDir &&
+      o.previous?.shards[name] === shard.key &&
+      existsSync(join(o.previousDir, name, 'pagefind-entry.json'))
+    )
       linkTree(join(o.previousDir, name), join(o.outDir, name))
     else stale.push([name, shard.articles])
   }
@@ -139,14 +147,18 @@ export interface ShardJob {
 
 /** Indexes one shard in a process of its own: Pagefind's memory is given back when it exits. */
 function runShard(job: ShardJob): Promise<void> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'search-shard-worker.ts'), String(process.pid)], { stdio: ['pipe', 'inherit', 'pipe'] })
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'search-shard-worker.ts'), String(process.pid)], {
+    stdio: ['pipe', 'inherit', 'pipe'],
+  })
   let stderr = ''
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)))
   child.stdin!.end(JSON.stringify(job))
   return new Promise((resolve, reject) => {
     child.once('error', reject)
     child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`search shard ${job.outputPath} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`search shard ${job.outputPath} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`)),
     )
   })
 }

@@ -20,7 +20,11 @@ const WORKER = new URL('./build-worker.ts', import.meta.url)
  * are paid once. A worker that dies mid-build is reported as a failed build and replaced on
  * the next run.
  */
-export function createBuilder(env: NodeJS.ProcessEnv, onProgress: (line: string) => void = () => {}, workerUrl: URL = WORKER): Builder {
+export function createBuilder(
+  env: NodeJS.ProcessEnv,
+  onProgress: (line: string) => void = () => {},
+  workerUrl: URL = WORKER,
+): Builder {
   let worker: Worker | undefined
 
   return {
@@ -34,7 +38,15 @@ export function createBuilder(env: NodeJS.ProcessEnv, onProgress: (line: string)
           resolve(outcome)
         }
         const lost = (message: string, detail?: string) => {
-          done({ ok: false, ms: ms(), problems: [{ file: '', message, fix: 'See the terminal for the full error; saving any file retries the build.' }], detail, expected: false })
+          done({
+            ok: false,
+            ms: ms(),
+            problems: [
+              { file: '', message, fix: 'See the terminal for the full error; saving any file retries the build.' },
+            ],
+            detail,
+            expected: false,
+          })
         }
         const onMessage = (reply: BuildReply) => {
           if ('progress' in reply) onProgress(reply.progress)

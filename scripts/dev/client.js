@@ -51,7 +51,9 @@
     if (!pageDigest) return true
     try {
       const res = await fetch(location.href, { headers: { Accept: 'text/html' }, cache: 'no-store' })
-      const digest = /<script src="\/__preview\/client\.js" data-build="[^"]*" data-page="([^"]*)"/.exec(await res.text())?.[1]
+      const digest = /<script src="\/__preview\/client\.js" data-build="[^"]*" data-page="([^"]*)"/.exec(
+        await res.text(),
+      )?.[1]
       return digest !== pageDigest
     } catch {
       return true
@@ -103,7 +105,11 @@
     dialog.setAttribute('aria-labelledby', 'preview-problems-title')
     const title = el('h2', '', 'The preview could not build')
     title.id = 'preview-problems-title'
-    const note = el('p', 'note', 'The page shows the last good build. Fix the file and save: this message goes away by itself.')
+    const note = el(
+      'p',
+      'note',
+      'The page shows the last good build. Fix the file and save: this message goes away by itself.',
+    )
     const list = /** @type {HTMLUListElement} */ (el('ul'))
     const close = el('button', '', 'Hide')
     close.setAttribute('type', 'button')

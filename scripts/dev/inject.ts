@@ -7,7 +7,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
  * buffered, its validators dropped and `Cache-Control: no-store` set, so a reload always gets
  * the newest build. A response that calls writeHead itself (the API's fast path) passes as is.
  */
-export function injectIntoPages(tag: (build: string, page: string) => string, build: () => string): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+export function injectIntoPages(
+  tag: (build: string, page: string) => string,
+  build: () => string,
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
     if (req.method !== 'GET' || !String(req.headers.accept ?? '').includes('text/html')) return next()
     // The file's own ETag would let the browser keep a page without the tag, or an older tag.

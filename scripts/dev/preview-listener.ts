@@ -13,7 +13,10 @@ export function previewListener(
   app: RequestListener,
   live: LiveReload,
   siteDir: string,
-  options: { https: boolean; /** Awaited before an API request: the preview loads the index lazily. */ beforeApi?: () => Promise<void> },
+  options: {
+    https: boolean /** Awaited before an API request: the preview loads the index lazily. */
+    beforeApi?: () => Promise<void>
+  },
 ): RequestListener {
   const clientTag = (build: string, page = '') =>
     `<script src="${CLIENT_PATH}" data-build="${escapeAttribute(build)}" data-page="${page}" defer></script>`
@@ -32,7 +35,8 @@ export function previewListener(
   }
 }
 
-const wantsPage = (req: IncomingMessage) => req.method === 'GET' && String(req.headers.accept ?? '').includes('text/html')
+const wantsPage = (req: IncomingMessage) =>
+  req.method === 'GET' && String(req.headers.accept ?? '').includes('text/html')
 
 function placeholder(res: ServerResponse, headers: readonly string[], clientTag: string): void {
   // name, value, name, value…

@@ -17,7 +17,13 @@ export function toProblems(error: unknown): Problem[] {
   const given = (error as { problems?: unknown } | null)?.problems
   if (Array.isArray(given) && given.length > 0) return given.map(toProblem)
   const message = error instanceof Error ? error.message : String(error)
-  return [{ file: '', message: message || 'the build failed without a message', fix: 'See the terminal for the full error; saving any file retries the build.' }]
+  return [
+    {
+      file: '',
+      message: message || 'the build failed without a message',
+      fix: 'See the terminal for the full error; saving any file retries the build.',
+    },
+  ]
 }
 
 function toProblem(value: unknown): Problem {
@@ -40,7 +46,9 @@ export function displayPath(file: string, cwd = process.cwd()): string {
 
 /** The terminal's report: one block per file, each problem with its field and its fix. */
 export function formatProblems(problems: readonly Problem[], cwd = process.cwd()): string {
-  const lines = [`the build failed (${problems.length === 1 ? '1 problem' : `${problems.length} problems`}); the preview keeps serving the last good build.`]
+  const lines = [
+    `the build failed (${problems.length === 1 ? '1 problem' : `${problems.length} problems`}); the preview keeps serving the last good build.`,
+  ]
   for (const p of problems) {
     lines.push(`  ${displayPath(p.file, cwd) || 'the build'}`)
     lines.push(`    ${p.field ? `${p.field}: ` : ''}${p.message}`)

@@ -81,5 +81,7 @@ export const COVER = { width: 640, height: 360 } as const
 export function tagCounts(articles: Article[]): Array<{ tag: string; count: number }> {
   const counts = new Map<string, number>()
   for (const a of articles) for (const t of a.data.tags) counts.set(t, (counts.get(t) ?? 0) + 1)
-  return [...counts].map(([tag, count]) => ({ tag, count })).sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag))
+  return [...counts]
+    .map(([tag, count]) => ({ tag, count }))
+    .sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag))
 }

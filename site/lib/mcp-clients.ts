@@ -42,7 +42,11 @@ export function mcpClientConfigs(base: string): ClientConfig[] {
       id: 'claude-code',
       label: 'Claude Code',
       where: 'A command for Claude Code; add the --header line to send your key.',
-      text: [`claude mcp add --transport http lattice '${url}' \\\n  --header 'Authorization: Bearer `, { key: 'shell' }, `'`],
+      text: [
+        `claude mcp add --transport http lattice '${url}' \\\n  --header 'Authorization: Bearer `,
+        { key: 'shell' },
+        `'`,
+      ],
     },
     {
       id: 'vscode',
@@ -55,12 +59,18 @@ export function mcpClientConfigs(base: string): ClientConfig[] {
       label: 'Raw HTTP',
       where: 'What a client sends first: an initialize request, answered with JSON or an event stream.',
       text: [
-        `curl -s -X POST '${url}' \\\n  -H 'Content-Type: application/json' \\\n  -H 'Accept: application/json, text/event-stream' \\\n  -d '${JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'curl', version: '1.0.0' } },
-        })}'`,
+        `curl -s -X POST '${url}' \\\n  -H 'Content-Type: application/json' \\\n  -H 'Accept: application/json, text/event-stream' \\\n  -d '${JSON.stringify(
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: MCP_PROTOCOL_VERSION,
+              capabilities: {},
+              clientInfo: { name: 'curl', version: '1.0.0' },
+            },
+          },
+        )}'`,
       ],
     },
   ]

@@ -107,5 +107,7 @@ export function groupByTag(doc: OpenApiDocument, endpoints: Endpoint[]): Array<{
     const tag = e.tags[0] ?? 'Other'
     if (!order.includes(tag)) order.push(tag)
   }
-  return order.map((tag) => ({ tag, endpoints: endpoints.filter((e) => (e.tags[0] ?? 'Other') === tag) })).filter((g) => g.endpoints.length > 0)
+  return order
+    .map((tag) => ({ tag, endpoints: endpoints.filter((e) => (e.tags[0] ?? 'Other') === tag) }))
+    .filter((g) => g.endpoints.length > 0)
 }

@@ -30,13 +30,17 @@ function pythonLiteral(value: unknown): string {
   if (typeof value === 'string') return quote('python', value)
   if (Array.isArray(value)) return `[${value.map(pythonLiteral).join(', ')}]`
   if (typeof value === 'object')
-    return `{${Object.entries(value as object).map(([k, v]) => `${quote('python', k)}: ${pythonLiteral(v)}`).join(', ')}}`
+    return `{${Object.entries(value as object)
+      .map(([k, v]) => `${quote('python', k)}: ${pythonLiteral(v)}`)
+      .join(', ')}}`
   return String(value)
 }
 
 /** Copy-paste requests for an endpoint in curl, JavaScript (fetch) and Python (requests). */
 export function samples(e: Endpoint, base: string): { curl: Segment[]; js: Segment[]; python: Segment[] } {
-  const path = e.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(e.parameters?.find((p) => p.name === name)?.example ?? name))
+  const path = e.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(e.parameters?.find((p) => p.name === name)?.example ?? name),
+  )
   const query = (e.parameters ?? []).filter((p) => p.in === 'query' && (p.required || p.name === 'limit'))
   const qs = query.map((p) => `${p.name}=${encodeURIComponent(String(p.example ?? p.schema.default ?? ''))}`).join('&')
   const url = `${base}${path}${qs ? `?${qs}` : ''}`
@@ -54,22 +58,42 @@ export function samples(e: Endpoint, base: string): { curl: Segment[]; js: Segme
       }
     return {
       curl: [`curl -s ${quote('shell', url)} \\\n  -H 'Authorization: Bearer `, { key: 'shell' }, `'`],
-      js: [`const res = await fetch(${quote('js', url)}, {\n  headers: { Authorization: 'Bearer `, { key: 'js' }, `' },\n})\nconst data = await res.json()`],
-      python: [`import requests\n\ndata = requests.get(${quote('python', url)}, headers={'Authorization': 'Bearer `, { key: 'python' }, `'}).json()`],
+      js: [
+        `const res = await fetch(${quote('js', url)}, {\n  headers: { Authorization: 'Bearer `,
+        { key: 'js' },
+        `' },\n})\nconst data = await res.json()`,
+      ],
+      python: [
+        `import requests\n\ndata = requests.get(${quote('python', url)}, headers={'Authorization': 'Bearer `,
+        { key: 'python' },
+        `'}).json()`,
+      ],
     }
   }
   if (form) {
     const fields = Object.entries(example ?? { token: '<token>' })
     return {
-      curl: [`curl -s -X POST ${quote('shell', url)} \\\n${fields.map(([k, v]) => `  --data-urlencode ${quote('shell', `${k}=${v}`)}`).join(' \\\n')}`],
-      js: [`const res = await fetch(${quote('js', url)}, {\n  method: 'POST',\n  body: new URLSearchParams({\n${fields.map(([k, v]) => `    ${k}: ${quote('js', v)},`).join('\n')}\n  }),\n})\nconst data = await res.json()`],
-      python: [`import requests\n\ndata = requests.post(${quote('python', url)}, data=${pythonLiteral(Object.fromEntries(fields))}).json()`],
+      curl: [
+        `curl -s -X POST ${quote('shell', url)} \\\n${fields.map(([k, v]) => `  --data-urlencode ${quote('shell', `${k}=${v}`)}`).join(' \\\n')}`,
+      ],
+      js: [
+        `const res = await fetch(${quote('js', url)}, {\n  method: 'POST',\n  body: new URLSearchParams({\n${fields.map(([k, v]) => `    ${k}: ${quote('js', v)},`).join('\n')}\n  }),\n})\nconst data = await res.json()`,
+      ],
+      python: [
+        `import requests\n\ndata = requests.post(${quote('python', url)}, data=${pythonLiteral(Object.fromEntries(fields))}).json()`,
+      ],
     }
   }
   const body = example === undefined ? undefined : JSON.stringify(example)
   return {
-    curl: [`curl -s -X POST ${quote('shell', url)}${body ? ` \\\n  -H 'Content-Type: application/json' \\\n  -d ${quote('shell', body)}` : ''}`],
-    js: [`const res = await fetch(${quote('js', url)}, {\n  method: 'POST',${body ? `\n  headers: { 'Content-Type': 'application/json' },\n  body: JSON.stringify(${body}),` : ''}\n})\nconst data = await res.json()`],
-    python: [`import requests\n\ndata = requests.post(${quote('python', url)}${body ? `, json=${pythonLiteral(example)}` : ''}).json()`],
+    curl: [
+      `curl -s -X POST ${quote('shell', url)}${body ? ` \\\n  -H 'Content-Type: application/json' \\\n  -d ${quote('shell', body)}` : ''}`,
+    ],
+    js: [
+      `const res = await fetch(${quote('js', url)}, {\n  method: 'POST',${body ? `\n  headers: { 'Content-Type': 'application/json' },\n  body: JSON.stringify(${body}),` : ''}\n})\nconst data = await res.json()`,
+    ],
+    python: [
+      `import requests\n\ndata = requests.post(${quote('python', url)}${body ? `, json=${pythonLiteral(example)}` : ''}).json()`,
+    ],
   }
 }

@@ -2,8 +2,32 @@ import { defaultSchema, type Options } from 'rehype-sanitize'
 
 /** MathML that KaTeX emits for screen readers and copy-paste. */
 const MATHML = [
-  'math', 'semantics', 'annotation', 'mrow', 'mi', 'mo', 'mn', 'ms', 'mtext', 'mspace', 'msup', 'msub', 'msubsup',
-  'mfrac', 'msqrt', 'mroot', 'mover', 'munder', 'munderover', 'mtable', 'mtr', 'mtd', 'mstyle', 'mpadded', 'mphantom', 'menclose',
+  'math',
+  'semantics',
+  'annotation',
+  'mrow',
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'mspace',
+  'msup',
+  'msub',
+  'msubsup',
+  'mfrac',
+  'msqrt',
+  'mroot',
+  'mover',
+  'munder',
+  'munderover',
+  'mtable',
+  'mtr',
+  'mtd',
+  'mstyle',
+  'mpadded',
+  'mphantom',
+  'menclose',
 ]
 /** SVG that KaTeX uses to draw radicals, arrows and braces. */
 const SVG = ['svg', 'path', 'line', 'g', 'rect']
@@ -20,7 +44,16 @@ export const articleSanitizeSchema: Options = {
   tagNames: [...(defaultSchema.tagNames ?? []), ...MATHML, ...SVG],
   attributes: {
     ...withoutClassRestrictions(defaultSchema.attributes ?? {}),
-    '*': [...(defaultSchema.attributes?.['*'] ?? []), 'className', 'class', 'style', 'ariaHidden', 'tabIndex', 'tabindex', 'dataLanguage'],
+    '*': [
+      ...(defaultSchema.attributes?.['*'] ?? []),
+      'className',
+      'class',
+      'style',
+      'ariaHidden',
+      'tabIndex',
+      'tabindex',
+      'dataLanguage',
+    ],
     math: ['xmlns', 'display'],
     annotation: ['encoding'],
     mo: ['stretchy', 'fence', 'separator', 'lspace', 'rspace', 'minsize', 'maxsize'],
@@ -43,6 +76,9 @@ type Attributes = NonNullable<Options['attributes']>
 /** GitHub's schema allows only a few classes on some tags; Shiki and KaTeX need their own. */
 function withoutClassRestrictions(attributes: Attributes): Attributes {
   return Object.fromEntries(
-    Object.entries(attributes).map(([tag, list]) => [tag, list.filter((a) => !(Array.isArray(a) && a[0] === 'className'))]),
+    Object.entries(attributes).map(([tag, list]) => [
+      tag,
+      list.filter((a) => !(Array.isArray(a) && a[0] === 'className')),
+    ]),
   )
 }

@@ -35,15 +35,27 @@ const PATTERN_SHOWN_UP_TO = 60
  * Describes a schema for people. `seen` stops a schema that contains itself; a component already
  * expanded on the way down is named, not expanded again.
  */
-export function describeSchema(input: Schema, components: Components, seen: ReadonlySet<string> = new Set()): SchemaView {
+export function describeSchema(
+  input: Schema,
+  components: Components,
+  seen: ReadonlySet<string> = new Set(),
+): SchemaView {
   const { schema, ref } = resolve(input, components)
-  const view: SchemaView = { type: typeOf(schema, components), ref, description: schema.description ?? input.description, notes: [], properties: [], variants: [] }
+  const view: SchemaView = {
+    type: typeOf(schema, components),
+    ref,
+    description: schema.description ?? input.description,
+    notes: [],
+    properties: [],
+    variants: [],
+  }
   if (ref && seen.has(ref)) return view
   const inner = ref ? new Set([...seen, ref]) : seen
 
   if (schema.const !== undefined) view.notes.push(`always ${JSON.stringify(schema.const)}`)
   if (schema.enum) view.notes.push(`one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`)
-  if (schema.minimum !== undefined && schema.maximum !== undefined) view.notes.push(`${schema.minimum} to ${schema.maximum}`)
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    view.notes.push(`${schema.minimum} to ${schema.maximum}`)
   if (schema.maxLength !== undefined) view.notes.push(`at most ${schema.maxLength} characters`)
   if (schema.default !== undefined) view.notes.push(`default ${JSON.stringify(schema.default)}`)
   if (schema.pattern && schema.pattern.length <= PATTERN_SHOWN_UP_TO) view.notes.push(`matches ${schema.pattern}`)
@@ -60,7 +72,8 @@ export function describeSchema(input: Schema, components: Components, seen: Read
   const required = new Set(schema.required ?? [])
   for (const [name, property] of Object.entries(schema.properties ?? {}))
     view.properties.push({ name, required: required.has(name), view: describeSchema(property, components, inner) })
-  for (const variant of schema.oneOf ?? schema.anyOf ?? []) view.variants.push(describeSchema(variant, components, inner))
+  for (const variant of schema.oneOf ?? schema.anyOf ?? [])
+    view.variants.push(describeSchema(variant, components, inner))
   return view
 }
 
@@ -104,8 +117,12 @@ export function exampleOf(input: Schema, components: Components, depth = 0): unk
   switch (type) {
     case 'object':
       if (schema.properties)
-        return Object.fromEntries(Object.entries(schema.properties).map(([name, p]) => [name, exampleOf(p, components, depth + 1)]))
-      return typeof schema.additionalProperties === 'object' ? { name: exampleOf(schema.additionalProperties, components, depth + 1) } : {}
+        return Object.fromEntries(
+          Object.entries(schema.properties).map(([name, p]) => [name, exampleOf(p, components, depth + 1)]),
+        )
+      return typeof schema.additionalProperties === 'object'
+        ? { name: exampleOf(schema.additionalProperties, components, depth + 1) }
+        : {}
     case 'array':
       return schema.items ? [exampleOf(schema.items, components, depth + 1)] : []
     case 'integer':

@@ -34,7 +34,10 @@ beforeAll(async () => {
     join(content, `${SLUG}.md`),
     `---\ntitle: ${yaml(TITLE)}\ndescription: ${yaml('A <b>description</b> & "more"')}\ndate: 2025-07-09\nauthor: ${yaml(AUTHOR)}\ntags: [citations]\ndoi: ${yaml(DOI)}\n---\n\nBody text.\n`,
   )
-  writeFileSync(join(content, 'plain-article.md'), '---\ntitle: "Plain Article"\ndescription: "Plain."\ndate: 2025-01-02\nauthor: "Jonas Lindqvist"\n---\n\nBody.\n')
+  writeFileSync(
+    join(content, 'plain-article.md'),
+    '---\ntitle: "Plain Article"\ndescription: "Plain."\ndate: 2025-01-02\nauthor: "Jonas Lindqvist"\n---\n\nBody.\n',
+  )
   const dist = join(dir, 'dist')
   await build({ ...process.env, BASE_URL: BUILT_FOR, CONTENT_DIR: content, DIST_DIR: dist }, { search: false })
   server = createServer()
@@ -61,7 +64,10 @@ describe('citations on an article page, in Chromium', () => {
     const context = await browser.newContext()
     const { page, problems } = await openArticle(context)
     const tags = await page.evaluate(() =>
-      [...document.head.querySelectorAll('meta[name^="citation_"]')].map((m) => [m.getAttribute('name'), m.getAttribute('content')]),
+      [...document.head.querySelectorAll('meta[name^="citation_"]')].map((m) => [
+        m.getAttribute('name'),
+        m.getAttribute('content'),
+      ]),
     )
     expect(Object.fromEntries(tags)).toEqual({
       citation_title: TITLE,
@@ -87,9 +93,9 @@ describe('citations on an article page, in Chromium', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
     const { page, problems } = await openArticle(context)
     const box = page.locator('.cite-box')
-    await expect.poll(() => box.locator('.cite-doi a').getAttribute('href')).toBe(
-      'https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-O',
-    )
+    await expect
+      .poll(() => box.locator('.cite-doi a').getAttribute('href'))
+      .toBe('https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-O')
     expect(await box.locator('.cite-doi a').textContent()).toBe(DOI)
     expect(await page.locator('#cite-text').isVisible()).toBe(false)
     await page.getByText('Cite this article').click()
@@ -119,7 +125,9 @@ describe('citations on an article page, in Chromium', () => {
     await page.getByText('Cite this article').click()
     expect(await page.locator('#cite-text').isVisible()).toBe(true)
     expect(await page.locator('#cite-bibtex').textContent()).toMatch(/^@article\{hostile-metadata,\n/)
-    expect(await page.locator('.cite-box button').evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).hidden))).toEqual([true, true])
+    expect(
+      await page.locator('.cite-box button').evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).hidden)),
+    ).toEqual([true, true])
     await context.close()
   })
 
@@ -127,9 +135,15 @@ describe('citations on an article page, in Chromium', () => {
     const context = await browser.newContext()
     const { page } = await openArticle(context)
     const alternates = await page.evaluate(() =>
-      [...document.head.querySelectorAll('link[rel="alternate"]')].map((l) => `${l.getAttribute('type')} ${l.getAttribute('href')}`),
+      [...document.head.querySelectorAll('link[rel="alternate"]')].map(
+        (l) => `${l.getAttribute('type')} ${l.getAttribute('href')}`,
+      ),
     )
-    expect(alternates).toEqual(['application/rss+xml /rss.xml', 'application/atom+xml /atom.xml', `text/markdown /posts/${SLUG}.md`])
+    expect(alternates).toEqual([
+      'application/rss+xml /rss.xml',
+      'application/atom+xml /atom.xml',
+      `text/markdown /posts/${SLUG}.md`,
+    ])
     for (const [path, type] of [
       ['/rss.xml', 'application/rss+xml; charset=utf-8'],
       ['/atom.xml', 'application/atom+xml; charset=utf-8'],
@@ -137,14 +151,19 @@ describe('citations on an article page, in Chromium', () => {
       const res = await fetch(`${origin}${path}`)
       expect(res.headers.get('content-type')).toBe(type)
       // Chromium's XML parser is strict: one bad escape is a parsererror.
-      const parsed = await page.evaluate((xml) => {
-        const doc = new DOMParser().parseFromString(xml, 'application/xml')
-        return {
-          error: doc.querySelector('parsererror')?.textContent ?? null,
-          creators: [...doc.getElementsByTagNameNS('http://purl.org/dc/elements/1.1/', 'creator')].map((e) => e.textContent),
-          titles: [...doc.querySelectorAll('item > title, entry > title')].map((e) => e.textContent),
-        }
-      }, await res.text())
+      const parsed = await page.evaluate(
+        (xml) => {
+          const doc = new DOMParser().parseFromString(xml, 'application/xml')
+          return {
+            error: doc.querySelector('parsererror')?.textContent ?? null,
+            creators: [...doc.getElementsByTagNameNS('http://purl.org/dc/elements/1.1/', 'creator')].map(
+              (e) => e.textContent,
+            ),
+            titles: [...doc.querySelectorAll('item > title, entry > title')].map((e) => e.textContent),
+          }
+        },
+        await res.text(),
+      )
       expect(parsed.error, path).toBeNull()
       expect(parsed.titles, path).toEqual([TITLE, 'Plain Article'])
       if (path === '/rss.xml') expect(parsed.creators).toEqual([AUTHOR, 'Jonas Lindqvist'])
@@ -157,7 +176,9 @@ describe('citations on an article page, in Chromium', () => {
     expect(bib.headers.get('content-type')).toBe('application/x-bibtex; charset=utf-8')
     const csl = await fetch(`${origin}/posts/${SLUG}.csl.json`)
     expect(csl.headers.get('content-type')).toBe('application/vnd.citationstyles.csl+json; charset=utf-8')
-    expect(await csl.json()).toEqual([expect.objectContaining({ title: TITLE, DOI, author: [{ family: 'van der Berg', given: 'Zoë <Z> "Q" &' }] })])
+    expect(await csl.json()).toEqual([
+      expect.objectContaining({ title: TITLE, DOI, author: [{ family: 'van der Berg', given: 'Zoë <Z> "Q" &' }] }),
+    ])
     const post = await (await fetch(`${origin}/api/v1/posts/${SLUG}`)).json()
     expect(post).toMatchObject({ title: TITLE, author: AUTHOR, doi: DOI })
     expect((await (await fetch(`${origin}/api/v1/posts/plain-article`)).json()).doi).toBeNull()

@@ -37,7 +37,12 @@ async function authorizationUrl(): Promise<string> {
   })
   const { client_id } = (await registered.json()) as { client_id: string }
   const q = new URLSearchParams({
-    response_type: 'code', client_id, redirect_uri: callbackUrl, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 'browser-state',
+    response_type: 'code',
+    client_id,
+    redirect_uri: callbackUrl,
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+    state: 'browser-state',
   })
   return `${site.origin}/oauth2/authorize?${q}`
 }
@@ -55,7 +60,9 @@ describe('the consent page in Chromium', () => {
     // The site's own header, navigation and stylesheet.
     expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(1)
     expect(await page.locator('link[rel="stylesheet"]').count()).toBeGreaterThan(0)
-    const background = await page.getByRole('button', { name: 'Continue' }).evaluate((b) => getComputedStyle(b).backgroundColor)
+    const background = await page
+      .getByRole('button', { name: 'Continue' })
+      .evaluate((b) => getComputedStyle(b).backgroundColor)
     expect(background).not.toBe('rgba(0, 0, 0, 0)')
     expect(await page.getByText('127.0.0.1', { exact: false }).count()).toBeGreaterThan(0)
 
@@ -70,7 +77,10 @@ describe('the consent page in Chromium', () => {
     const noScripts = await browser.newContext({ javaScriptEnabled: false })
     const person = await noScripts.newPage()
     await person.goto(await authorizationUrl())
-    await Promise.all([person.waitForURL(`${callbackUrl}?**`), person.getByRole('button', { name: 'Continue' }).click()])
+    await Promise.all([
+      person.waitForURL(`${callbackUrl}?**`),
+      person.getByRole('button', { name: 'Continue' }).click(),
+    ])
     const back = new URL(person.url())
     expect(back.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/)
     expect(back.searchParams.get('state')).toBe('browser-state')

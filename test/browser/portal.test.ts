@@ -39,7 +39,11 @@ describe('the developer portal in Chromium', () => {
     expect(await results.count()).toBe(0)
 
     await page.route('**/api/v1/search**', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"temporarily_unavailable","error_description":"Down for a moment."}' }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"error":"temporarily_unavailable","error_description":"Down for a moment."}',
+      }),
     )
     await page.getByLabel('Keywords').fill('rings')
     await poll(() => page.locator('#search-status').textContent()).toContain('Down for a moment.')
@@ -83,7 +87,9 @@ describe('the developer portal in Chromium', () => {
     const res = await fetch(`${site.origin}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${key}` } })
     expect(res.status).toBe(200)
     // The key lives in the page's memory only: no storage holds it, and a reload forgets it.
-    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).not.toContain(key)
+    expect(
+      await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })),
+    ).not.toContain(key)
     await page.reload()
     expect(await page.locator('#key-result').isHidden()).toBe(true)
     expect(await page.locator('#op-listPosts-curl-code').textContent()).toContain('Bearer YOUR_API_KEY')
@@ -112,7 +118,9 @@ function tryIt(page: Page, operationId: string) {
     field: (name: string | RegExp) => form.getByLabel(name),
     async send(): Promise<{ status: string; headers: string; body: string; request: string }> {
       await form.getByRole('button', { name: 'Send request' }).click()
-      await poll(() => form.locator('.try-status').textContent()).toMatch(/^(\d{3}|Fill in|The request failed|No answer)/)
+      await poll(() => form.locator('.try-status').textContent()).toMatch(
+        /^(\d{3}|Fill in|The request failed|No answer)/,
+      )
       return {
         status: (await form.locator('.try-status').textContent()) ?? '',
         headers: (await form.locator('.try-headers').textContent()) ?? '',
@@ -129,7 +137,10 @@ describe('try-it in the developer portal, in Chromium', () => {
     const { page, problems } = await openPage(context, '/developers')
     const list = tryIt(page, 'listPosts')
     await list.field(/^limit/).fill('2')
-    const [request, answer] = await Promise.all([page.waitForRequest((r) => r.url().includes('/api/v1/posts?')), list.send()])
+    const [request, answer] = await Promise.all([
+      page.waitForRequest((r) => r.url().includes('/api/v1/posts?')),
+      list.send(),
+    ])
     expect(request.url()).toBe(`${site.origin}/api/v1/posts?limit=2`)
     expect(await request.headerValue('authorization')).toBeNull()
     expect(answer.status).toMatch(/^200 OK/)
@@ -137,14 +148,19 @@ describe('try-it in the developer portal, in Chromium', () => {
     expect(answer.body).toContain('\n  "posts": [') // pretty-printed
     expect(answer.headers).toMatch(/^content-type: application\/json/m)
     // The anonymous read budget, from the server's RateLimit-Policy header.
-    expect(answer.headers).toMatch(new RegExp(`^ratelimit-policy: "reads"; q=${DEFAULT_RATE_LIMITS.anonymousReadsPerMinute};`, 'm'))
+    expect(answer.headers).toMatch(
+      new RegExp(`^ratelimit-policy: "reads"; q=${DEFAULT_RATE_LIMITS.anonymousReadsPerMinute};`, 'm'),
+    )
     expect(answer.request).toBe('Sent GET /api/v1/posts?limit=2 without a credential.')
 
     const search = tryIt(page, 'searchPosts')
     await search.field(/^q/).fill('hashing')
     const found = await search.send()
     expect(found.status).toMatch(/^200/)
-    expect(JSON.parse(found.body).posts.map((p: { slug: string }) => p.slug)).toEqual(['hashing-rings', 'search-evaluation'])
+    expect(JSON.parse(found.body).posts.map((p: { slug: string }) => p.slug)).toEqual([
+      'hashing-rings',
+      'search-evaluation',
+    ])
 
     // The API's own errors come back as they are: a missing q is its 400, shown with its code.
     await search.field(/^q/).fill('')
@@ -179,17 +195,26 @@ describe('try-it in the developer portal, in Chromium', () => {
 
     // Every sample now carries the key, quoted for its language.
     expect(await page.locator('#op-listPosts-curl-code').textContent()).toContain(`-H 'Authorization: Bearer ${key}'`)
-    expect(await page.locator('#op-listPosts-js-code').textContent()).toContain(`headers: { Authorization: 'Bearer ${key}' }`)
-    expect(await page.locator('#op-listPosts-python-code').textContent()).toContain(`headers={'Authorization': 'Bearer ${key}'}`)
+    expect(await page.locator('#op-listPosts-js-code').textContent()).toContain(
+      `headers: { Authorization: 'Bearer ${key}' }`,
+    )
+    expect(await page.locator('#op-listPosts-python-code').textContent()).toContain(
+      `headers={'Authorization': 'Bearer ${key}'}`,
+    )
     const mcpWithKey = JSON.parse((await page.locator('#mcp-mcp-json-key-code').textContent())!)
     expect(mcpWithKey.mcpServers.lattice.headers).toEqual({ Authorization: `Bearer ${key}` })
 
     await list.form.getByLabel(/with my API key/).check()
-    const [request, answer] = await Promise.all([page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/posts'), list.send()])
+    const [request, answer] = await Promise.all([
+      page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/posts'),
+      list.send(),
+    ])
     expect(await request.headerValue('authorization')).toBe(`Bearer ${key}`)
     expect(answer.status).toMatch(/^200/)
     // The server counted the read against the key's larger budget, so it saw the key.
-    expect(answer.headers).toMatch(new RegExp(`^ratelimit-policy: "reads"; q=${DEFAULT_RATE_LIMITS.identifiedReadsPerMinute};`, 'm'))
+    expect(answer.headers).toMatch(
+      new RegExp(`^ratelimit-policy: "reads"; q=${DEFAULT_RATE_LIMITS.identifiedReadsPerMinute};`, 'm'),
+    )
     expect(answer.headers).toMatch(/^cache-control: private, no-cache/m)
     // The page names the key by its prefix only.
     expect(answer.request).toBe(`Sent GET /api/v1/posts with Authorization: Bearer ${prefix}….`)
@@ -199,8 +224,13 @@ describe('try-it in the developer portal, in Chromium', () => {
       page.getByRole('button', { name: 'Revoke this key' }).click(),
     ])
     expect(revocation.method()).toBe('POST')
-    expect(Object.fromEntries(new URLSearchParams(revocation.postData() ?? ''))).toEqual({ token: key, token_type_hint: 'access_token' })
-    await poll(() => page.locator('#key-state').textContent()).toBe('Revoked. A request with this key is now refused: 401 invalid_token.')
+    expect(Object.fromEntries(new URLSearchParams(revocation.postData() ?? ''))).toEqual({
+      token: key,
+      token_type_hint: 'access_token',
+    })
+    await poll(() => page.locator('#key-state').textContent()).toBe(
+      'Revoked. A request with this key is now refused: 401 invalid_token.',
+    )
     expect(await page.getByRole('button', { name: 'Revoke this key' }).isDisabled()).toBe(true)
 
     const refused = await list.send()
@@ -210,7 +240,9 @@ describe('try-it in the developer portal, in Chromium', () => {
     expect(await list.form.locator('.credential').textContent()).toContain(`with my API key ${prefix}… (revoked)`)
     // The revoked key leaves the samples, and the service refuses it to anyone.
     expect(await page.locator('#op-listPosts-curl-code').textContent()).toContain('Bearer YOUR_API_KEY')
-    expect((await fetch(`${site.origin}/api/v1/posts`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(401)
+    expect((await fetch(`${site.origin}/api/v1/posts`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(
+      401,
+    )
     expect(problems.filter((p) => !p.includes('status of 401'))).toEqual([])
     await context.close()
   })
@@ -228,7 +260,10 @@ describe('try-it in the developer portal, in Chromium', () => {
     const exchange = tryIt(page, 'exchangeToken')
     await exchange.field(/^assertion/).fill(identity_assertion)
     await exchange.field(/^resource/).fill(`${site.origin}/api/v1`)
-    const [request, token] = await Promise.all([page.waitForRequest((r) => r.url().endsWith('/oauth2/token')), exchange.send()])
+    const [request, token] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith('/oauth2/token')),
+      exchange.send(),
+    ])
     expect(await request.headerValue('content-type')).toBe('application/x-www-form-urlencoded;charset=UTF-8')
     expect(token.status).toMatch(/^200/)
     expect(JSON.parse(token.body)).toMatchObject({ token_type: 'Bearer', access_token: expect.stringMatching(/^ey/) })
@@ -244,7 +279,14 @@ describe('try-it in the developer portal, in Chromium', () => {
       route.fulfill({
         status: 201,
         contentType: 'application/json',
-        body: JSON.stringify({ key: odd, prefix: 'lat_live_it', token_type: 'Bearer', scopes: ['research.read'], expires_in: 60, label: null }),
+        body: JSON.stringify({
+          key: odd,
+          prefix: 'lat_live_it',
+          token_type: 'Bearer',
+          scopes: ['research.read'],
+          expires_in: 60,
+          label: null,
+        }),
       }),
     )
     await page.getByRole('button', { name: 'Create API key' }).click()
@@ -269,14 +311,21 @@ describe('the reference in the developer portal', () => {
   it('lists every operation of /openapi.json, each with a try-it form unless its body cannot come from a form', async () => {
     const context = await browser.newContext()
     const { page } = await openPage(context, '/developers')
-    const doc = (await (await fetch(`${site.origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string; requestBody?: { content: object } }>> }
+    const doc = (await (await fetch(`${site.origin}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string; requestBody?: { content: object } }>>
+    }
     // A GET's HEAD twin is shown as the GET itself.
-    const operations = Object.values(doc.paths).flatMap((ops) => Object.entries(ops).filter(([method]) => method !== 'head').map(([, op]) => op))
+    const operations = Object.values(doc.paths).flatMap((ops) =>
+      Object.entries(ops)
+        .filter(([method]) => method !== 'head')
+        .map(([, op]) => op),
+    )
     expect(operations.length).toBeGreaterThan(10)
     for (const op of operations) {
       expect(await page.locator(`#op-${op.operationId}`).count(), op.operationId).toBe(1)
       const types = Object.keys(op.requestBody?.content ?? {})
-      const sendable = types.length === 0 || types.some((t) => t === 'application/json' || t === 'application/x-www-form-urlencoded')
+      const sendable =
+        types.length === 0 || types.some((t) => t === 'application/json' || t === 'application/x-www-form-urlencoded')
       expect(await page.locator(`#op-${op.operationId} form.try-it`).count(), op.operationId).toBe(sendable ? 1 : 0)
     }
     // The Security Event Token receiver takes application/secevent+jwt, which no form sends.
@@ -300,7 +349,9 @@ describe('the reference in the developer portal', () => {
     expect(await list.locator('.example-response').textContent()).toContain('string (date)')
     // A response the document gives no example for shows one built from its schema.
     const catalog = page.locator('#op-getCatalog')
-    expect(await catalog.locator('.example-response summary').textContent()).toBe('Example response 200 (built from the schema)')
+    expect(await catalog.locator('.example-response summary').textContent()).toBe(
+      'Example response 200 (built from the schema)',
+    )
     expect(Object.keys(JSON.parse((await catalog.locator('.example-response pre').textContent())!))).toEqual(
       expect.arrayContaining(['endpoints']),
     )
@@ -346,7 +397,11 @@ describe('the reference in the developer portal', () => {
     const raw = (await page.locator('#mcp-raw-code').textContent())!
     expect(raw).toContain("-H 'Accept: application/json, text/event-stream'")
     const initialize = JSON.parse(raw.slice(raw.indexOf("-d '") + 4, -1))
-    expect(initialize).toMatchObject({ jsonrpc: '2.0', method: 'initialize', params: { protocolVersion: '2025-11-25' } })
+    expect(initialize).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25' },
+    })
     await page.getByRole('tab', { name: 'VS Code' }).click()
     expect(await page.locator('#mcp-vscode').isVisible()).toBe(true)
     expect(await page.locator('#mcp-mcp-json').isVisible()).toBe(false)
@@ -385,7 +440,16 @@ describe('the site search in Chromium', () => {
 })
 
 describe('every page', () => {
-  it.each(['/', '/posts/cafe-latency-notes', '/tags', '/tags/performance', '/search', '/developers', '/claim', '/no-such-page'])(
+  it.each([
+    '/',
+    '/posts/cafe-latency-notes',
+    '/tags',
+    '/tags/performance',
+    '/search',
+    '/developers',
+    '/claim',
+    '/no-such-page',
+  ])(
     '%s loads without console errors and with no serious accessibility violations',
     async (path) => {
       const context = await browser.newContext()
@@ -402,25 +466,29 @@ describe('every page', () => {
   it.each([
     ['desktop', { width: 1280, height: 900 }],
     ['phone', { width: 375, height: 740 }],
-  ] as const)('the portal fits a %s screen with a key and try-it answers shown, and stays accessible', async (name, viewport) => {
-    const context = await browser.newContext({ viewport, isMobile: name === 'phone' })
-    const { page, problems } = await openPage(context, '/developers')
-    await page.getByRole('button', { name: 'Create API key' }).click()
-    await poll(() => page.locator('#key-prefix').textContent()).toMatch(/^lat_live_/)
-    await tryIt(page, 'getPost').field(/^slug/).fill('cafe-latency-notes')
-    expect((await tryIt(page, 'getPost').send()).status).toMatch(/^200/)
-    await tryIt(page, 'getProtectedResourceMetadata').send()
-    await page.locator('#op-listPosts .example-response summary').click()
-    // Code blocks and answers scroll inside themselves; the page itself must not scroll sideways.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
-    expect(await page.evaluate(() => window.innerWidth)).toBe(viewport.width)
-    // The screen a reader sees after trying an endpoint (a full-page shot of the long reference costs many seconds).
-    await tryIt(page, 'getPost').form.locator('.try-status').scrollIntoViewIfNeeded()
-    const shot = await page.screenshot({ path: join(tempDir('portal-shot'), `developers-${name}.png`) })
-    expect(shot.subarray(1, 4).toString()).toBe('PNG')
-    expect(await seriousViolations(page)).toEqual([])
-    expect(problems).toEqual([])
-    await context.close()
-  }, 60_000)
+  ] as const)(
+    'the portal fits a %s screen with a key and try-it answers shown, and stays accessible',
+    async (name, viewport) => {
+      const context = await browser.newContext({ viewport, isMobile: name === 'phone' })
+      const { page, problems } = await openPage(context, '/developers')
+      await page.getByRole('button', { name: 'Create API key' }).click()
+      await poll(() => page.locator('#key-prefix').textContent()).toMatch(/^lat_live_/)
+      await tryIt(page, 'getPost').field(/^slug/).fill('cafe-latency-notes')
+      expect((await tryIt(page, 'getPost').send()).status).toMatch(/^200/)
+      await tryIt(page, 'getProtectedResourceMetadata').send()
+      await page.locator('#op-listPosts .example-response summary').click()
+      // Code blocks and answers scroll inside themselves; the page itself must not scroll sideways.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+      expect(overflow).toBeLessThanOrEqual(0)
+      expect(await page.evaluate(() => window.innerWidth)).toBe(viewport.width)
+      // The screen a reader sees after trying an endpoint (a full-page shot of the long reference costs many seconds).
+      await tryIt(page, 'getPost').form.locator('.try-status').scrollIntoViewIfNeeded()
+      const shot = await page.screenshot({ path: join(tempDir('portal-shot'), `developers-${name}.png`) })
+      expect(shot.subarray(1, 4).toString()).toBe('PNG')
+      expect(await seriousViolations(page)).toEqual([])
+      expect(problems).toEqual([])
+      await context.close()
+    },
+    60_000,
+  )
 })

@@ -38,7 +38,10 @@ afterAll(async () => {
 })
 
 /** Opens a page at a width, failing the test on any console error or failed request. */
-async function open(path: string, viewport: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
+async function open(
+  path: string,
+  viewport: { width: number; height: number },
+): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport })
   contexts.push(context)
   return openWatched(context, `${site.origin}${path}`)
@@ -85,7 +88,9 @@ function metaItems(page: Page) {
         // Every line box of the item's text, which must lie within the clip, wrapped or not.
         const range = document.createRange()
         range.selectNodeContents(li)
-        const textInside = [...range.getClientRects()].every((t) => t.left >= clip.left - 0.5 && t.right <= clip.right + 0.5)
+        const textInside = [...range.getClientRects()].every(
+          (t) => t.left >= clip.left - 0.5 && t.right <= clip.right + 0.5,
+        )
         return { startsLine, sepStart: r.left - clip.left, sepWidth, textInside, text: li.textContent }
       })
     }),
@@ -102,9 +107,17 @@ describe('the list pages', { timeout: BROWSER_TEST_TIMEOUT }, () => {
     // The corpus has rows of unequal content: without the stretch the heights would differ.
     expect(new Set(rows.flat().map((c) => Math.round(c.height))).size).toBeGreaterThan(1)
 
-    const covers = await page.locator('.post-card img').evaluateAll((imgs) =>
-      imgs.map((i) => ({ loading: i.getAttribute('loading'), decoding: i.getAttribute('decoding'), w: i.getAttribute('width'), h: i.getAttribute('height'), alt: i.getAttribute('alt') })),
-    )
+    const covers = await page
+      .locator('.post-card img')
+      .evaluateAll((imgs) =>
+        imgs.map((i) => ({
+          loading: i.getAttribute('loading'),
+          decoding: i.getAttribute('decoding'),
+          w: i.getAttribute('width'),
+          h: i.getAttribute('height'),
+          alt: i.getAttribute('alt'),
+        })),
+      )
     expect(covers).toHaveLength(8)
     for (const c of covers) expect(c).toMatchObject({ loading: 'lazy', decoding: 'async', w: '640', h: '360' })
     expect(covers.map((c) => c.alt)).toContain('Diagram for article 60')
@@ -118,7 +131,12 @@ describe('the list pages', { timeout: BROWSER_TEST_TIMEOUT }, () => {
 
     await Promise.all([page.waitForURL(/\/page\/2$/), pages.getByRole('link', { name: 'Older →' }).click()])
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Latest research, page 2 of 3')
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Articles' }).getAttribute('aria-current')).toBe('page')
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Articles' })
+        .getAttribute('aria-current'),
+    ).toBe('page')
     expect(await page.locator('link[rel="prev"]').getAttribute('href')).toBe('http://localhost:4321/')
     expect(await page.locator('link[rel="next"]').getAttribute('href')).toBe('http://localhost:4321/page/3')
     expect(await page.locator('.post-card h2').first().textContent()).toMatch(/^Article 36\b/)
@@ -134,7 +152,8 @@ describe('the list pages', { timeout: BROWSER_TEST_TIMEOUT }, () => {
     for (const items of lines)
       for (const item of items) {
         expect(item, item.text!).toMatchObject({ textInside: true })
-        if (item.startsLine) expect(item.sepStart + item.sepWidth).toBeLessThanOrEqual(0.5) // "·" clipped away
+        if (item.startsLine)
+          expect(item.sepStart + item.sepWidth).toBeLessThanOrEqual(0.5) // "·" clipped away
         else expect(item.sepStart).toBeGreaterThanOrEqual(0) // "·" shown between two items of a line
       }
     expect(await screenshot(page, 'home-phone')).toBeGreaterThan(10_000)
@@ -150,11 +169,19 @@ describe('the list pages', { timeout: BROWSER_TEST_TIMEOUT }, () => {
 })
 
 describe('an article page', { timeout: BROWSER_TEST_TIMEOUT }, () => {
-  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const)
+  for (const [name, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const)
     it(`at ${name} width: contents that lead to the headings, the cover, previous/next and related articles`, async () => {
       const { page, problems } = await open('/posts/article-1', viewport)
       const toc = page.getByRole('navigation', { name: 'Contents' })
-      expect(await toc.getByRole('link').allTextContents()).toEqual(['Method', 'Sampling', 'Results', 'Threats & limits'])
+      expect(await toc.getByRole('link').allTextContents()).toEqual([
+        'Method',
+        'Sampling',
+        'Results',
+        'Threats & limits',
+      ])
       for (const href of await toc.getByRole('link').evaluateAll((as) => as.map((a) => a.getAttribute('href')!)))
         expect(await page.locator(href).count()).toBe(1)
       const more = page.getByRole('navigation', { name: 'More articles' })
@@ -164,7 +191,11 @@ describe('an article page', { timeout: BROWSER_TEST_TIMEOUT }, () => {
       expect(await more.getByRole('region', { name: 'Related articles' }).getByRole('link').count()).toBe(3)
       // The article's own meta line follows the cards' rule: no "·" at the edge of a line.
       const [header] = await metaItems(page)
-      expect(header!.map((i) => i.text)).toEqual([expect.any(String), expect.any(String), expect.stringMatching(/min read$/)])
+      expect(header!.map((i) => i.text)).toEqual([
+        expect.any(String),
+        expect.any(String),
+        expect.stringMatching(/min read$/),
+      ])
       for (const item of header!) {
         expect(item, item.text!).toMatchObject({ textInside: true })
         if (item.startsLine) expect(item.sepStart + item.sepWidth).toBeLessThanOrEqual(0.5)
@@ -177,7 +208,9 @@ describe('an article page', { timeout: BROWSER_TEST_TIMEOUT }, () => {
       const covered = await open('/posts/article-6', viewport)
       const cover = covered.page.locator('.article-cover img')
       expect(await cover.getAttribute('alt')).toBe('Diagram for article 6')
-      expect(await covered.page.evaluate(() => document.querySelector('.article-cover img')!.getBoundingClientRect().width)).toBeGreaterThan(300)
+      expect(
+        await covered.page.evaluate(() => document.querySelector('.article-cover img')!.getBoundingClientRect().width),
+      ).toBeGreaterThan(300)
       expect(await covered.page.locator('a[rel="prev"]').getAttribute('href')).toBe('/posts/article-5')
       expect(await seriousViolations(covered.page)).toEqual([])
       expect([...problems, ...covered.problems]).toEqual([])
@@ -186,11 +219,22 @@ describe('an article page', { timeout: BROWSER_TEST_TIMEOUT }, () => {
 
 describe('the search page', { timeout: BROWSER_TEST_TIMEOUT }, () => {
   it('offers the tags before a search, says what it searches, and makes room for the results', async () => {
-    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [name, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       const { page, problems } = await open('/search', viewport)
       const topics = page.getByRole('region', { name: 'Or browse by topic' })
-      expect(await topics.getByRole('link').allTextContents()).toEqual(['systems', 'learning', 'retrieval', 'statistics', 'privacy'])
-      expect(await page.locator('#site-search-scope').textContent()).toMatch(/whole text of every article[\s\S]*titles, tags and\s+descriptions only/)
+      expect(await topics.getByRole('link').allTextContents()).toEqual([
+        'systems',
+        'learning',
+        'retrieval',
+        'statistics',
+        'privacy',
+      ])
+      expect(await page.locator('#site-search-scope').textContent()).toMatch(
+        /whole text of every article[\s\S]*titles, tags and\s+descriptions only/,
+      )
       expect(await overflow(page)).toBeLessThanOrEqual(0)
       expect(await screenshot(page, `search-empty-${name}`)).toBeGreaterThan(5_000)
       expect(await seriousViolations(page)).toEqual([])

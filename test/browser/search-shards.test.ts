@@ -29,14 +29,20 @@ beforeAll(async () => {
   cpSync(join(tmp, 'one', 'cache'), join(tmp, 'eight', 'cache'), { recursive: true })
   await build({ ...env, DIST_DIR: join(tmp, 'eight') }, { shardArticles: 50 })
   browser = await launchChromium()
-  for (const name of ['one', 'eight'] as const) sites[name] = await serveSite({ siteDir: join(tmp, name, 'current', 'site') })
+  for (const name of ['one', 'eight'] as const)
+    sites[name] = await serveSite({ siteDir: join(tmp, name, 'current', 'site') })
 }, 300_000)
 afterAll(async () => {
   await browser?.close()
   for (const site of Object.values(sites)) await site.close()
 })
 
-const shardsOf = (name: string) => (JSON.parse(readFileSync(join(tmp, name, 'current', 'site', 'pagefind', 'shards.json'), 'utf8')) as { shards: string[] }).shards
+const shardsOf = (name: string) =>
+  (
+    JSON.parse(readFileSync(join(tmp, name, 'current', 'site', 'pagefind', 'shards.json'), 'utf8')) as {
+      shards: string[]
+    }
+  ).shards
 
 /** Words of the corpus, rare and common: words of some titles, a pair of them, and the commonest. */
 function queries(): string[] {
@@ -44,7 +50,11 @@ function queries(): string[] {
     .filter((f) => f.endsWith('.md'))
     .sort()
     .slice(0, 40)
-    .map((f) => String(matter(readFileSync(join(content, f), 'utf8')).data.title).toLowerCase().split(' '))
+    .map((f) =>
+      String(matter(readFileSync(join(content, f), 'utf8')).data.title)
+        .toLowerCase()
+        .split(' '),
+    )
   const words = [...new Set(titles.flat().filter((w) => w.length >= 4))]
   const pair = titles.find((t) => t.length >= 2)!
   return [...[0, 5, 10, 15, 20, 25].map((i) => words[i]!), `${pair[0]} ${pair[1]}`, 'nugan']
@@ -57,7 +67,10 @@ async function search(name: 'one' | 'eight', q: string) {
     const { page, problems } = await openWatched(context, `${sites[name].origin}/search?q=${encodeURIComponent(q)}`)
     const status = page.locator('#site-search-status')
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/match/)
-    const links = await page.getByRole('list', { name: 'Search results' }).getByRole('link').evaluateAll((as) => as.map((a) => a.getAttribute('href')))
+    const links = await page
+      .getByRole('list', { name: 'Search results' })
+      .getByRole('link')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href')))
     expect(problems).toEqual([])
     return { status: await status.textContent(), links }
   } finally {
@@ -66,7 +79,9 @@ async function search(name: 'one' | 'eight', q: string) {
 }
 
 describe('the sharded search index in Chromium', () => {
-  it("finds every article one index finds, a rare word's matches among the first shown", { timeout: 180_000 }, async () => {
+  it("finds every article one index finds, a rare word's matches among the first shown", {
+    timeout: 180_000,
+  }, async () => {
     expect(shardsOf('one')).toHaveLength(1)
     expect(shardsOf('eight')).toHaveLength(8)
     const count = (status: string | null) => Number(/^(\d+) /.exec(status ?? '')?.[1])

@@ -23,13 +23,22 @@ describe('docker-compose.yml', () => {
   it('would catch a typo', () => {
     const dir = tempDir('compose')
     const broken = join(dir, 'docker-compose.yml')
-    writeFileSync(broken, readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8').replace('    healthcheck:\n      test: ["CMD", "redis-cli"', '    helthcheck:\n      test: ["CMD", "redis-cli"'))
+    writeFileSync(
+      broken,
+      readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8').replace(
+        '    healthcheck:\n      test: ["CMD", "redis-cli"',
+        '    helthcheck:\n      test: ["CMD", "redis-cli"',
+      ),
+    )
     copyFileSync(join(ROOT, 'Dockerfile'), join(dir, 'Dockerfile'))
     expect(composeConfig(broken).status).not.toBe(0)
   })
 
   it('runs two replicas on Redis behind nginx, with BASE_URL set once', () => {
-    const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], { env: { ...env, BASE_URL: 'https://research.example.org' }, encoding: 'utf8' })
+    const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], {
+      env: { ...env, BASE_URL: 'https://research.example.org' },
+      encoding: 'utf8',
+    })
     const text = r.stdout
     expect(text).toMatch(/app-1:[\s\S]*REDIS_URL: redis:\/\/redis:6379/)
     expect(text).toMatch(/app-2:[\s\S]*BASE_URL: https:\/\/research\.example\.org/)
@@ -37,7 +46,10 @@ describe('docker-compose.yml', () => {
   })
 
   it('gives nginx every variable its template uses, and the replicas the same anonymous budget', () => {
-    const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], { env: { ...env, RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '321' }, encoding: 'utf8' })
+    const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], {
+      env: { ...env, RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '321' },
+      encoding: 'utf8',
+    })
     expect(r.status).toBe(0)
     // The nginx image's envsubst leaves an unset ${VAR} in place, and nginx then refuses to start.
     const template = readFileSync(join(ROOT, 'deploy', 'nginx', 'default.conf.template'), 'utf8')
@@ -52,7 +64,11 @@ describe('docker-compose.yml', () => {
 
 describe('deploy/redis-cluster.compose.yml', () => {
   it('is a valid override that moves the replicas to a Redis Cluster', () => {
-    const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), '-f', join(ROOT, 'deploy', 'redis-cluster.compose.yml'), 'config'], { env, encoding: 'utf8' })
+    const r = spawnSync(
+      'docker-compose',
+      ['-f', join(ROOT, 'docker-compose.yml'), '-f', join(ROOT, 'deploy', 'redis-cluster.compose.yml'), 'config'],
+      { env, encoding: 'utf8' },
+    )
     expect(r.stderr).toBe('')
     expect(r.status).toBe(0)
     for (const app of ['app-1', 'app-2']) {

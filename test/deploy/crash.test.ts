@@ -17,9 +17,21 @@ describe('the embedded store under kill -9', () => {
 
   it('loses no API key that was answered with 201', async () => {
     const port = await freePort()
-    const env = { ...process.env, PORT: String(port), BASE_URL: 'http://localhost:4321', DATA_DIR: join(dir, 'data'), DIST_DIR: distOf('fixture'), RATE_LIMITS: 'off', LOG_LEVEL: 'warn' }
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      BASE_URL: 'http://localhost:4321',
+      DATA_DIR: join(dir, 'data'),
+      DIST_DIR: distOf('fixture'),
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'warn',
+    }
     const start = () =>
-      startProcess(process.execPath, [join(ROOT, 'auth-service', 'server.ts')], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'info' }, ready: /listening on/ })
+      startProcess(process.execPath, [join(ROOT, 'auth-service', 'server.ts')], {
+        cwd: ROOT,
+        env: { ...env, LOG_LEVEL: 'info' },
+        ready: /listening on/,
+      })
     const first = await start()
     running.push(first)
 
@@ -45,7 +57,9 @@ describe('the embedded store under kill -9', () => {
     running.push(second)
     const lost: string[] = []
     for (const key of acknowledged) {
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${key}` } })
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/posts?limit=1`, {
+        headers: { Authorization: `Bearer ${key}` },
+      })
       if (res.status !== 200) lost.push(`${key.slice(0, 16)}… ${res.status}`)
     }
     expect(acknowledged.length).toBeGreaterThanOrEqual(150)

@@ -39,7 +39,10 @@ describe('the edge cache keyed by build (real nginx, scripted replica)', () => {
     swapTo('b1')
     upstream = createServer((req, res) => {
       served++
-      const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=60' }
+      const headers: Record<string, string> = {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'public, max-age=60',
+      }
       if (replicaBuild !== undefined) headers['Lattice-Build'] = replicaBuild
       res.writeHead(200, headers).end(JSON.stringify({ url: req.url, build: replicaBuild ?? null }))
     })
@@ -83,24 +86,27 @@ describe('the edge cache keyed by build (real nginx, scripted replica)', () => {
   it('stores an answer of the build it serves, and serves it until that build is replaced', async () => {
     replicaBuild = 'b1'
     expect(await read('/api/v1/posts/one')).toMatchObject({ status: 'MISS', reachedReplica: true })
-    for (let i = 0; i < 3; i++) expect(await read('/api/v1/posts/one')).toEqual({ status: 'HIT', build: 'b1', reachedReplica: false })
+    for (let i = 0; i < 3; i++)
+      expect(await read('/api/v1/posts/one')).toEqual({ status: 'HIT', build: 'b1', reachedReplica: false })
   })
 
   it('passes on, but never stores, an answer from a replica still on another build', async () => {
     replicaBuild = 'b0'
-    for (let i = 0; i < 3; i++) expect(await read('/api/v1/posts/two')).toEqual({ status: 'MISS', build: 'b0', reachedReplica: true })
+    for (let i = 0; i < 3; i++)
+      expect(await read('/api/v1/posts/two')).toEqual({ status: 'MISS', build: 'b0', reachedReplica: true })
     // A build whose name merely contains the served one's is another build.
     replicaBuild = 'b10'
-    for (let i = 0; i < 2; i++) expect(await read('/api/v1/posts/two')).toMatchObject({ status: 'MISS', reachedReplica: true })
+    for (let i = 0; i < 2; i++)
+      expect(await read('/api/v1/posts/two')).toMatchObject({ status: 'MISS', reachedReplica: true })
   })
 
-  it('stores answers that name no build (the deployment\'s documents)', async () => {
+  it("stores answers that name no build (the deployment's documents)", async () => {
     replicaBuild = undefined
     expect(await read('/.well-known/jwks.json')).toMatchObject({ status: 'MISS' })
     expect(await read('/.well-known/jwks.json')).toMatchObject({ status: 'HIT', reachedReplica: false })
   })
 
-  it('starts the new build\'s keys as soon as `current` is swapped, and stores them once the replica names it', async () => {
+  it("starts the new build's keys as soon as `current` is swapped, and stores them once the replica names it", async () => {
     replicaBuild = 'b1'
     expect(await read('/api/v1/posts/three')).toMatchObject({ status: 'MISS' })
     expect(await read('/api/v1/posts/three')).toMatchObject({ status: 'HIT', build: 'b1' })

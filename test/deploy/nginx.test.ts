@@ -31,7 +31,12 @@ let building: ChildProcess | undefined
 function buildInOwnProcess(env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     // Its own process group, so that a test that gives up can stop it and the Astro it runs.
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build.ts')], {
+      cwd: ROOT,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     building = child
     let output = ''
     child.stdout!.on('data', (d) => (output += d))
@@ -87,7 +92,17 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
   /** nginx with the deployment's config in front of both replicas. */
   function startEdge(name: string, port: number, anonymousReadsPerMinute: number): Promise<ChildProcess> {
     const replicas = direct.map((u) => u.replace('http://', ''))
-    return startNginx(join(dir, name), edgeVars({ dir: join(dir, name), port, distDir, replicas, anonymousReadsPerMinute, credentialedPerMinute: ANONYMOUS_READS }))
+    return startNginx(
+      join(dir, name),
+      edgeVars({
+        dir: join(dir, name),
+        port,
+        distDir,
+        replicas,
+        anonymousReadsPerMinute,
+        credentialedPerMinute: ANONYMOUS_READS,
+      }),
+    )
   }
   async function stopEdge(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null) return
@@ -113,7 +128,10 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
 
   const normalise = (text: string) =>
     text
-      .replace(/"(identity_assertion|claim_token|access_token|key|prefix|registration_id|claim_url)":"[^"]*"/g, '"$1":"…"')
+      .replace(
+        /"(identity_assertion|claim_token|access_token|key|prefix|registration_id|claim_url)":"[^"]*"/g,
+        '"$1":"…"',
+      )
       .replace(/"(assertion_expires|claim_token_expires)":"[^"]*"/g, '"$1":"…"')
       .replaceAll(direct[0]!, origin)
 
@@ -141,10 +159,22 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
   ])('%s %s answers through nginx exactly as from a replica', async (method, path) => {
     const init = (): RequestInit => ({
       method,
-      headers: path.startsWith('/agent/identity') ? { 'Content-Type': 'application/json' } : { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: method === 'POST' ? (path === '/agent/identity' ? '{"type":"anonymous"}' : path === '/agent/identity/claim' ? '{}' : 'token=x') : undefined,
+      headers: path.startsWith('/agent/identity')
+        ? { 'Content-Type': 'application/json' }
+        : { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body:
+        method === 'POST'
+          ? path === '/agent/identity'
+            ? '{"type":"anonymous"}'
+            : path === '/agent/identity/claim'
+              ? '{}'
+              : 'token=x'
+          : undefined,
     })
-    const [viaProxy, viaReplica] = await Promise.all([fetch(`${origin}${path}`, init()), fetch(`${direct[0]}${path}`, init())])
+    const [viaProxy, viaReplica] = await Promise.all([
+      fetch(`${origin}${path}`, init()),
+      fetch(`${direct[0]}${path}`, init()),
+    ])
     expect(viaProxy.status).toBe(viaReplica.status)
     expect(viaProxy.headers.get('content-type')).toBe(viaReplica.headers.get('content-type'))
     expect(normalise(await viaProxy.text())).toBe(normalise(await viaReplica.text()))
@@ -153,20 +183,29 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
   it('uses the public origin in absolute URLs and passes Authorization and the request id', async () => {
     const post = await (await fetch(`${origin}/api/v1/posts/hashing-rings`)).json()
     expect(post.url).toBe(`${origin}/posts/hashing-rings`)
-    const res = await fetch(`${origin}/api/v1/posts`, { headers: { Authorization: 'Bearer not-valid', 'X-Request-Id': 'proxy-trace-1' } })
+    const res = await fetch(`${origin}/api/v1/posts`, {
+      headers: { Authorization: 'Bearer not-valid', 'X-Request-Id': 'proxy-trace-1' },
+    })
     expect(res.status).toBe(401)
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource"`)
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource"`,
+    )
     expect(res.headers.get('x-request-id')).toBe('proxy-trace-1')
   })
 
   it('honours a key issued by one replica on the other, and a revocation on one at the other', async () => {
     const { key } = await (await fetch(`${direct[0]}/api/v1/keys`, { method: 'POST' })).json()
-    expect((await fetch(`${direct[1]}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200)
+    expect(
+      (await fetch(`${direct[1]}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).status,
+    ).toBe(200)
 
     const { identity_assertion } = await registerAgent(direct[1]!)
     const { access_token } = (await postExchange(direct[0]!, identity_assertion)).body
     const form = (fields: Record<string, string>) => ({ method: 'POST', body: new URLSearchParams(fields) })
-    expect((await fetch(`${direct[1]}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${access_token}` } })).status).toBe(200)
+    expect(
+      (await fetch(`${direct[1]}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${access_token}` } }))
+        .status,
+    ).toBe(200)
     expect((await fetch(`${direct[1]}/oauth2/revoke`, form({ token: access_token }))).status).toBe(200)
     for (const base of [...direct, origin]) {
       const res = await fetch(`${base}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${access_token}` } })
@@ -175,7 +214,14 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
   })
 
   it('serves an MCP client through nginx from both replicas alternately, with a key, a token and the /mcp challenge', async () => {
-    const mcpLines = () => replicas.map((r) => r.output().split('\n').filter((l) => l.includes('"url":"/mcp"')).length)
+    const mcpLines = () =>
+      replicas.map(
+        (r) =>
+          r
+            .output()
+            .split('\n')
+            .filter((l) => l.includes('"url":"/mcp"')).length,
+      )
     const before = mcpLines()
     const connect = async (headers: Record<string, string> = {}) => {
       const client = new Client({ name: 'edge-test', version: '1.0.0' })
@@ -184,14 +230,21 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     }
     const anonymous = await connect()
     const rest = await (await fetch(`${origin}/api/v1/posts/hashing-rings`)).json()
-    for (let i = 0; i < 3; i++) expect((await anonymous.callTool({ name: 'get_post', arguments: { slug: 'hashing-rings' } })).structuredContent).toEqual(rest)
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await anonymous.callTool({ name: 'get_post', arguments: { slug: 'hashing-rings' } })).structuredContent,
+      ).toEqual(rest)
     const read = await anonymous.readResource({ uri: `${origin}/posts/hashing-rings.md` })
     expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: rest.markdown })
     await anonymous.close()
     // Stateless: the client's messages went to one replica and the next, and both answered.
     // (A replica's log line reaches this process through a pipe, after its answer: it is waited for.)
     const served = (after: number[]) => after.map((n, i) => n - before[i]!)
-    await waitFor(async () => (served(mcpLines()).every((n) => n >= 2) ? true : undefined), 2000, 'both replicas\' log lines').catch(() => {})
+    await waitFor(
+      async () => (served(mcpLines()).every((n) => n >= 2) ? true : undefined),
+      2000,
+      "both replicas' log lines",
+    ).catch(() => {})
     const [first, second] = served(mcpLines())
     expect(first, 'first replica').toBeGreaterThanOrEqual(2)
     expect(second, 'second replica').toBeGreaterThanOrEqual(2)
@@ -209,11 +262,17 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
 
     const refused = await fetch(`${origin}/mcp`, {
       method: 'POST',
-      headers: { Authorization: 'Bearer not-valid', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        Authorization: 'Bearer not-valid',
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     })
     expect(refused.status).toBe(401)
-    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`)
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+    )
     const metadata = await discoverOAuthProtectedResourceMetadata(`${origin}/mcp`)
     expect(metadata).toMatchObject({ resource: `${origin}/mcp`, authorization_servers: [origin] })
     // Never cached at the edge, and GET has no stream to offer.
@@ -222,19 +281,30 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     expect(get.headers.get('allow')).toBe('POST')
   })
 
-  it('walks an MCP client\'s authorization through nginx: registration, the consent page as the service sends it, the code, a tool call', async () => {
+  it("walks an MCP client's authorization through nginx: registration, the consent page as the service sends it, the code, a tool call", async () => {
     const redirect = 'http://127.0.0.1:53682/callback'
     const registered = await fetch(`${origin}/oauth2/register`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Edge client', redirect_uris: [redirect], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }),
+      body: JSON.stringify({
+        client_name: 'Edge client',
+        redirect_uris: [redirect],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+      }),
     })
     expect(registered.status).toBe(201)
     const { client_id } = (await registered.json()) as { client_id: string }
     const { verifier, challenge } = pkce()
     const resource = `${origin}/mcp`
     const query = new URLSearchParams({
-      response_type: 'code', client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256', state: 'edge-1', resource,
+      response_type: 'code',
+      client_id,
+      redirect_uri: redirect,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'edge-1',
+      resource,
     })
     const page = await openConsent(origin, `${origin}/oauth2/authorize?${query}`)
     expect(page.status).toBe(200)
@@ -254,13 +324,24 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     expect(back.searchParams.get('iss')).toBe(origin)
     const token = await fetch(`${origin}/oauth2/token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: redirect, client_id, code_verifier: verifier, resource }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        redirect_uri: redirect,
+        client_id,
+        code_verifier: verifier,
+        resource,
+      }),
     })
     expect(token.status).toBe(200)
     const { access_token } = (await token.json()) as { access_token: string }
 
     const client = new Client({ name: 'edge-oauth-test', version: '1.0.0' })
-    await client.connect(new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { Authorization: `Bearer ${access_token}` } } }))
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(resource), {
+        requestInit: { headers: { Authorization: `Bearer ${access_token}` } },
+      }),
+    )
     try {
       const post = await client.callTool({ name: 'get_post', arguments: { slug: 'hashing-rings' } })
       expect(post.structuredContent).toMatchObject({ slug: 'hashing-rings' })
@@ -273,10 +354,13 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
   function postFrom(localAddress: string, path: string, headers: Record<string, string> = {}): Promise<number> {
     return new Promise((resolve, reject) => {
       const url = new URL(path, origin)
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers }, (res) => {
-        res.resume()
-        res.on('end', () => resolve(res.statusCode!))
-      })
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers },
+        (res) => {
+          res.resume()
+          res.on('end', () => resolve(res.statusCode!))
+        },
+      )
       req.on('error', reject)
       req.end()
     })
@@ -287,7 +371,8 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     expect(await postFrom('127.0.0.2', '/api/v1/keys')).toBe(429)
     expect(await postFrom('127.0.0.3', '/api/v1/keys')).toBe(201)
     const forged = []
-    for (let i = 0; i < 6; i++) forged.push(await postFrom('127.0.0.4', '/api/v1/keys', { 'X-Forwarded-For': `198.51.100.${i}` }))
+    for (let i = 0; i < 6; i++)
+      forged.push(await postFrom('127.0.0.4', '/api/v1/keys', { 'X-Forwarded-For': `198.51.100.${i}` }))
     expect(forged).toEqual([201, 201, 201, 201, 201, 429])
   })
 
@@ -353,7 +438,17 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       expect(await missing.text(), accept).toContain('Page not found')
     }
     // Files for programs carry the API's CORS headers, as the service sends them.
-    for (const path of ['/posts/cafe-latency-notes.md', '/posts/cafe-latency-notes.bib', '/posts/cafe-latency-notes.csl.json', '/auth.md', '/llms.txt', '/llms-full.txt', '/rss.xml', '/atom.xml', '/sitemap-index.xml']) {
+    for (const path of [
+      '/posts/cafe-latency-notes.md',
+      '/posts/cafe-latency-notes.bib',
+      '/posts/cafe-latency-notes.csl.json',
+      '/auth.md',
+      '/llms.txt',
+      '/llms-full.txt',
+      '/rss.xml',
+      '/atom.xml',
+      '/sitemap-index.xml',
+    ]) {
       const [viaNginx, viaReplica] = [await fetch(`${origin}${path}`), await fetch(`${direct[0]}${path}`)]
       expect(viaNginx.status, path).toBe(200)
       for (const name of ['access-control-allow-origin', 'access-control-expose-headers'])
@@ -394,7 +489,15 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     ]
     /** Headers that differ per response or per hop, whatever the cache does. */
     // Lattice-Build is for the edge alone, which does not pass it on.
-    const PER_RESPONSE = new Set(['date', 'connection', 'keep-alive', 'x-request-id', 'ratelimit', 'last-modified', 'lattice-build'])
+    const PER_RESPONSE = new Set([
+      'date',
+      'connection',
+      'keep-alive',
+      'x-request-id',
+      'ratelimit',
+      'last-modified',
+      'lattice-build',
+    ])
 
     /** Fetches through nginx until the answer comes from the edge: its cache (the first may fill it) or a build's file. */
     async function cached(path: string, init: RequestInit = {}): Promise<Response> {
@@ -406,7 +509,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       throw new Error(`${path} never came from the edge`)
     }
 
-    it('answers an article by slug from the file the build wrote: the replica\'s status, body and every header, validators included', async () => {
+    it("answers an article by slug from the file the build wrote: the replica's status, body and every header, validators included", async () => {
       const path = '/api/v1/posts/hashing-rings'
       const perHop = new Set(['date', 'connection', 'keep-alive', 'x-request-id', 'ratelimit', 'lattice-build'])
       for (const method of ['GET', 'HEAD']) {
@@ -417,10 +520,14 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
         const body = await res.text()
         expect(body).toBe(await a!.text())
         expect(body).toBe(await b!.text())
-        for (const [name, value] of a!.headers) if (!perHop.has(name)) expect(res.headers.get(name), `${method} ${name}`).toBe(value)
+        for (const [name, value] of a!.headers)
+          if (!perHop.has(name)) expect(res.headers.get(name), `${method} ${name}`).toBe(value)
         // Both replicas give the file's validators, in nginx's form.
         expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/)
-        expect([b!.headers.get('etag'), b!.headers.get('last-modified')]).toEqual([res.headers.get('etag'), res.headers.get('last-modified')])
+        expect([b!.headers.get('etag'), b!.headers.get('last-modified')]).toEqual([
+          res.headers.get('etag'),
+          res.headers.get('last-modified'),
+        ])
         expect(res.headers.get('accept-ranges')).toBeNull()
         expect(res.headers.get('ratelimit')).toBeNull()
         expect(res.headers.get('lattice-build')).toBeNull()
@@ -430,17 +537,22 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       // A query, a method other than GET and HEAD, or a credential reach the proxy instead.
       expect((await fetch(`${origin}${path}?fields=all`)).headers.get('x-cache-status')).toMatch(/^(MISS|HIT)$/)
       const posted = await fetch(`${origin}${path}`, { method: 'POST' })
-      expect([posted.status, posted.headers.get('x-cache-status')]).toEqual([(await fetch(`${direct[0]}${path}`, { method: 'POST' })).status, null])
+      expect([posted.status, posted.headers.get('x-cache-status')]).toEqual([
+        (await fetch(`${direct[0]}${path}`, { method: 'POST' })).status,
+        null,
+      ])
     })
 
-    it('serves no other file under the edge\'s root: every other path below /api/v1/posts/ reaches a replica or is refused', async () => {
+    it("serves no other file under the edge's root: every other path below /api/v1/posts/ reaches a replica or is refused", async () => {
       const raw = (path: string) =>
         new Promise<{ status: number; cache: string | undefined; body: string }>((resolve, reject) => {
           // node:http sends the path as written (fetch would resolve the dot segments first).
           const req = httpRequest({ host: '127.0.0.1', port: Number(new URL(origin).port), path }, (res) => {
             let body = ''
             res.on('data', (d) => (body += d))
-            res.on('end', () => resolve({ status: res.statusCode!, cache: res.headers['x-cache-status'] as string | undefined, body }))
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, cache: res.headers['x-cache-status'] as string | undefined, body }),
+            )
           })
           req.on('error', reject)
           req.end()
@@ -466,7 +578,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       }
     })
 
-    it.each(CACHED)('GET and HEAD %s from the cache carry the replica\'s status, body and headers', async (path) => {
+    it.each(CACHED)("GET and HEAD %s from the cache carry the replica's status, body and headers", async (path) => {
       for (const method of ['GET', 'HEAD']) {
         const res = await cached(path, { method })
         const [a, b] = await Promise.all(direct.map((base) => fetch(`${base}${path}`, { method })))
@@ -474,9 +586,12 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
         const body = await res.text()
         expect(body).toBe(await a!.text())
         expect(body).toBe(await b!.text())
-        for (const [name, value] of a!.headers) if (!PER_RESPONSE.has(name)) expect(res.headers.get(name), `${method} ${name}`).toBe(value)
+        for (const [name, value] of a!.headers)
+          if (!PER_RESPONSE.has(name)) expect(res.headers.get(name), `${method} ${name}`).toBe(value)
         // Each replica stamps its discovery documents with its own start time.
-        expect([a!.headers.get('last-modified'), b!.headers.get('last-modified')]).toContain(res.headers.get('last-modified'))
+        expect([a!.headers.get('last-modified'), b!.headers.get('last-modified')]).toContain(
+          res.headers.get('last-modified'),
+        )
         // A content hash, or for an article the file's mtime and size (see edge-files.ts).
         expect(res.headers.get('etag')).toMatch(/^"([\w-]{27}|[0-9a-f]+-[0-9a-f]+)"$/)
         expect(res.headers.get('cache-control')).toMatch(/^public, max-age=\d+/)
@@ -491,7 +606,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       expect(traced.headers.get('x-request-id')).toBe('edge-trace-7')
     })
 
-    it('answers conditional requests from the build\'s file with 304, as a replica does', async () => {
+    it("answers conditional requests from the build's file with 304, as a replica does", async () => {
       const path = '/api/v1/posts/hashing-rings'
       const full = await cached(path)
       const etag = full.headers.get('etag')!
@@ -515,7 +630,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       }
     })
 
-    it('refuses a read whose If-Match or If-Unmodified-Since fails with the service\'s 412, from a file or the cache', async () => {
+    it("refuses a read whose If-Match or If-Unmodified-Since fails with the service's 412, from a file or the cache", async () => {
       for (const path of ['/api/v1/posts/hashing-rings', '/api/v1/posts?limit=2']) {
         const full = await cached(path)
         const etag = full.headers.get('etag')!
@@ -529,12 +644,22 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
           [{ 'If-Unmodified-Since': new Date(Date.parse(lastModified) - 1000).toUTCString() }, 412],
         ]
         for (const [headers, status] of cases) {
-          const [edge, replica] = await Promise.all([fetch(`${origin}${path}`, { headers }), fetch(`${direct[0]}${path}`, { headers })])
+          const [edge, replica] = await Promise.all([
+            fetch(`${origin}${path}`, { headers }),
+            fetch(`${direct[0]}${path}`, { headers }),
+          ])
           const what = `${path} ${JSON.stringify(headers)}`
           expect([edge.status, replica.status], what).toEqual([status, status])
           if (status === 200) continue
           expect(await edge.text(), what).toBe(await replica.text())
-          for (const name of ['content-type', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'content-security-policy', 'x-content-type-options'])
+          for (const name of [
+            'content-type',
+            'cache-control',
+            'access-control-allow-origin',
+            'access-control-expose-headers',
+            'content-security-policy',
+            'x-content-type-options',
+          ])
             expect(edge.headers.get(name), `${what} ${name}`).toBe(replica.headers.get(name))
         }
       }
@@ -547,7 +672,9 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       const bad = await fetch(`${origin}${path}`, { headers: { Authorization: 'Bearer not-a-valid-credential' } })
       expect(bad.status).toBe(401)
       expect(bad.headers.get('x-cache-status')).toBe('BYPASS')
-      expect(bad.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource"`)
+      expect(bad.headers.get('www-authenticate')).toBe(
+        `Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource"`,
+      )
       expect(bad.headers.get('cache-control')).toBe('no-store')
 
       const key = await issueKey('198.51.100.90')
@@ -559,12 +686,16 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       expect(good.headers.get('ratelimit-policy')).toContain('q=1000000') // the identified budget
       expect(good.headers.get('ratelimit')).toMatch(/^"reads"; r=\d+; t=\d+$/)
       expect(await good.text()).toBe(anonymous)
-      const conditional = await fetch(`${origin}${path}`, { headers: { ...auth, 'If-None-Match': good.headers.get('etag')! } })
+      const conditional = await fetch(`${origin}${path}`, {
+        headers: { ...auth, 'If-None-Match': good.headers.get('etag')! },
+      })
       expect(conditional.status).toBe(304)
       expect(conditional.headers.get('x-cache-status')).toBe('BYPASS')
 
       // The revocation is refused at once through the edge, though the URL is cached.
-      expect((await fetch(`${origin}/oauth2/revoke`, { method: 'POST', body: new URLSearchParams({ token: key }) })).status).toBe(200)
+      expect(
+        (await fetch(`${origin}/oauth2/revoke`, { method: 'POST', body: new URLSearchParams({ token: key }) })).status,
+      ).toBe(200)
       const revoked = await fetch(`${origin}${path}`, { headers: auth })
       expect(revoked.status).toBe(401)
       expect(revoked.headers.get('www-authenticate')).toContain('error="invalid_token"')
@@ -575,7 +706,12 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     })
 
     it('never stores an error: 404 and 400 reach a replica each time', async () => {
-      for (const [path, status] of [['/api/v1/posts/no-such-post', 404], ['/api/v1/search', 400], ['/api/v1/posts?limit=0', 400], ['/api/v1/nope', 404]] as const) {
+      for (const [path, status] of [
+        ['/api/v1/posts/no-such-post', 404],
+        ['/api/v1/search', 400],
+        ['/api/v1/posts?limit=0', 400],
+        ['/api/v1/nope', 404],
+      ] as const) {
         for (let i = 0; i < 3; i++) {
           const res = await fetch(`${origin}${path}`)
           expect(res.status, path).toBe(status)
@@ -588,7 +724,15 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
 
     /** Requests a replica logged for this exact URL, both replicas together. */
     const replicaHits = (path: string) =>
-      replicas.reduce((n, r) => n + r.output().split('\n').filter((line) => line.includes(`"url":"${path}"`)).length, 0)
+      replicas.reduce(
+        (n, r) =>
+          n +
+          r
+            .output()
+            .split('\n')
+            .filter((line) => line.includes(`"url":"${path}"`)).length,
+        0,
+      )
 
     /** 40 readers at once; the cache statuses they were answered with. */
     async function herd(path: string, check: (body: string) => void): Promise<Array<string | null>> {
@@ -608,7 +752,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       await waitFor(async () => (replicaHits(path) === 1 ? true : undefined), 2000, 'the replica log line')
     })
 
-    it('keeps a build\'s answers until the next build: a steadily read article reaches a replica once', async () => {
+    it("keeps a build's answers until the next build: a steadily read article reaches a replica once", async () => {
       const path = '/api/v1/posts?limit=4' // asked for by no other case
       const started = Date.now()
       const statuses: string[] = []
@@ -636,7 +780,11 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       const second = await herd(asked, jwks)
       expect(second.filter((s) => s === 'STALE' || s === 'EXPIRED' || s === 'MISS')).toHaveLength(1)
       expect(second.filter((s) => s === 'HIT' || s === 'UPDATING')).toHaveLength(39)
-      await waitFor(async () => (replicaHits(path) === before + 1 ? true : undefined), 2000, 'the refresh to reach a replica')
+      await waitFor(
+        async () => (replicaHits(path) === before + 1 ? true : undefined),
+        2000,
+        'the refresh to reach a replica',
+      )
       // Read steadily, it is refreshed at most about once a second.
       const started = Date.now()
       while (Date.now() - started < 3000) {
@@ -648,21 +796,23 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       expect(replicaHits(asked)).toBe(0)
     })
 
-    it('holds the anonymous read budget at the edge, cached or not, with the service\'s 429', async () => {
+    it("holds the anonymous read budget at the edge, cached or not, with the service's 429", async () => {
       const port = await freePort()
       const strict = await startEdge('nginx-strict', port, 5)
       try {
         const get = (localAddress: string, path: string, headers: Record<string, string> = {}) =>
-          new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-            const req = httpRequest({ host: '127.0.0.1', port, path, localAddress, headers }, (res) => {
-              let body = ''
-              res.setEncoding('utf8')
-              res.on('data', (d) => (body += d))
-              res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
-            })
-            req.on('error', reject)
-            req.end()
-          })
+          new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+            (resolve, reject) => {
+              const req = httpRequest({ host: '127.0.0.1', port, path, localAddress, headers }, (res) => {
+                let body = ''
+                res.setEncoding('utf8')
+                res.on('data', (d) => (body += d))
+                res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
+              })
+              req.on('error', reject)
+              req.end()
+            },
+          )
         // A burst of the budget (and the one the budget refills with), then 429, on a cached URL.
         const statuses = []
         for (let i = 0; i < 8; i++) statuses.push((await get('127.0.0.7', '/api/v1/posts/hashing-rings')).status)
@@ -670,17 +820,34 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
         const refused = await get('127.0.0.7', '/api/v1/posts?limit=1')
         // Discovery is not budgeted by the service, nor is a request with a credential.
         expect((await get('127.0.0.7', '/.well-known/oauth-authorization-server')).status).toBe(200)
-        expect((await get('127.0.0.7', '/api/v1/posts/hashing-rings', { Authorization: 'Bearer not-valid' })).status).toBe(401)
+        expect(
+          (await get('127.0.0.7', '/api/v1/posts/hashing-rings', { Authorization: 'Bearer not-valid' })).status,
+        ).toBe(401)
         // Each address has its own budget.
         expect((await get('127.0.0.8', '/api/v1/posts/hashing-rings')).status).toBe(200)
 
         // The service's own 429, from a replica's key budget (5 an hour here).
         let service: Response | undefined
-        for (let i = 0; i < 6; i++) service = await fetch(`${direct[0]}/api/v1/keys`, { method: 'POST', headers: { 'X-Forwarded-For': '198.51.100.91' } })
+        for (let i = 0; i < 6; i++)
+          service = await fetch(`${direct[0]}/api/v1/keys`, {
+            method: 'POST',
+            headers: { 'X-Forwarded-For': '198.51.100.91' },
+          })
         expect(service!.status).toBe(429)
         expect(refused.status).toBe(429)
         expect(refused.body).toBe(await service!.text())
-        for (const name of ['content-type', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy'])
+        for (const name of [
+          'content-type',
+          'cache-control',
+          'access-control-allow-origin',
+          'access-control-expose-headers',
+          'content-security-policy',
+          'x-content-type-options',
+          'x-frame-options',
+          'referrer-policy',
+          'cross-origin-opener-policy',
+          'cross-origin-resource-policy',
+        ])
           expect(refused.headers[name], name).toBe(service!.headers.get(name))
         expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
         expect(refused.headers['ratelimit-policy']).toBe('"reads"; q=5; w=60')
@@ -692,7 +859,10 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
 
   /** An API key issued by a replica to a made-up client address (each has its own key budget). */
   async function issueKey(clientAddress: string): Promise<string> {
-    const res = await fetch(`${direct[1]}/api/v1/keys`, { method: 'POST', headers: { 'X-Forwarded-For': clientAddress } })
+    const res = await fetch(`${direct[1]}/api/v1/keys`, {
+      method: 'POST',
+      headers: { 'X-Forwarded-For': clientAddress },
+    })
     expect(res.status).toBe(201)
     return (await res.json()).key
   }
@@ -718,7 +888,9 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     let running = true
     const worker = async (path: string, headers: Record<string, string> = {}) => {
       while (running) {
-        const res = await fetch(`${origin}${path}`, { headers, signal: AbortSignal.timeout(5000) }).catch((e: Error) => e)
+        const res = await fetch(`${origin}${path}`, { headers, signal: AbortSignal.timeout(5000) }).catch(
+          (e: Error) => e,
+        )
         requests++
         if (res instanceof Error) failures.push(`${path}: ${res.message}`)
         else if (res.status !== 200) failures.push(`${path}: ${res.status}`)
@@ -728,12 +900,20 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       }
     }
     const workers = [
-      ...['/api/v1/posts?limit=5', edited, '/posts/hashing-rings', '/api/v1/search?q=rings', '/'].flatMap((p) => [worker(p), worker(p)]),
+      ...['/api/v1/posts?limit=5', edited, '/posts/hashing-rings', '/api/v1/search?q=rings', '/'].flatMap((p) => [
+        worker(p),
+        worker(p),
+      ]),
       worker('/api/v1/posts/hashing-rings', { Authorization: `Bearer ${key}` }), // always a replica
     ]
     await buildInOwnProcess({ ...process.env, CONTENT_DIR: content, DIST_DIR: distDir, BASE_URL: origin })
     const newest = async (base: string) => (await (await fetch(`${base}/api/v1/posts?limit=5`)).json()).posts[0].slug
-    for (const base of direct) await waitFor(async () => ((await newest(base)) === 'fresh-findings' ? true : undefined), 5000, `${base} to load the new index`)
+    for (const base of direct)
+      await waitFor(
+        async () => ((await newest(base)) === 'fresh-findings' ? true : undefined),
+        5000,
+        `${base} to load the new index`,
+      )
 
     // Through the edge, as soon as both replicas have it: the missing article (its 404 was not
     // kept), and the list, whose cache key names the new build. Answers that a replica still on
@@ -742,21 +922,30 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     expect([article.status, article.headers.get('x-cache-status')]).toEqual([200, 'STATIC'])
     // The edited article's file, within a second of the swap (nginx checks open files' names
     // each second), with new validators, the ones the replicas now send.
-    const after = await waitFor(async () => {
-      const res = await fetch(`${origin}${edited}`)
-      return (await res.text()).includes('A paragraph added under load.') ? res : undefined
-    }, 2500, 'the edited article at the edge')
+    const after = await waitFor(
+      async () => {
+        const res = await fetch(`${origin}${edited}`)
+        return (await res.text()).includes('A paragraph added under load.') ? res : undefined
+      },
+      2500,
+      'the edited article at the edge',
+    )
     expect(after.headers.get('x-cache-status')).toBe('STATIC')
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'))
-    for (const base of direct) expect((await fetch(`${base}${edited}`)).headers.get('etag')).toBe(after.headers.get('etag'))
+    for (const base of direct)
+      expect((await fetch(`${base}${edited}`)).headers.get('etag')).toBe(after.headers.get('etag'))
     expect(await newest(origin)).toBe('fresh-findings')
     // And the new build's answers are kept: once the replicas name the build nginx serves (the
     // search index lands in a later swap of the same build), reads come from the cache again.
-    await waitFor(async () => {
-      const res = await fetch(`${origin}/api/v1/posts?limit=5`)
-      await res.arrayBuffer()
-      return res.headers.get('x-cache-status') === 'HIT' ? true : undefined
-    }, 5000, 'the rebuilt list to come from the cache')
+    await waitFor(
+      async () => {
+        const res = await fetch(`${origin}/api/v1/posts?limit=5`)
+        await res.arrayBuffer()
+        return res.headers.get('x-cache-status') === 'HIT' ? true : undefined
+      },
+      5000,
+      'the rebuilt list to come from the cache',
+    )
     running = false
     await Promise.all(workers)
     expect(requests).toBeGreaterThan(100)
@@ -772,7 +961,10 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const worker = async () => {
       while (running) {
         try {
-          const res = await fetch(`${origin}/api/v1/posts/hashing-rings`, { headers, signal: AbortSignal.timeout(5000) })
+          const res = await fetch(`${origin}/api/v1/posts/hashing-rings`, {
+            headers,
+            signal: AbortSignal.timeout(5000),
+          })
           const body = await res.json()
           outcomes.push(res.status === 200 && body.slug === 'hashing-rings' ? 'ok' : `status ${res.status}`)
         } catch (e) {

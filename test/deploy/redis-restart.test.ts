@@ -14,7 +14,20 @@ import { freePort, waitFor } from '../support/processes.ts'
 function startRedis(port: number, dir: string): ChildProcess {
   return spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--save',
+      '',
+    ],
     { stdio: 'ignore' },
   )
 }
@@ -31,7 +44,15 @@ describe('Redis with append-only persistence, killed and restarted', () => {
     const port = await freePort()
     redis = startRedis(port, dir)
     const store = createRedisStore(`redis://127.0.0.1:${port}`, { commandTimeoutMs: 500 })
-    await waitFor(() => store.ping().then(() => true, () => undefined), 10_000, 'redis to start')
+    await waitFor(
+      () =>
+        store.ping().then(
+          () => true,
+          () => undefined,
+        ),
+      10_000,
+      'redis to start',
+    )
     const app = createApp(await testDeps({ store }))
 
     const keys: string[] = []
@@ -67,12 +88,22 @@ describe('Redis with append-only persistence, killed and restarted', () => {
     }
 
     redis = startRedis(port, dir)
-    await waitFor(() => store.ping().then(() => true, () => undefined), 15_000, 'the store to reconnect')
+    await waitFor(
+      () =>
+        store.ping().then(
+          () => true,
+          () => undefined,
+        ),
+      15_000,
+      'the store to reconnect',
+    )
     for (const key of keys) {
       const res = await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${key}`)
       expect(res.status).toBe(200)
     }
-    expect((await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${accessToken}`)).status).toBe(200)
+    expect((await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${accessToken}`)).status).toBe(
+      200,
+    )
     expect((await postExchange(app, assertion)).status).toBe(200)
     await store.close()
   })

@@ -33,13 +33,21 @@ describe('the preview builder', () => {
     builders.push(builder)
     for (let i = 0; i < 2; i++) {
       const outcome = await builder.run()
-      expect(outcome).toMatchObject({ ok: false, expected: false, problems: [{ file: '', message: 'the build stopped (exit code 3)' }] })
+      expect(outcome).toMatchObject({
+        ok: false,
+        expected: false,
+        problems: [{ file: '', message: 'the build stopped (exit code 3)' }],
+      })
     }
   })
 
   it('reports an exception thrown outside the build promise as a failed build', async () => {
     const outcome = await scripted('throw').run()
-    expect(outcome).toMatchObject({ ok: false, expected: false, problems: [{ message: 'the build crashed: something unexpected' }] })
+    expect(outcome).toMatchObject({
+      ok: false,
+      expected: false,
+      problems: [{ message: 'the build crashed: something unexpected' }],
+    })
     if (!outcome.ok) expect(outcome.detail).toContain('something unexpected')
   })
 
@@ -48,10 +56,19 @@ describe('the preview builder', () => {
     cpSync(FIXTURE_CORPUS, content, { recursive: true })
     const file = join(content, 'hashing-rings.md')
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^tags:/m, 'tagz:'))
-    const builder = createBuilder({ ...process.env, CONTENT_DIR: content, DIST_DIR: join(tmp, 'dist'), BASE_URL: 'http://localhost:4321' })
+    const builder = createBuilder({
+      ...process.env,
+      CONTENT_DIR: content,
+      DIST_DIR: join(tmp, 'dist'),
+      BASE_URL: 'http://localhost:4321',
+    })
     builders.push(builder)
     const outcome = await builder.run()
-    expect(outcome).toMatchObject({ ok: false, expected: true, problems: [{ file: 'hashing-rings.md', field: 'tagz', fix: expect.stringContaining('tags') }] })
+    expect(outcome).toMatchObject({
+      ok: false,
+      expected: true,
+      problems: [{ file: 'hashing-rings.md', field: 'tagz', fix: expect.stringContaining('tags') }],
+    })
     // Nothing landed: there is no build to serve but the last good one (here, none).
     expect(existsSync(join(tmp, 'dist', 'current'))).toBe(false)
   })
@@ -85,7 +102,10 @@ describe('the rebuild loop', () => {
 
   it('builds when asked with no file, as at start', async () => {
     const builds: string[][] = []
-    const loop = createRebuildLoop(async () => 'built', (_outcome, changed) => void builds.push(changed))
+    const loop = createRebuildLoop(
+      async () => 'built',
+      (_outcome, changed) => void builds.push(changed),
+    )
     loop.changed([])
     await loop.idle()
     expect(builds).toEqual([[]])

@@ -80,7 +80,10 @@ describe('the preview in front of the service', () => {
       ['/api/v1/posts', PAGE],
       ['/posts/cafe-latency-notes.md', PAGE],
     ] as const) {
-      const [ours, theirs] = await Promise.all([fetch(`${origin}${path}`, { headers }), fetch(`${plainOrigin}${path}`, { headers })])
+      const [ours, theirs] = await Promise.all([
+        fetch(`${origin}${path}`, { headers }),
+        fetch(`${plainOrigin}${path}`, { headers }),
+      ])
       expect(ours.status, path).toBe(theirs.status)
       expect(ours.headers.get('content-type'), path).toBe(theirs.headers.get('content-type'))
       expect(await ours.text(), path).toBe(await theirs.text())
@@ -111,7 +114,9 @@ describe('the preview in front of the service', () => {
       }
     }
     events.push(await nextEvent())
-    const problems = [{ file: 'content/x.md', field: 'tags.0', message: 'tags are lowercase words', fix: 'lowercase it' }]
+    const problems = [
+      { file: 'content/x.md', field: 'tags.0', message: 'tags are lowercase words', fix: 'lowercase it' },
+    ]
     live.publish({ build: 'build-1', problems })
     events.push(await nextEvent())
     live.publish({ build: 'build-2', problems: [] })
@@ -128,7 +133,9 @@ describe('the preview in front of the service', () => {
   it('shows a placeholder page that waits for the first good build when there is none', async () => {
     const deps = await testDeps({ baseUrl: 'http://localhost:4321' })
     const missing = join(siteDir, 'no-build-yet')
-    const server = createServer(previewListener(createApp({ ...deps, siteDir: missing }), live, missing, { https: false }))
+    const server = createServer(
+      previewListener(createApp({ ...deps, siteDir: missing }), live, missing, { https: false }),
+    )
     const at = await listen(server)
     try {
       const res = await fetch(`${at}/posts/cafe-latency-notes`, { headers: PAGE })

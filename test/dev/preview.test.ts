@@ -32,8 +32,21 @@ describe('npm run dev in Chromium', () => {
     original = readFileSync(article, 'utf8')
     const port = await freePort()
     origin = `http://127.0.0.1:${port}`
-    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://localhost:${port}`, CONTENT_DIR: content, DIST_DIR: join(tmp, 'dist'), DATA_DIR: join(tmp, 'data') }
-    preview = await startProcess('npm', ['run', 'dev', '--silent'], { cwd: ROOT, env, ready: /\[preview\] ready on/, timeoutMs: 200_000 })
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: `http://localhost:${port}`,
+      CONTENT_DIR: content,
+      DIST_DIR: join(tmp, 'dist'),
+      DATA_DIR: join(tmp, 'data'),
+    }
+    preview = await startProcess('npm', ['run', 'dev', '--silent'], {
+      cwd: ROOT,
+      env,
+      ready: /\[preview\] ready on/,
+      timeoutMs: 200_000,
+    })
     browser = await launchChromium()
     page = await browser.newPage()
     page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()))
@@ -55,43 +68,51 @@ describe('npm run dev in Chromium', () => {
     expect(readFileSync(join(tmp, 'dist', 'preview', 'current', 'build.json'), 'utf8')).toContain(content)
   })
 
-  it('shows a saved edit in the open page without a reload by hand', async () => {
-    const marker = `Edited while the preview runs ${randomUUID()}`
-    await page.evaluate(() => ((window as unknown as { beforeEdit: boolean }).beforeEdit = true))
-    writeFileSync(article, `${original.trimEnd()}\n\n${marker}\n`)
-    await page.getByText(marker).waitFor({ timeout: CHANGE_TIMEOUT_MS })
-    // The page reloaded itself: the old document (and what the test left on it) is gone.
-    expect(await page.evaluate(() => (window as unknown as { beforeEdit?: boolean }).beforeEdit)).toBeUndefined()
-    const post = await (await fetch(`${origin}/api/v1/posts/${SLUG}`)).json()
-    expect(post.markdown).toContain(marker)
-    expect(pageErrors).toEqual([])
-  }, TEST_TIMEOUT_MS)
+  it(
+    'shows a saved edit in the open page without a reload by hand',
+    async () => {
+      const marker = `Edited while the preview runs ${randomUUID()}`
+      await page.evaluate(() => ((window as unknown as { beforeEdit: boolean }).beforeEdit = true))
+      writeFileSync(article, `${original.trimEnd()}\n\n${marker}\n`)
+      await page.getByText(marker).waitFor({ timeout: CHANGE_TIMEOUT_MS })
+      // The page reloaded itself: the old document (and what the test left on it) is gone.
+      expect(await page.evaluate(() => (window as unknown as { beforeEdit?: boolean }).beforeEdit)).toBeUndefined()
+      const post = await (await fetch(`${origin}/api/v1/posts/${SLUG}`)).json()
+      expect(post.markdown).toContain(marker)
+      expect(pageErrors).toEqual([])
+    },
+    TEST_TIMEOUT_MS,
+  )
 
-  it('shows a bad frontmatter over the page and in the terminal, keeps serving, and clears once fixed', async () => {
-    const good = readFileSync(article, 'utf8')
-    // A misspelt field: the build names the file, the field and the fix.
-    writeFileSync(article, good.replace(/^tags:/m, 'tag:'))
-    const dialog = page.getByRole('dialog', { name: 'The preview could not build' })
-    await dialog.waitFor({ timeout: CHANGE_TIMEOUT_MS })
-    const text = await dialog.innerText()
-    expect(text).toContain(`${SLUG}.md`)
-    expect(text).toMatch(/\btag\b/)
-    expect(text).toMatch(/Fix: remove it, or use one of: .*tags/)
-    expect(await overlayViolations(page)).toEqual([])
+  it(
+    'shows a bad frontmatter over the page and in the terminal, keeps serving, and clears once fixed',
+    async () => {
+      const good = readFileSync(article, 'utf8')
+      // A misspelt field: the build names the file, the field and the fix.
+      writeFileSync(article, good.replace(/^tags:/m, 'tag:'))
+      const dialog = page.getByRole('dialog', { name: 'The preview could not build' })
+      await dialog.waitFor({ timeout: CHANGE_TIMEOUT_MS })
+      const text = await dialog.innerText()
+      expect(text).toContain(`${SLUG}.md`)
+      expect(text).toMatch(/\btag\b/)
+      expect(text).toMatch(/Fix: remove it, or use one of: .*tags/)
+      expect(await overlayViolations(page)).toEqual([])
 
-    expect(preview.child.exitCode).toBeNull()
-    const terminal = preview.output()
-    expect(terminal).toContain(`${SLUG}.md`)
-    expect(terminal).toMatch(/fix: remove it, or use one of/)
-    // The last good build is still served, page and API.
-    expect((await fetch(`${origin}/posts/${SLUG}`)).status).toBe(200)
-    expect((await fetch(`${origin}/api/v1/posts/${SLUG}`)).status).toBe(200)
+      expect(preview.child.exitCode).toBeNull()
+      const terminal = preview.output()
+      expect(terminal).toContain(`${SLUG}.md`)
+      expect(terminal).toMatch(/fix: remove it, or use one of/)
+      // The last good build is still served, page and API.
+      expect((await fetch(`${origin}/posts/${SLUG}`)).status).toBe(200)
+      expect((await fetch(`${origin}/api/v1/posts/${SLUG}`)).status).toBe(200)
 
-    writeFileSync(article, good)
-    await dialog.waitFor({ state: 'detached', timeout: CHANGE_TIMEOUT_MS })
-    expect(preview.child.exitCode).toBeNull()
-    expect(pageErrors).toEqual([])
-  }, TEST_TIMEOUT_MS)
+      writeFileSync(article, good)
+      await dialog.waitFor({ state: 'detached', timeout: CHANGE_TIMEOUT_MS })
+      expect(preview.child.exitCode).toBeNull()
+      expect(pageErrors).toEqual([])
+    },
+    TEST_TIMEOUT_MS,
+  )
 })
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -107,7 +128,9 @@ async function overlayViolations(page: Page): Promise<Array<{ id: string; help: 
   })
   // Rules passed: axe did reach the overlay inside its shadow root.
   expect(passed).toBeGreaterThan(3)
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, help: v.help }))
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, help: v.help }))
 }
 
 describe('npm run dev started on a broken article', () => {
@@ -125,8 +148,21 @@ describe('npm run dev started on a broken article', () => {
     writeFileSync(article, good.replace(/^date: .*$/m, 'date: someday'))
     const port = await freePort()
     origin = `http://127.0.0.1:${port}`
-    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://localhost:${port}`, CONTENT_DIR: content, DIST_DIR: join(tmp, 'dist'), DATA_DIR: join(tmp, 'data') }
-    preview = await startProcess('npm', ['run', 'dev', '--silent'], { cwd: ROOT, env, ready: /\[preview\] ready on/, timeoutMs: 200_000 })
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: `http://localhost:${port}`,
+      CONTENT_DIR: content,
+      DIST_DIR: join(tmp, 'dist'),
+      DATA_DIR: join(tmp, 'data'),
+    }
+    preview = await startProcess('npm', ['run', 'dev', '--silent'], {
+      cwd: ROOT,
+      env,
+      ready: /\[preview\] ready on/,
+      timeoutMs: 200_000,
+    })
     browser = await launchChromium()
   })
   afterAll(async () => {
@@ -135,18 +171,22 @@ describe('npm run dev started on a broken article', () => {
     rmSync(tmp, { recursive: true, force: true })
   })
 
-  it('shows the problem on a waiting page, then the site once the file is fixed', async () => {
-    const page = await browser.newPage()
-    const res = await page.goto(`${origin}/posts/${SLUG}`)
-    expect(res?.status()).toBe(503)
-    const dialog = page.getByRole('dialog', { name: 'The preview could not build' })
-    await dialog.waitFor({ timeout: CHANGE_TIMEOUT_MS })
-    expect(await dialog.innerText()).toMatch(/date: date must be a date, like 2025-03-14/)
-    expect((await fetch(`${origin}/api/v1/posts`)).status).toBe(503)
+  it(
+    'shows the problem on a waiting page, then the site once the file is fixed',
+    async () => {
+      const page = await browser.newPage()
+      const res = await page.goto(`${origin}/posts/${SLUG}`)
+      expect(res?.status()).toBe(503)
+      const dialog = page.getByRole('dialog', { name: 'The preview could not build' })
+      await dialog.waitFor({ timeout: CHANGE_TIMEOUT_MS })
+      expect(await dialog.innerText()).toMatch(/date: date must be a date, like 2025-03-14/)
+      expect((await fetch(`${origin}/api/v1/posts`)).status).toBe(503)
 
-    writeFileSync(article, good)
-    await page.getByRole('heading', { level: 1, name: /Tail Latency/ }).waitFor({ timeout: TEST_TIMEOUT_MS / 2 })
-    expect(await dialog.count()).toBe(0)
-    expect((await fetch(`${origin}/api/v1/posts/${SLUG}`)).status).toBe(200)
-  }, TEST_TIMEOUT_MS)
+      writeFileSync(article, good)
+      await page.getByRole('heading', { level: 1, name: /Tail Latency/ }).waitFor({ timeout: TEST_TIMEOUT_MS / 2 })
+      expect(await dialog.count()).toBe(0)
+      expect((await fetch(`${origin}/api/v1/posts/${SLUG}`)).status).toBe(200)
+    },
+    TEST_TIMEOUT_MS,
+  )
 })

@@ -4,10 +4,23 @@ import { formatProblems, toProblems } from '../../scripts/dev/problems.ts'
 describe('build problems in the preview', () => {
   it("keeps a BuildError's file, field and fix", () => {
     const error = Object.assign(new Error('The build stopped'), {
-      problems: [{ file: 'a.md', field: 'tags.0', message: 'tags are lowercase words joined by hyphens', fix: 'write "machine-learning"' }, { file: 'b.md', message: 'the frontmatter is not valid YAML' }],
+      problems: [
+        {
+          file: 'a.md',
+          field: 'tags.0',
+          message: 'tags are lowercase words joined by hyphens',
+          fix: 'write "machine-learning"',
+        },
+        { file: 'b.md', message: 'the frontmatter is not valid YAML' },
+      ],
     })
     expect(toProblems(error)).toEqual([
-      { file: 'a.md', field: 'tags.0', message: 'tags are lowercase words joined by hyphens', fix: 'write "machine-learning"' },
+      {
+        file: 'a.md',
+        field: 'tags.0',
+        message: 'tags are lowercase words joined by hyphens',
+        fix: 'write "machine-learning"',
+      },
       { file: 'b.md', message: 'the frontmatter is not valid YAML' },
     ])
   })
@@ -20,7 +33,17 @@ describe('build problems in the preview', () => {
   })
 
   it('prints every problem with its file, field and fix for the terminal', () => {
-    const text = formatProblems([{ file: '/site/content/a.md', field: 'date', message: 'date must be a date, like 2025-03-14', fix: 'write the date as YYYY-MM-DD' }], '/site')
+    const text = formatProblems(
+      [
+        {
+          file: '/site/content/a.md',
+          field: 'date',
+          message: 'date must be a date, like 2025-03-14',
+          fix: 'write the date as YYYY-MM-DD',
+        },
+      ],
+      '/site',
+    )
     expect(text).toBe(
       [
         'the build failed (1 problem); the preview keeps serving the last good build.',

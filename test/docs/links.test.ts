@@ -6,7 +6,13 @@ const ROOT = join(import.meta.dirname, '..', '..')
 const DOCS = join(ROOT, 'docs')
 
 /** README.md and every page of docs/, as paths relative to the repository. */
-const PAGES = ['README.md', ...readdirSync(DOCS).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)]
+const PAGES = [
+  'README.md',
+  ...readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+]
 
 /** Folders whose code may point a reader at a docs/ page. */
 const SOURCE_FOLDERS = ['auth-service', 'model', 'scripts', 'site', 'bench', 'test']
@@ -25,7 +31,8 @@ function withoutFences(text: string): string {
         if (open) fence = open[1]
         return fence === undefined ? line : ''
       }
-      if (open && open[1]![0] === fence[0] && open[1]!.length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined
+      if (open && open[1]![0] === fence[0] && open[1]!.length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line))
+        fence = undefined
       return ''
     })
     .join('\n')
@@ -80,7 +87,8 @@ function links(markdown: string): Array<{ target: string; line: number }> {
   const found: Array<{ target: string; line: number }> = []
   const inline = /!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*(<[^>\n]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g
   for (const m of text.matchAll(inline)) found.push({ target: m[1]!.replace(/^<(.*)>$/, '$1'), line: lineOf(m.index) })
-  for (const m of text.matchAll(/^ {0,3}\[[^\]]+\]:[ \t]*(<[^>\n]*>|\S+)/gm)) found.push({ target: m[1]!.replace(/^<(.*)>$/, '$1'), line: lineOf(m.index) })
+  for (const m of text.matchAll(/^ {0,3}\[[^\]]+\]:[ \t]*(<[^>\n]*>|\S+)/gm))
+    found.push({ target: m[1]!.replace(/^<(.*)>$/, '$1'), line: lineOf(m.index) })
   return found
 }
 
@@ -116,7 +124,8 @@ function brokenLinks(root: string, page: string, files: Files = DISK): string[] 
     }
     if (anchor === undefined) continue
     if (extname(linked) !== '.md') problems.push(`${where}: an anchor into a file that is not markdown`)
-    else if (!anchors(linked === file ? markdown : read(linked)).has(anchor)) problems.push(`${where}: no heading of ${relative(root, linked)} has the anchor #${anchor}`)
+    else if (!anchors(linked === file ? markdown : read(linked)).has(anchor))
+      problems.push(`${where}: no heading of ${relative(root, linked)} has the anchor #${anchor}`)
   }
   return problems
 }
@@ -133,7 +142,16 @@ describe('GitHub heading anchors', () => {
   })
 
   it('number repeated headings, and ignore headings in code blocks', () => {
-    const page = ['# Notes', '## Notes', '```sh', '# Notes', '```', '### Notes', '## Notes-1', '<a id="custom"></a>'].join('\n')
+    const page = [
+      '# Notes',
+      '## Notes',
+      '```sh',
+      '# Notes',
+      '```',
+      '### Notes',
+      '## Notes-1',
+      '<a id="custom"></a>',
+    ].join('\n')
     expect([...anchors(page)]).toEqual(['notes', 'notes-1', 'notes-2', 'notes-1-1', 'custom'])
   })
 })
@@ -152,7 +170,10 @@ describe('the link checker', () => {
     ].join('\n'),
     [join(ROOT, 'other.md')]: '# Other\n\n## Its part\n',
   }
-  const files: Files = { read: (path) => pages[path] ?? DISK.read(path), exists: (path) => path in pages || DISK.exists(path) }
+  const files: Files = {
+    read: (path) => pages[path] ?? DISK.read(path),
+    exists: (path) => path in pages || DISK.exists(path),
+  }
 
   it('reports a broken anchor, a missing file, an anchor into a non-markdown file and a path out of the repository', () => {
     expect(brokenLinks(ROOT, 'guide.md', files)).toEqual([
@@ -189,14 +210,17 @@ describe('README.md and docs/', () => {
           const page = join(DOCS, m[1]!)
           const where = `${folder}/${file}:${text.slice(0, m.index).split('\n').length}: ${m[0]}`
           if (!existsSync(page)) problems.push(`${where}: no such page`)
-          else if (m[2] !== undefined && !anchors(readFileSync(page, 'utf8')).has(m[2])) problems.push(`${where}: no such heading`)
+          else if (m[2] !== undefined && !anchors(readFileSync(page, 'utf8')).has(m[2]))
+            problems.push(`${where}: no such heading`)
         }
       }
     expect(problems).toEqual([])
   })
 
   it('README.md links every page of docs/', () => {
-    const linked = new Set(links(readFileSync(join(ROOT, 'README.md'), 'utf8')).map(({ target }) => target.split('#')[0]))
+    const linked = new Set(
+      links(readFileSync(join(ROOT, 'README.md'), 'utf8')).map(({ target }) => target.split('#')[0]),
+    )
     expect(PAGES.filter((p) => p.startsWith('docs/') && !linked.has(p))).toEqual([])
   })
 })

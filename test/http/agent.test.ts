@@ -16,7 +16,8 @@ const deps = await testDeps({ now: () => clock })
 const app = createApp(deps)
 
 const register = () => registerAgent(app)
-const exchange = (assertion: string, extra: Record<string, string> = {}) => postExchange(app, assertion, { resource: RESOURCE, ...extra })
+const exchange = (assertion: string, extra: Record<string, string> = {}) =>
+  postExchange(app, assertion, { resource: RESOURCE, ...extra })
 const read = (token: string, path = '/api/v1/posts') => request(app).get(path).set('Authorization', `Bearer ${token}`)
 
 describe('POST /agent/identity', () => {
@@ -38,12 +39,17 @@ describe('POST /agent/identity', () => {
     const claims = decodeJwt(res.body.identity_assertion)
     expect(claims).toMatchObject({ iss: BASE_URL, sub: res.body.registration_id, aud: BASE_URL })
     expect(claims.exp! - claims.iat!).toBe(30 * 24 * 3600)
-    expect(await deps.store.get(`claim:${digest(res.body.claim_token)}`)).toEqual({ identity: res.body.registration_id })
+    expect(await deps.store.get(`claim:${digest(res.body.claim_token)}`)).toEqual({
+      identity: res.body.registration_id,
+    })
     expect(await deps.store.get(`claim:${res.body.claim_token}`)).toBeUndefined()
   })
 
   it.each([
-    [{ type: 'identity_assertion', assertion_type: 'urn:ietf:params:oauth:token-type:id-jag', assertion: 'eyJ.a.b' }, 'issuer_not_enabled'],
+    [
+      { type: 'identity_assertion', assertion_type: 'urn:ietf:params:oauth:token-type:id-jag', assertion: 'eyJ.a.b' },
+      'issuer_not_enabled',
+    ],
     [{ type: 'service_auth', login_hint: 'someone@example.org' }, 'service_auth_not_enabled'],
     [{ type: 'identity_assertion', assertion_type: 'verified_email', assertion: 'x' }, 'invalid_request'],
     [{ type: 'identity_assertion' }, 'invalid_request'],
@@ -53,7 +59,9 @@ describe('POST /agent/identity', () => {
     [{}, 'invalid_request'],
     [[], 'invalid_request'],
   ])('answers %j with 400 %s', async (body, code) => {
-    const res = await request(app).post('/agent/identity').send(body as object)
+    const res = await request(app)
+      .post('/agent/identity')
+      .send(body as object)
     expect(res.status).toBe(400)
     expect(res.body).toEqual(errorBody(code))
   })
@@ -101,10 +109,25 @@ describe('POST /oauth2/token', () => {
       expect(res.status).toBe(200)
       expect(res.headers['cache-control']).toBe('no-store')
       expect(res.headers.pragma).toBe('no-cache')
-      expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'research.read research.search' })
-      expect(decodeProtectedHeader(res.body.access_token)).toMatchObject({ alg: 'ES256', typ: 'at+jwt', kid: deps.signingKey.kid })
+      expect(res.body).toEqual({
+        access_token: expect.any(String),
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: 'research.read research.search',
+      })
+      expect(decodeProtectedHeader(res.body.access_token)).toMatchObject({
+        alg: 'ES256',
+        typ: 'at+jwt',
+        kid: deps.signingKey.kid,
+      })
       const claims = decodeJwt(res.body.access_token)
-      expect(claims).toMatchObject({ iss: BASE_URL, sub: registration_id, aud: RESOURCE, client_id: registration_id, scope: 'research.read research.search' })
+      expect(claims).toMatchObject({
+        iss: BASE_URL,
+        sub: registration_id,
+        aud: RESOURCE,
+        client_id: registration_id,
+        scope: 'research.read research.search',
+      })
       expect(claims.exp! - claims.iat!).toBe(3600)
       expect(claims.jti).toEqual(expect.any(String))
       expect((await read(res.body.access_token)).status).toBe(200)
@@ -159,7 +182,9 @@ describe('POST /oauth2/token', () => {
 
   it('answers invalid_grant once the identity is removed or the assertion expired', async () => {
     const a = await register()
-    expect((await request(app).post('/oauth2/revoke').type('form').send({ token: a.identity_assertion })).status).toBe(200)
+    expect((await request(app).post('/oauth2/revoke').type('form').send({ token: a.identity_assertion })).status).toBe(
+      200,
+    )
     expect((await exchange(a.identity_assertion)).body).toEqual(errorBody('invalid_grant'))
 
     const b = await register()
@@ -176,7 +201,10 @@ describe('POST /oauth2/token', () => {
     const pending = await request(app).post('/oauth2/token').type('form').send({ grant_type: CLAIM_GRANT, claim_token })
     expect(pending.status).toBe(400)
     expect(pending.body).toEqual(errorBody('authorization_pending'))
-    const unknown = await request(app).post('/oauth2/token').type('form').send({ grant_type: CLAIM_GRANT, claim_token: 'lat_claim_nope' })
+    const unknown = await request(app)
+      .post('/oauth2/token')
+      .type('form')
+      .send({ grant_type: CLAIM_GRANT, claim_token: 'lat_claim_nope' })
     expect(unknown.body).toEqual(errorBody('invalid_grant'))
   })
 
@@ -207,7 +235,10 @@ describe('POST /oauth2/revoke and the bearer check', () => {
     const token = (await exchange(identity_assertion)).body.access_token
     expect((await read(token)).status).toBe(200)
     for (let i = 0; i < 2; i++) {
-      const res = await request(app).post('/oauth2/revoke').type('form').send({ token, token_type_hint: 'access_token' })
+      const res = await request(app)
+        .post('/oauth2/revoke')
+        .type('form')
+        .send({ token, token_type_hint: 'access_token' })
       expect(res.status).toBe(200)
       expect(res.headers['cache-control']).toBe('no-store')
     }
@@ -219,7 +250,11 @@ describe('POST /oauth2/revoke and the bearer check', () => {
   })
 
   it('answers 200 for unknown tokens and any hint, 400 only without a token', async () => {
-    for (const form of [{ token: 'garbage' }, { token: 'a.b.c', token_type_hint: 'refresh_token' }, { token: 'lat_live_x' }]) {
+    for (const form of [
+      { token: 'garbage' },
+      { token: 'a.b.c', token_type_hint: 'refresh_token' },
+      { token: 'lat_live_x' },
+    ]) {
       expect((await request(app).post('/oauth2/revoke').type('form').send(form)).status).toBe(200)
     }
     const missing = await request(app).post('/oauth2/revoke').type('form').send({})
@@ -243,7 +278,12 @@ describe('POST /oauth2/revoke and the bearer check', () => {
 
     const otherAudience = await new SignJWT({ scope: 'research.read', client_id: 'x' })
       .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: deps.signingKey.kid })
-      .setIssuer(BASE_URL).setSubject('agt_x').setAudience('https://elsewhere.example/api').setIssuedAt().setExpirationTime('1h').setJti('j1')
+      .setIssuer(BASE_URL)
+      .setSubject('agt_x')
+      .setAudience('https://elsewhere.example/api')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .setJti('j1')
       .sign(deps.signingKey.privateKey)
     expect((await read(otherAudience)).status).toBe(401)
   })
@@ -284,7 +324,12 @@ async function foreignAssertion(): Promise<string> {
   const { privateKey } = await generateKeyPair('ES256')
   return new SignJWT({ events: {} })
     .setProtectedHeader({ alg: 'ES256', typ: 'agent-identity+jwt', kid: 'foreign' })
-    .setIssuer('https://evil.example').setSubject('agt_x').setAudience(BASE_URL).setIssuedAt().setExpirationTime('1h').setJti('j')
+    .setIssuer('https://evil.example')
+    .setSubject('agt_x')
+    .setAudience(BASE_URL)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .setJti('j')
     .sign(privateKey)
 }
 

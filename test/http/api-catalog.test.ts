@@ -10,11 +10,14 @@ type Linkset = { linkset: Array<{ anchor: string } & Record<string, Array<{ href
 
 describe('/.well-known/api-catalog (RFC 9727)', () => {
   it('is a linkset with the RFC 9727 profile, naming the API, its OpenAPI description, /auth.md and its metadata', async () => {
-    const res = await request(app).get('/.well-known/api-catalog').buffer(true).parse((r, done) => {
-      let text = ''
-      r.on('data', (c: Buffer) => (text += c))
-      r.on('end', () => done(null, text))
-    })
+    const res = await request(app)
+      .get('/.well-known/api-catalog')
+      .buffer(true)
+      .parse((r, done) => {
+        let text = ''
+        r.on('data', (c: Buffer) => (text += c))
+        r.on('end', () => done(null, text))
+      })
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toBe(TYPE)
     expect(res.headers.link).toBe(`<${BASE_URL}/.well-known/api-catalog>; rel="api-catalog"`)
@@ -23,7 +26,9 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
     const self = linkset.find((c) => c.anchor === `${BASE_URL}/.well-known/api-catalog`)!
     expect(self.item).toEqual([{ href: `${BASE_URL}/api/v1` }])
     const api = linkset.find((c) => c.anchor === `${BASE_URL}/api/v1`)!
-    expect(api['service-desc']).toEqual([{ href: `${BASE_URL}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' }])
+    expect(api['service-desc']).toEqual([
+      { href: `${BASE_URL}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
+    ])
     expect(api['service-doc']!.map((l) => l.href)).toContain(`${BASE_URL}/auth.md`)
     expect(api['service-meta']!.map((l) => l.href)).toEqual([`${BASE_URL}/.well-known/oauth-protected-resource`])
     // Every target is one this origin answers.

@@ -21,7 +21,12 @@ const app = createApp(deps)
 async function registerClient(metadata: object = {}) {
   const res = await request(app)
     .post('/oauth2/register')
-    .send({ client_name: 'Test client', redirect_uris: [REDIRECT, LOOPBACK], grant_types: ['authorization_code', 'refresh_token'], ...metadata })
+    .send({
+      client_name: 'Test client',
+      redirect_uris: [REDIRECT, LOOPBACK],
+      grant_types: ['authorization_code', 'refresh_token'],
+      ...metadata,
+    })
   expect(res.status, res.text).toBe(201)
   return res.body as { client_id: string }
 }
@@ -35,14 +40,28 @@ function authorizeUrl(params: Record<string, string | undefined>): string {
 function requestFor(clientId: string, overrides: Record<string, string | undefined> = {}) {
   const { verifier, challenge } = pkce()
   const params = {
-    response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256',
-    state: 'st-123', resource: RESOURCE, ...overrides,
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st-123',
+    resource: RESOURCE,
+    ...overrides,
   }
   return { verifier, params, url: authorizeUrl(params) }
 }
 
-const redeem = (fields: Record<string, string>) => request(app).post('/oauth2/token').type('form').send({ grant_type: 'authorization_code', ...fields })
-const refresh = (fields: Record<string, string>) => request(app).post('/oauth2/token').type('form').send({ grant_type: 'refresh_token', ...fields })
+const redeem = (fields: Record<string, string>) =>
+  request(app)
+    .post('/oauth2/token')
+    .type('form')
+    .send({ grant_type: 'authorization_code', ...fields })
+const refresh = (fields: Record<string, string>) =>
+  request(app)
+    .post('/oauth2/token')
+    .type('form')
+    .send({ grant_type: 'refresh_token', ...fields })
 const read = (token: string) => request(app).get('/api/v1/posts').set('Authorization', `Bearer ${token}`)
 
 /** Walks consent and code exchange; returns the token response. */
@@ -57,7 +76,9 @@ async function tokensFor(clientId: string, overrides: Record<string, string | un
 
 describe('POST /oauth2/register (RFC 7591)', () => {
   it('registers a public client and stores it', async () => {
-    const res = await request(app).post('/oauth2/register').send({ client_name: 'Claude', redirect_uris: [LOOPBACK], token_endpoint_auth_method: 'none' })
+    const res = await request(app)
+      .post('/oauth2/register')
+      .send({ client_name: 'Claude', redirect_uris: [LOOPBACK], token_endpoint_auth_method: 'none' })
     expect(res.status).toBe(201)
     expect(res.headers['cache-control']).toBe('no-store')
     expect(res.body).toEqual({
@@ -70,7 +91,10 @@ describe('POST /oauth2/register (RFC 7591)', () => {
       token_endpoint_auth_method: 'none',
     })
     expect(res.body).not.toHaveProperty('client_secret')
-    expect(await deps.store.get(`client:${res.body.client_id}`)).toMatchObject({ redirect_uris: [LOOPBACK], kind: 'registered' })
+    expect(await deps.store.get(`client:${res.body.client_id}`)).toMatchObject({
+      redirect_uris: [LOOPBACK],
+      kind: 'registered',
+    })
   })
 
   it.each([
@@ -98,7 +122,9 @@ describe('POST /oauth2/register (RFC 7591)', () => {
     const form = await request(app).post('/oauth2/register').type('form').send({ redirect_uris: REDIRECT })
     expect(form.status).toBe(400)
     expect(form.body).toEqual(errorBody('invalid_request'))
-    const big = await request(app).post('/oauth2/register').send({ redirect_uris: [REDIRECT], padding: 'x'.repeat(9000) })
+    const big = await request(app)
+      .post('/oauth2/register')
+      .send({ redirect_uris: [REDIRECT], padding: 'x'.repeat(9000) })
     expect(big.status).toBe(413)
     expect(big.body).toEqual(errorBody('payload_too_large'))
   })
@@ -144,7 +170,10 @@ describe('the authorization code flow with PKCE', () => {
     expect(res.status).toBe(200)
     expect(res.headers['cache-control']).toBe('no-store')
     expect(res.body).toEqual({
-      access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'research.read research.search',
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'research.read research.search',
       refresh_token: expect.stringMatching(/^lat_rt_/),
     })
     const claims = decodeJwt(res.body.access_token)
@@ -159,7 +188,12 @@ describe('the authorization code flow with PKCE', () => {
     const { status, location } = await decide(app, page, 'deny')
     expect(status).toBe(303)
     const back = new URL(location!)
-    expect(Object.fromEntries(back.searchParams)).toEqual({ error: 'access_denied', error_description: expect.any(String), state: 'st-123', iss: BASE_URL })
+    expect(Object.fromEntries(back.searchParams)).toEqual({
+      error: 'access_denied',
+      error_description: expect.any(String),
+      state: 'st-123',
+      iss: BASE_URL,
+    })
   })
 
   it('takes a consent once, and only from the browser it was shown in', async () => {
@@ -200,7 +234,9 @@ describe('the authorization code flow with PKCE', () => {
     expect(reuse.status).toBe(400)
     expect(reuse.body).toEqual(errorBody('invalid_grant'))
     // The family is gone: the newest refresh token and its access token stop working.
-    expect((await refresh({ refresh_token: second.body.refresh_token, client_id })).body).toEqual(errorBody('invalid_grant'))
+    expect((await refresh({ refresh_token: second.body.refresh_token, client_id })).body).toEqual(
+      errorBody('invalid_grant'),
+    )
     expect((await read(second.body.access_token)).status).toBe(401)
   })
 
@@ -209,11 +245,17 @@ describe('the authorization code flow with PKCE', () => {
     const other = await registerClient()
     const narrow = await tokensFor(client_id, { scope: 'research.read' })
     expect(narrow.scope).toBe('research.read')
-    expect((await refresh({ refresh_token: narrow.refresh_token!, client_id, scope: 'research.read research.search' })).body).toEqual(errorBody('invalid_scope'))
+    expect(
+      (await refresh({ refresh_token: narrow.refresh_token!, client_id, scope: 'research.read research.search' })).body,
+    ).toEqual(errorBody('invalid_scope'))
     const t = await tokensFor(client_id)
-    expect((await refresh({ refresh_token: t.refresh_token!, client_id, resource: MCP })).body).toEqual(errorBody('invalid_target'))
+    expect((await refresh({ refresh_token: t.refresh_token!, client_id, resource: MCP })).body).toEqual(
+      errorBody('invalid_target'),
+    )
     const t2 = await tokensFor(client_id)
-    expect((await refresh({ refresh_token: t2.refresh_token!, client_id: other.client_id })).body).toEqual(errorBody('invalid_grant'))
+    expect((await refresh({ refresh_token: t2.refresh_token!, client_id: other.client_id })).body).toEqual(
+      errorBody('invalid_grant'),
+    )
   })
 
   it('issues no refresh token to a client not registered for it', async () => {
@@ -225,7 +267,10 @@ describe('the authorization code flow with PKCE', () => {
   it('revokes a refresh token at /oauth2/revoke, with the access token issued beside it', async () => {
     const { client_id } = await registerClient()
     const t = await tokensFor(client_id)
-    const res = await request(app).post('/oauth2/revoke').type('form').send({ token: t.refresh_token!, token_type_hint: 'refresh_token' })
+    const res = await request(app)
+      .post('/oauth2/revoke')
+      .type('form')
+      .send({ token: t.refresh_token!, token_type_hint: 'refresh_token' })
     expect(res.status).toBe(200)
     expect((await refresh({ refresh_token: t.refresh_token!, client_id })).body).toEqual(errorBody('invalid_grant'))
     expect((await read(t.access_token)).status).toBe(401)
@@ -247,7 +292,9 @@ describe('code redemption refusals', () => {
     const { client_id } = await registerClient()
     const { verifier, url } = requestFor(client_id)
     const code = (await approve(app, url)).searchParams.get('code')!
-    const answers = await Promise.all(Array.from({ length: 8 }, () => redeem({ code, code_verifier: verifier, redirect_uri: REDIRECT, client_id })))
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => redeem({ code, code_verifier: verifier, redirect_uri: REDIRECT, client_id })),
+    )
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
   })
 
@@ -273,8 +320,12 @@ describe('code redemption refusals', () => {
     const other = await registerClient()
     const { verifier, url } = requestFor(client_id)
     const code = (await approve(app, url)).searchParams.get('code')!
-    expect((await redeem({ code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: other.client_id })).body).toEqual(errorBody('invalid_grant'))
-    expect((await redeem({ code, code_verifier: verifier, redirect_uri: REDIRECT, client_id })).body).toEqual(errorBody('invalid_grant'))
+    expect(
+      (await redeem({ code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: other.client_id })).body,
+    ).toEqual(errorBody('invalid_grant'))
+    expect((await redeem({ code, code_verifier: verifier, redirect_uri: REDIRECT, client_id })).body).toEqual(
+      errorBody('invalid_grant'),
+    )
   })
 })
 
@@ -333,18 +384,37 @@ describe('authorization request refusals', () => {
 describe('across replicas sharing Redis', () => {
   it('continues a consent on another replica, and lets one of two replicas redeem a code', async () => {
     const prefix = `test:${randomUUID()}:`
-    const stores = [createRedisStore(REDIS_URL, { keyPrefix: prefix }), createRedisStore(REDIS_URL, { keyPrefix: prefix })]
+    const stores = [
+      createRedisStore(REDIS_URL, { keyPrefix: prefix }),
+      createRedisStore(REDIS_URL, { keyPrefix: prefix }),
+    ]
     try {
       const [a, b] = await Promise.all(stores.map(async (store) => createApp(await testDeps({ store }))))
-      const registered = await request(a!).post('/oauth2/register').send({ redirect_uris: [REDIRECT] })
+      const registered = await request(a!)
+        .post('/oauth2/register')
+        .send({ redirect_uris: [REDIRECT] })
       const client_id = registered.body.client_id as string
       const { verifier, challenge } = pkce()
-      const q = new URLSearchParams({ response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' })
+      const q = new URLSearchParams({
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      })
       const page = await openConsent(a!, `/oauth2/authorize?${q}`)
       const { location } = await decide(b!, page)
       const code = new URL(location!).searchParams.get('code')!
-      const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id }
-      const answers = await Promise.all([a, b, a, b].map((app) => request(app!).post('/oauth2/token').type('form').send(fields)))
+      const fields = {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT,
+        client_id,
+      }
+      const answers = await Promise.all(
+        [a, b, a, b].map((app) => request(app!).post('/oauth2/token').type('form').send(fields)),
+      )
       expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400, 400])
     } finally {
       const admin = new Redis(REDIS_URL)

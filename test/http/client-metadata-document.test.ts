@@ -16,7 +16,12 @@ let origin = ''
 const json = (res: ServerResponse, body: object, headers: Record<string, string> = {}) => {
   res.writeHead(200, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body))
 }
-const doc = (path: string, extra: object = {}) => ({ client_id: `${origin}${path}`, client_name: 'Doc Client', redirect_uris: [REDIRECT], ...extra })
+const doc = (path: string, extra: object = {}) => ({
+  client_id: `${origin}${path}`,
+  client_name: 'Doc Client',
+  redirect_uris: [REDIRECT],
+  ...extra,
+})
 
 // The client's side: documents good and hostile, each counting how often it was fetched.
 const documents = await serveHttps(tls, (req, res) => {
@@ -24,7 +29,9 @@ const documents = await serveHttps(tls, (req, res) => {
   hits.set(path, (hits.get(path) ?? 0) + 1)
   switch (path) {
     case '/client.json':
-      return json(res, doc(path, { grant_types: ['authorization_code', 'refresh_token'] }), { 'Cache-Control': 'max-age=600' })
+      return json(res, doc(path, { grant_types: ['authorization_code', 'refresh_token'] }), {
+        'Cache-Control': 'max-age=600',
+      })
     case '/redirect.json':
       return res.writeHead(302, { Location: '/client.json' }).end()
     case '/big.json':
@@ -73,8 +80,12 @@ afterAll(async () => {
 
 function authorizeUrl(clientId: string, challenge = pkce().challenge): string {
   const q = new URLSearchParams({
-    response_type: 'code', client_id: clientId, redirect_uri: 'http://127.0.0.1:61000/callback', code_challenge: challenge,
-    code_challenge_method: 'S256', state: 's',
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:61000/callback',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 's',
   })
   return `/oauth2/authorize?${q}`
 }
@@ -90,10 +101,16 @@ describe('clients identified by a client ID metadata document', () => {
 
     const { verifier, challenge } = pkce()
     const back = await approve(devApp, authorizeUrl(clientId, challenge))
-    const res = await request(devApp).post('/oauth2/token').type('form').send({
-      grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier,
-      redirect_uri: 'http://127.0.0.1:61000/callback', client_id: clientId,
-    })
+    const res = await request(devApp)
+      .post('/oauth2/token')
+      .type('form')
+      .send({
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        code_verifier: verifier,
+        redirect_uri: 'http://127.0.0.1:61000/callback',
+        client_id: clientId,
+      })
     expect(res.status, res.text).toBe(200)
     expect(decodeJwt(res.body.access_token).client_id).toBe(clientId)
     expect(res.body.refresh_token).toMatch(/^lat_rt_/)
@@ -136,11 +153,23 @@ describe('clients identified by a client ID metadata document', () => {
 
   it.each([
     ['a loopback address', () => `${origin}/client.json`, /does not resolve to public addresses only/],
-    ['a name that resolves to loopback', () => `${origin.replace('127.0.0.1', 'localhost')}/client.json`, /does not resolve to public addresses only/],
+    [
+      'a name that resolves to loopback',
+      () => `${origin.replace('127.0.0.1', 'localhost')}/client.json`,
+      /does not resolve to public addresses only/,
+    ],
     ['plain http', () => `${origin.replace('https:', 'http:')}/client.json`, /https/],
-    ['the cloud metadata address', () => 'https://169.254.169.254/latest/meta-data.json', /does not resolve to public addresses only/],
+    [
+      'the cloud metadata address',
+      () => 'https://169.254.169.254/latest/meta-data.json',
+      /does not resolve to public addresses only/,
+    ],
     ['a private network', () => 'https://10.0.0.7/client.json', /does not resolve to public addresses only/],
-    ['an IPv4-mapped IPv6 loopback', () => 'https://[::ffff:7f00:1]/client.json', /does not resolve to public addresses only/],
+    [
+      'an IPv4-mapped IPv6 loopback',
+      () => 'https://[::ffff:7f00:1]/client.json',
+      /does not resolve to public addresses only/,
+    ],
     ['a URL without a path', () => 'https://client.example', /with a path/],
   ])('refuses, without a development origin, %s', async (_name, clientId, why) => {
     const before = hits.get('/client.json') ?? 0
@@ -154,9 +183,24 @@ describe('clients identified by a client ID metadata document', () => {
 
 describe('the address check', () => {
   it.each([
-    ['127.0.0.1', true], ['10.1.2.3', true], ['172.16.0.1', true], ['192.168.1.1', true], ['169.254.169.254', true], ['100.64.0.1', true],
-    ['0.0.0.0', true], ['224.0.0.1', true], ['::1', true], ['::', true], ['fd00:ec2::254', true], ['fe80::1', true], ['::ffff:10.0.0.1', true],
-    ['::ffff:7f00:1', true], ['not-an-address', true], ['93.184.215.14', false], ['2606:4700::6810:85e5', false], ['::ffff:93.184.215.14', false],
+    ['127.0.0.1', true],
+    ['10.1.2.3', true],
+    ['172.16.0.1', true],
+    ['192.168.1.1', true],
+    ['169.254.169.254', true],
+    ['100.64.0.1', true],
+    ['0.0.0.0', true],
+    ['224.0.0.1', true],
+    ['::1', true],
+    ['::', true],
+    ['fd00:ec2::254', true],
+    ['fe80::1', true],
+    ['::ffff:10.0.0.1', true],
+    ['::ffff:7f00:1', true],
+    ['not-an-address', true],
+    ['93.184.215.14', false],
+    ['2606:4700::6810:85e5', false],
+    ['::ffff:93.184.215.14', false],
   ])('%s blocked: %s', (address, blocked) => {
     expect(isBlockedAddress(address)).toBe(blocked)
   })

@@ -9,20 +9,23 @@ const deps = await testDeps()
 const app = createApp(deps)
 
 describe('protected resource metadata (RFC 9728)', () => {
-  it.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/v1'])('is served at %s with every field', async (path) => {
-    const res = await request(app).get(path)
-    expect(res.status).toBe(200)
-    expect(res.headers['content-type']).toMatch(/^application\/json/)
-    expect(res.headers['access-control-allow-origin']).toBe('*')
-    expect(res.body).toMatchObject({
-      resource: `${BASE_URL}/api/v1`,
-      authorization_servers: [BASE_URL],
-      scopes_supported: ['research.read', 'research.search'],
-      bearer_methods_supported: ['header'],
-      resource_name: expect.any(String),
-      resource_logo_uri: expect.stringMatching(new RegExp(`^${BASE_URL}/`)),
-    })
-  })
+  it.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/v1'])(
+    'is served at %s with every field',
+    async (path) => {
+      const res = await request(app).get(path)
+      expect(res.status).toBe(200)
+      expect(res.headers['content-type']).toMatch(/^application\/json/)
+      expect(res.headers['access-control-allow-origin']).toBe('*')
+      expect(res.body).toMatchObject({
+        resource: `${BASE_URL}/api/v1`,
+        authorization_servers: [BASE_URL],
+        scopes_supported: ['research.read', 'research.search'],
+        bearer_methods_supported: ['header'],
+        resource_name: expect.any(String),
+        resource_logo_uri: expect.stringMatching(new RegExp(`^${BASE_URL}/`)),
+      })
+    },
+  )
 })
 
 describe('authorization server metadata (RFC 8414)', () => {
@@ -39,7 +42,12 @@ describe('authorization server metadata (RFC 8414)', () => {
       jwks_uri: `${BASE_URL}/.well-known/jwks.json`,
       response_types_supported: ['code'],
       code_challenge_methods_supported: ['S256'],
-      grant_types_supported: ['urn:ietf:params:oauth:grant-type:jwt-bearer', 'authorization_code', 'refresh_token', 'urn:agent-auth:grant-type:claim'],
+      grant_types_supported: [
+        'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        'authorization_code',
+        'refresh_token',
+        'urn:agent-auth:grant-type:claim',
+      ],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
       token_endpoint_auth_methods_supported: ['none'],
@@ -51,7 +59,11 @@ describe('authorization server metadata (RFC 8414)', () => {
         events_endpoint: `${BASE_URL}/agent/event/notify`,
       },
     })
-    expect(m.identity_types_supported.map((t: { type: string }) => t.type)).toEqual(['anonymous', 'identity_assertion', 'service_auth'])
+    expect(m.identity_types_supported.map((t: { type: string }) => t.type)).toEqual([
+      'anonymous',
+      'identity_assertion',
+      'service_auth',
+    ])
     const idAssertion = m.identity_types_supported.find((t: { type: string }) => t.type === 'identity_assertion')
     expect(idAssertion.assertion_types_supported).toEqual(['urn:ietf:params:oauth:token-type:id-jag'])
     expect(m).not.toHaveProperty('assertion_types_supported')

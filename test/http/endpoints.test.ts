@@ -9,7 +9,8 @@ const rows = ENDPOINTS as readonly Endpoint[]
 const app = createApp({ ...(await testDeps()), rateLimits: DEFAULT_RATE_LIMITS })
 /** A concrete path for a row: parameters filled with a known article. */
 const concrete = (path: string) => path.replace(':slug', 'hashing-rings')
-const send = (method: string, path: string) => (request(app) as unknown as Record<string, (p: string) => request.Test>)[method.toLowerCase()]!(path)
+const send = (method: string, path: string) =>
+  (request(app) as unknown as Record<string, (p: string) => request.Test>)[method.toLowerCase()]!(path)
 
 describe('the endpoint table', () => {
   it('is what the router answers: each row by its method, every other method a 405 with the table’s Allow', async () => {
@@ -33,7 +34,10 @@ describe('the endpoint table', () => {
     )
     const described = rows
       .filter((e) => e.action.operation)
-      .flatMap((e) => [`${e.method} ${openApiPath(e.path)} ${e.operationId}`, ...(e.method === 'GET' ? [`HEAD ${openApiPath(e.path)} ${e.operationId}Head`] : [])])
+      .flatMap((e) => [
+        `${e.method} ${openApiPath(e.path)} ${e.operationId}`,
+        ...(e.method === 'GET' ? [`HEAD ${openApiPath(e.path)} ${e.operationId}Head`] : []),
+      ])
     expect(documented.sort()).toEqual(described.sort())
     expect(rows.filter((e) => !e.action.operation).map((e) => e.path)).toEqual(['/openapi.json'])
   })
@@ -41,18 +45,25 @@ describe('the endpoint table', () => {
   it('is what the /api/v1 catalog lists', async () => {
     const { endpoints } = (await request(app).get('/api/v1')).body
     const api = rows.filter((e) => e.path.startsWith('/api/'))
-    expect(endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`).sort()).toEqual(api.map((e) => `${e.method} ${openApiPath(e.path)}`).sort())
+    expect(endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`).sort()).toEqual(
+      api.map((e) => `${e.method} ${openApiPath(e.path)}`).sort(),
+    )
   })
 
   it('gives the discovery documents their endpoint URLs', async () => {
     const asm = (await request(app).get('/.well-known/oauth-authorization-server')).body
     const prm = (await request(app).get('/.well-known/oauth-protected-resource')).body
-    const url = (operationId: string) => `${BASE_URL}${openApiPath(rows.find((e) => e.operationId === operationId)!.path)}`
+    const url = (operationId: string) =>
+      `${BASE_URL}${openApiPath(rows.find((e) => e.operationId === operationId)!.path)}`
     expect(asm).toMatchObject({
       token_endpoint: url('exchangeToken'),
       revocation_endpoint: url('revokeToken'),
       jwks_uri: url('getJwks'),
-      agent_auth: { identity_endpoint: url('registerIdentity'), claim_endpoint: url('claimIdentity'), events_endpoint: url('receiveSecurityEvent') },
+      agent_auth: {
+        identity_endpoint: url('registerIdentity'),
+        claim_endpoint: url('claimIdentity'),
+        events_endpoint: url('receiveSecurityEvent'),
+      },
     })
     expect(prm.resource).toBe(url('getCatalog'))
   })
@@ -60,8 +71,13 @@ describe('the endpoint table', () => {
   it('puts each row on its budgets: reads on "reads"; every other write (a POST, or a GET that stores) on "writes", an issuance also on its own', async () => {
     for (const e of rows) {
       const res = await send(e.method, concrete(e.path))
-      const names = [...String(res.headers['ratelimit-policy'] ?? '').matchAll(/"(\w+)"; q=\d+; w=\d+/g)].map((m) => m[1])
-      const expected = [...(e.action.kind === 'write' && e.budget !== 'reads' ? ['writes'] : []), ...(e.budget ? [e.budget] : [])]
+      const names = [...String(res.headers['ratelimit-policy'] ?? '').matchAll(/"(\w+)"; q=\d+; w=\d+/g)].map(
+        (m) => m[1],
+      )
+      const expected = [
+        ...(e.action.kind === 'write' && e.budget !== 'reads' ? ['writes'] : []),
+        ...(e.budget ? [e.budget] : []),
+      ]
       expect(names, `${e.method} ${e.path}`).toEqual(expected)
     }
   })

@@ -8,19 +8,57 @@ import { postRegistration } from '../support/agent.ts'
 import { testDeps } from '../support/index.ts'
 
 const deps = await testDeps()
-const app = createApp({ ...deps, rateLimits: { ...DEFAULT_RATE_LIMITS, keysPerHour: 1e6, identitiesPerHour: 1e6, tokensPerMinute: 1e6, clientsPerHour: 1e6, anonymousReadsPerMinute: 1e6, writesPerMinute: 1e6, badCredentialsPerMinute: 1e6 } })
+const app = createApp({
+  ...deps,
+  rateLimits: {
+    ...DEFAULT_RATE_LIMITS,
+    keysPerHour: 1e6,
+    identitiesPerHour: 1e6,
+    tokensPerMinute: 1e6,
+    clientsPerHour: 1e6,
+    anonymousReadsPerMinute: 1e6,
+    writesPerMinute: 1e6,
+    badCredentialsPerMinute: 1e6,
+  },
+})
 const KNOWN = new Set<string>(ERROR_CODES)
-const EVENT_CODES = new Set(['invalid_request', 'invalid_key', 'invalid_issuer', 'invalid_audience', 'authentication_failed', 'access_denied'])
+const EVENT_CODES = new Set([
+  'invalid_request',
+  'invalid_key',
+  'invalid_issuer',
+  'invalid_audience',
+  'authentication_failed',
+  'access_denied',
+])
 
 const PATHS = [
-  '/api/v1', '/api/v1/posts', '/api/v1/posts/hashing-rings', '/api/v1/search', '/api/v1/keys', '/agent/identity',
-  '/agent/identity/claim', '/oauth2/token', '/oauth2/revoke', '/agent/event/notify', '/.well-known/oauth-protected-resource',
-  '/.well-known/oauth-authorization-server', '/.well-known/jwks.json', '/openapi.json', '/api/v1/posts/', '/.well-known/api-catalog',
+  '/api/v1',
+  '/api/v1/posts',
+  '/api/v1/posts/hashing-rings',
+  '/api/v1/search',
+  '/api/v1/keys',
+  '/agent/identity',
+  '/agent/identity/claim',
+  '/oauth2/token',
+  '/oauth2/revoke',
+  '/agent/event/notify',
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/jwks.json',
+  '/openapi.json',
+  '/api/v1/posts/',
+  '/.well-known/api-catalog',
 ]
 const METHODS = ['get', 'post', 'put', 'delete', 'patch', 'options', 'head'] as const
 const CONTENT_TYPES = [
-  'application/json', 'application/x-www-form-urlencoded', 'application/secevent+jwt', 'text/plain', 'application/xml',
-  'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/x-www-form-urlencoded; charset=utf-16',
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'application/secevent+jwt',
+  'text/plain',
+  'application/xml',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  'application/x-www-form-urlencoded; charset=utf-16',
 ]
 
 /** Tokens and keys of every malformed shape, and a few that look almost right. */
@@ -38,24 +76,69 @@ const authorization = fc.oneof(
 const body = fc.oneof(
   fc.json(),
   fc.string(),
-  fc.record({ type: fc.oneof(fc.string(), fc.constantFrom('anonymous', 'identity_assertion', 'service_auth')), assertion: credential }).map((o) => JSON.stringify(o)),
-  fc.dictionary(fc.constantFrom('grant_type', 'assertion', 'resource', 'token', 'label', 'claim_token', 'scope', 'client_id'), fc.oneof(fc.string(), credential)).map((d) => new URLSearchParams(d).toString()),
+  fc
+    .record({
+      type: fc.oneof(fc.string(), fc.constantFrom('anonymous', 'identity_assertion', 'service_auth')),
+      assertion: credential,
+    })
+    .map((o) => JSON.stringify(o)),
+  fc
+    .dictionary(
+      fc.constantFrom('grant_type', 'assertion', 'resource', 'token', 'label', 'claim_token', 'scope', 'client_id'),
+      fc.oneof(fc.string(), credential),
+    )
+    .map((d) => new URLSearchParams(d).toString()),
   fc.constant(''),
 )
 /** Cursors of every malformed shape: random text, base64url of random JSON, of near-valid positions. */
 const cursor = fc.oneof(
   fc.string(),
   fc.json().map((j) => Buffer.from(j).toString('base64url')),
-  fc.tuple(fc.constantFrom(1, 2, '1'), fc.string(), fc.oneof(fc.string(), fc.double()), fc.oneof(fc.string(), fc.integer()), fc.string())
+  fc
+    .tuple(
+      fc.constantFrom(1, 2, '1'),
+      fc.string(),
+      fc.oneof(fc.string(), fc.double()),
+      fc.oneof(fc.string(), fc.integer()),
+      fc.string(),
+    )
     .map((fields) => Buffer.from(JSON.stringify(fields)).toString('base64url')),
 )
 /** Client names with a character that makes them read differently: controls, bidi, invisible. */
 const hiddenName = fc
-  .tuple(fc.string({ maxLength: 20 }), fc.constantFrom('\u0000', '\n', '\r', '\t', '\u001b', '\u007f', '\u0085', '\u200b', '\u200d', '\u200e', '\u202a', '\u202e', '\u2066', '\u2069', '\u2028', '\u2029', '\ufeff', '\ue000'), fc.string({ maxLength: 20 }))
+  .tuple(
+    fc.string({ maxLength: 20 }),
+    fc.constantFrom(
+      '\u0000',
+      '\n',
+      '\r',
+      '\t',
+      '\u001b',
+      '\u007f',
+      '\u0085',
+      '\u200b',
+      '\u200d',
+      '\u200e',
+      '\u202a',
+      '\u202e',
+      '\u2066',
+      '\u2069',
+      '\u2028',
+      '\u2029',
+      '\ufeff',
+      '\ue000',
+    ),
+    fc.string({ maxLength: 20 }),
+  )
   .map(([a, hidden, b]) => `${a}${hidden}${b}`)
 const query = fc.dictionary(
   fc.constantFrom('q', 'limit', 'x', 'q[]', 'limit[a]', 'cursor', 'tag', 'author', 'updated_since', 'offset'),
-  fc.oneof(fc.string(), fc.integer().map(String), cursor, fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+  fc.oneof(
+    fc.string(),
+    fc.integer().map(String),
+    cursor,
+    fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+  ),
   { maxKeys: 3 },
 )
 
@@ -64,7 +147,8 @@ function assertAnswer(path: string, status: number, type: string | undefined, pa
   if (status < 400) return
   expect(type, `${path} ${status}`).toMatch(/^application\/json/)
   const b = parsed as { error?: string; err?: string }
-  if (path === '/agent/event/notify' && b.err !== undefined) expect(EVENT_CODES.has(b.err), `${path} ${b.err}`).toBe(true)
+  if (path === '/agent/event/notify' && b.err !== undefined)
+    expect(EVENT_CODES.has(b.err), `${path} ${b.err}`).toBe(true)
   else expect(KNOWN.has(b.error ?? ''), `${path} ${status} ${JSON.stringify(b)}`).toBe(true)
 }
 
@@ -72,7 +156,12 @@ describe('hostile input, generated', () => {
   it('never answers 5xx and always explains a refusal with a known code', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(...PATHS), fc.constantFrom(...METHODS), query, fc.option(authorization), fc.option(fc.constantFrom(...CONTENT_TYPES)), body,
+        fc.constantFrom(...PATHS),
+        fc.constantFrom(...METHODS),
+        query,
+        fc.option(authorization),
+        fc.option(fc.constantFrom(...CONTENT_TYPES)),
+        body,
         async (path, method, q, auth, type, payload) => {
           let req = request(app)[method](path).query(q)
           if (auth !== null) req = req.set('Authorization', auth)
@@ -88,29 +177,66 @@ describe('hostile input, generated', () => {
 
   it('never answers 5xx to garbage tokens at the token and revocation endpoints', async () => {
     await fc.assert(
-      fc.asyncProperty(credential, fc.constantFrom('urn:ietf:params:oauth:grant-type:jwt-bearer', 'urn:agent-auth:grant-type:claim', 'password'), async (token, grant) => {
-        const exchange = await request(app).post('/oauth2/token').type('form').send({ grant_type: grant, assertion: token, claim_token: token })
-        assertAnswer('/oauth2/token', exchange.status, exchange.headers['content-type'], exchange.body)
-        expect(exchange.status).not.toBe(200)
-        const revoke = await request(app).post('/oauth2/revoke').type('form').send({ token })
-        expect(revoke.status).toBe(token === '' ? 400 : 200)
-      }),
+      fc.asyncProperty(
+        credential,
+        fc.constantFrom('urn:ietf:params:oauth:grant-type:jwt-bearer', 'urn:agent-auth:grant-type:claim', 'password'),
+        async (token, grant) => {
+          const exchange = await request(app)
+            .post('/oauth2/token')
+            .type('form')
+            .send({ grant_type: grant, assertion: token, claim_token: token })
+          assertAnswer('/oauth2/token', exchange.status, exchange.headers['content-type'], exchange.body)
+          expect(exchange.status).not.toBe(200)
+          const revoke = await request(app).post('/oauth2/revoke').type('form').send({ token })
+          expect(revoke.status).toBe(token === '' ? 400 : 200)
+        },
+      ),
       { numRuns: 200 },
     )
   })
 
   it('never answers 5xx nor redirects at the authorization endpoint, and never 5xx at registration', async () => {
-    const { client_id } = (await request(app).post('/oauth2/register').send({ redirect_uris: ['https://app.example/cb', 'http://127.0.0.1/cb'] })).body as { client_id: string }
-    const loopback = fc.tuple(fc.constantFrom('127.0.0.1', '[::1]', 'localhost'), fc.integer({ min: 0, max: 1_000_000 })).map(([host, port]) => `http://${host}:${port}/cb`)
-    const param = fc.oneof(fc.string(), credential, loopback, fc.constantFrom(client_id, 'https://app.example/cb', 'S256', 'plain', 'code', 'https://127.0.0.1/c.json'))
+    const { client_id } = (
+      await request(app)
+        .post('/oauth2/register')
+        .send({ redirect_uris: ['https://app.example/cb', 'http://127.0.0.1/cb'] })
+    ).body as { client_id: string }
+    const loopback = fc
+      .tuple(fc.constantFrom('127.0.0.1', '[::1]', 'localhost'), fc.integer({ min: 0, max: 1_000_000 }))
+      .map(([host, port]) => `http://${host}:${port}/cb`)
+    const param = fc.oneof(
+      fc.string(),
+      credential,
+      loopback,
+      fc.constantFrom(client_id, 'https://app.example/cb', 'S256', 'plain', 'code', 'https://127.0.0.1/c.json'),
+    )
     const authorizeQuery = fc.dictionary(
-      fc.constantFrom('response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'resource', 'state', 'client_id[]'),
+      fc.constantFrom(
+        'response_type',
+        'client_id',
+        'redirect_uri',
+        'code_challenge',
+        'code_challenge_method',
+        'scope',
+        'resource',
+        'state',
+        'client_id[]',
+      ),
       param,
       { maxKeys: 9 },
     )
     const metadata = fc.oneof(
       fc.json(),
-      fc.record({ redirect_uris: fc.oneof(fc.array(param), param), client_name: fc.oneof(fc.string(), fc.integer(), hiddenName), grant_types: fc.array(param) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+      fc
+        .record(
+          {
+            redirect_uris: fc.oneof(fc.array(param), param),
+            client_name: fc.oneof(fc.string(), fc.integer(), hiddenName),
+            grant_types: fc.array(param),
+          },
+          { requiredKeys: [] },
+        )
+        .map((o) => JSON.stringify(o)),
     )
     await fc.assert(
       fc.asyncProperty(authorizeQuery, metadata, async (q, body) => {
@@ -119,8 +245,12 @@ describe('hostile input, generated', () => {
         // Only the person's decision is redirected (RFC 9700 §4.11.2): the request itself never is.
         expect(page.headers.location).toBeUndefined()
         if (page.status >= 400) expect(page.headers['content-type']).toMatch(/^text\/html/)
-        const registered = await request(app).post('/oauth2/register').set('Content-Type', 'application/json').send(body)
-        if (registered.status !== 201) assertAnswer('/oauth2/register', registered.status, registered.headers['content-type'], registered.body)
+        const registered = await request(app)
+          .post('/oauth2/register')
+          .set('Content-Type', 'application/json')
+          .send(body)
+        if (registered.status !== 201)
+          assertAnswer('/oauth2/register', registered.status, registered.headers['content-type'], registered.body)
       }),
       { numRuns: 150 },
     )
@@ -129,7 +259,9 @@ describe('hostile input, generated', () => {
   it('refuses every client name that hides characters, whatever surrounds them', async () => {
     await fc.assert(
       fc.asyncProperty(hiddenName, async (client_name) => {
-        const res = await request(app).post('/oauth2/register').send({ client_name, redirect_uris: ['https://app.example/cb'] })
+        const res = await request(app)
+          .post('/oauth2/register')
+          .send({ client_name, redirect_uris: ['https://app.example/cb'] })
         expect(res.status).toBe(400)
         expect(res.body.error).toBe('invalid_client_metadata')
       }),
@@ -142,10 +274,18 @@ describe('hostile input, generated', () => {
       fc.constantFrom('%', '%f', '%zz', '%ff', '%c0%af', '%E0%A4%A', '%ED%A0%80', '%25', '%2F', '%00', '%2e%2e'),
       fc.integer({ min: 0, max: 255 }).map((b) => `%${b.toString(16).padStart(2, '0')}`),
     )
-    const spelled = fc.tuple(fc.constantFrom(...PATHS, '/mcp', '/posts/hashing-rings', '/tags', '/'), fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }))
+    const spelled = fc
+      .tuple(
+        fc.constantFrom(...PATHS, '/mcp', '/posts/hashing-rings', '/tags', '/'),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }),
+      )
       .map(([path, upper]) => [...path].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c)).join(''))
     const path = fc.oneof(
-      fc.tuple(fc.constantFrom('/', '/posts/', '/api/v1/posts/', '/api/v1/', '/mcp/', '/oauth2/', '/.well-known/'), fc.array(fc.oneof(escape, fc.stringMatching(/^[a-z0-9-]{0,8}$/)), { minLength: 1, maxLength: 4 }))
+      fc
+        .tuple(
+          fc.constantFrom('/', '/posts/', '/api/v1/posts/', '/api/v1/', '/mcp/', '/oauth2/', '/.well-known/'),
+          fc.array(fc.oneof(escape, fc.stringMatching(/^[a-z0-9-]{0,8}$/)), { minLength: 1, maxLength: 4 }),
+        )
         .map(([prefix, parts]) => prefix + parts.join('')),
       spelled,
     )
@@ -153,9 +293,11 @@ describe('hostile input, generated', () => {
       fc.asyncProperty(path, fc.constantFrom('get', 'post', 'head'), async (p, method) => {
         const res = await request(app)[method](p)
         expect(res.status, `${method} ${p}`).toBeLessThan(500)
-        if (method !== 'head' && res.status >= 400 && res.headers['content-type']?.startsWith('application/json')) assertAnswer(p, res.status, res.headers['content-type'], res.body)
+        if (method !== 'head' && res.status >= 400 && res.headers['content-type']?.startsWith('application/json'))
+          assertAnswer(p, res.status, res.headers['content-type'], res.body)
         // Another spelling of an API path is never answered as the path itself.
-        if (p !== p.toLowerCase() && PATHS.includes(p.toLowerCase())) expect([404, 405], `${method} ${p}`).toContain(res.status)
+        if (p !== p.toLowerCase() && PATHS.includes(p.toLowerCase()))
+          expect([404, 405], `${method} ${p}`).toContain(res.status)
       }),
       { numRuns: 300 },
     )

@@ -30,7 +30,10 @@ describe('POST /api/v1/keys', () => {
       label: null,
     })
     expect(res.body.key.startsWith(res.body.prefix)).toBe(true)
-    expect(await deps.store.get(`api-key:${digest(res.body.key)}`)).toMatchObject({ prefix: res.body.prefix, label: null })
+    expect(await deps.store.get(`api-key:${digest(res.body.key)}`)).toMatchObject({
+      prefix: res.body.prefix,
+      label: null,
+    })
     expect(await deps.store.get(`api-key:${res.body.key}`)).toBeUndefined()
   })
 
@@ -76,7 +79,9 @@ describe('POST /api/v1/keys', () => {
   })
 
   it('refuses an oversized body with 413', async () => {
-    const res = await request(app).post('/api/v1/keys').send({ label: 'x'.repeat(40_000) })
+    const res = await request(app)
+      .post('/api/v1/keys')
+      .send({ label: 'x'.repeat(40_000) })
     expect(res.status).toBe(413)
     expect(res.body).toEqual(errorBody('payload_too_large'))
   })
@@ -110,14 +115,21 @@ describe('the bearer check on /api/v1', () => {
   it('refuses a revoked key at once', async () => {
     const { key } = (await request(app).post('/api/v1/keys')).body
     expect((await request(app).get('/api/v1/posts').set('Authorization', `Bearer ${key}`)).status).toBe(200)
-    expect((await request(app).post('/oauth2/revoke').type('form').send({ token: key, token_type_hint: 'access_token' })).status).toBe(200)
+    expect(
+      (await request(app).post('/oauth2/revoke').type('form').send({ token: key, token_type_hint: 'access_token' }))
+        .status,
+    ).toBe(200)
     const res = await request(app).get('/api/v1/posts').set('Authorization', `Bearer ${key}`)
     expect(res.status).toBe(401)
     expect(res.headers['www-authenticate']).toBe(CHALLENGE)
   })
 
   it('checks the bearer on every /api/v1 call, POST and unknown paths included', async () => {
-    for (const req of [request(app).post('/api/v1/keys'), request(app).get('/api/v1/nope'), request(app).get('/api/v1/search')]) {
+    for (const req of [
+      request(app).post('/api/v1/keys'),
+      request(app).get('/api/v1/nope'),
+      request(app).get('/api/v1/search'),
+    ]) {
       const res = await req.set('Authorization', 'Bearer nope')
       expect(res.status).toBe(401)
     }

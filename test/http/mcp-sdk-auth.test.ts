@@ -7,7 +7,11 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { decodeJwt } from 'jose'
@@ -108,7 +112,9 @@ async function walk(base: string, provider: ScriptedProvider) {
   const claims = decodeJwt(first.access_token)
   expect(claims).toMatchObject({ aud: serverUrl, client_id: provider.client!.client_id })
 
-  const posts = await fetch(`${base}/api/v1/posts?limit=1`, { headers: { Authorization: `Bearer ${first.access_token}` } })
+  const posts = await fetch(`${base}/api/v1/posts?limit=1`, {
+    headers: { Authorization: `Bearer ${first.access_token}` },
+  })
   expect(posts.status).toBe(200)
   expect(((await posts.json()) as { posts: unknown[] }).posts).toHaveLength(1)
 
@@ -118,7 +124,11 @@ async function walk(base: string, provider: ScriptedProvider) {
   expect(second.refresh_token).not.toBe(first.refresh_token)
   const reuse = await fetch(`${base}/oauth2/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: provider.client!.client_id }),
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token!,
+      client_id: provider.client!.client_id,
+    }),
   })
   expect(reuse.status).toBe(400)
   expect(((await reuse.json()) as { error: string }).error).toBe('invalid_grant')
@@ -136,9 +146,16 @@ describe('the MCP SDK’s auth()', () => {
     const tls = selfSignedCertificate()
     let docUrl = ''
     const documents = await serveHttps(tls, (_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(
-        JSON.stringify({ client_id: docUrl, client_name: 'SDK metadata-document client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'] }),
-      )
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(
+          JSON.stringify({
+            client_id: docUrl,
+            client_name: 'SDK metadata-document client',
+            redirect_uris: [REDIRECT],
+            grant_types: ['authorization_code', 'refresh_token'],
+          }),
+        )
     })
     try {
       docUrl = `${documents.origin}/oauth/client.json`
@@ -155,13 +172,19 @@ describe('the MCP SDK’s auth()', () => {
     const base = await serve()
     const provider = new ScriptedProvider(base)
     const serverUrl = `${base}/mcp`
-    const challenge = await fetch(serverUrl, { method: 'POST', headers: { Authorization: 'Bearer expired', 'Content-Type': 'application/json' }, body: '{}' })
+    const challenge = await fetch(serverUrl, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer expired', 'Content-Type': 'application/json' },
+      body: '{}',
+    })
     expect(challenge.status).toBe(401)
     const { resourceMetadataUrl } = extractWWWAuthenticateParams(challenge)
     expect(resourceMetadataUrl?.href).toBe(`${base}/.well-known/oauth-protected-resource/mcp`)
 
     expect(await auth(provider, { serverUrl, resourceMetadataUrl })).toBe('REDIRECT')
-    expect(await auth(provider, { serverUrl, resourceMetadataUrl, authorizationCode: provider.code! })).toBe('AUTHORIZED')
+    expect(await auth(provider, { serverUrl, resourceMetadataUrl, authorizationCode: provider.code! })).toBe(
+      'AUTHORIZED',
+    )
     const token = provider.saved!.access_token
     // The SDK asked for the resource its metadata names: the token is for /mcp, and only there.
     expect(decodeJwt(token)).toMatchObject({ aud: serverUrl, client_id: provider.client!.client_id })
@@ -174,7 +197,9 @@ describe('the MCP SDK’s auth()', () => {
       sent.push(new Headers(init?.headers).get('authorization'))
       return fetch(url, init)
     }
-    await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider, fetch: watched }))
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider, fetch: watched }),
+    )
     try {
       const post = await client.callTool({ name: 'get_post', arguments: { slug: 'hashing-rings' } })
       expect(post.isError).toBeFalsy()

@@ -2,7 +2,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js'
+import {
+  discoverAuthorizationServerMetadata,
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+} from '@modelcontextprotocol/sdk/client/auth.js'
 import fc from 'fast-check'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,7 +20,11 @@ import { testDeps } from '../support/index.ts'
 import { fastPathPair, headersOf } from '../support/fast-path-pair.ts'
 
 const PROTOCOL = '2025-11-25'
-const MCP_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', 'MCP-Protocol-Version': PROTOCOL }
+const MCP_HEADERS = {
+  Accept: 'application/json, text/event-stream',
+  'Content-Type': 'application/json',
+  'MCP-Protocol-Version': PROTOCOL,
+}
 const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
 
 /** The service on a real port, with BASE_URL that origin, as an MCP client reaches it. */
@@ -67,7 +75,10 @@ describe('/mcp with the official SDK client', () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(['get_post', 'list_posts', 'search_posts'])
     for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object')
-    expect(tools.find((t) => t.name === 'search_posts')!.inputSchema).toMatchObject({ required: ['q'], properties: { q: { type: 'string' }, limit: { maximum: 50 } } })
+    expect(tools.find((t) => t.name === 'search_posts')!.inputSchema).toMatchObject({
+      required: ['q'],
+      properties: { q: { type: 'string' }, limit: { maximum: 50 } },
+    })
 
     const search = await client.callTool({ name: 'search_posts', arguments: { q: 'hashing', limit: 5 } })
     expect(search.isError).toBeFalsy()
@@ -86,11 +97,17 @@ describe('/mcp with the official SDK client', () => {
     // The REST list's paging and filters, through the same parsing: following next_cursor gives
     // what the REST pages give, and a tag filter the same selection.
     const listSchema = tools.find((t) => t.name === 'list_posts')!.inputSchema
-    expect(Object.keys(listSchema.properties ?? {})).toEqual(expect.arrayContaining(['limit', 'cursor', 'tag', 'author', 'updated_since']))
-    const first = (await client.callTool({ name: 'list_posts', arguments: { limit: 1 } })).structuredContent as { next_cursor: string | null }
+    expect(Object.keys(listSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['limit', 'cursor', 'tag', 'author', 'updated_since']),
+    )
+    const first = (await client.callTool({ name: 'list_posts', arguments: { limit: 1 } })).structuredContent as {
+      next_cursor: string | null
+    }
     expect(first.next_cursor).toEqual(expect.any(String))
     const second = await client.callTool({ name: 'list_posts', arguments: { limit: 1, cursor: first.next_cursor } })
-    expect(second.structuredContent).toEqual(await rest(base, `/api/v1/posts?limit=1&cursor=${encodeURIComponent(first.next_cursor!)}`))
+    expect(second.structuredContent).toEqual(
+      await rest(base, `/api/v1/posts?limit=1&cursor=${encodeURIComponent(first.next_cursor!)}`),
+    )
     const tagged = await client.callTool({ name: 'list_posts', arguments: { tag: 'distributed-systems' } })
     expect(tagged.structuredContent).toEqual(await rest(base, '/api/v1/posts?tag=distributed-systems'))
     const refused = await client.callTool({ name: 'list_posts', arguments: { cursor: 'not-a-cursor' } })
@@ -99,7 +116,9 @@ describe('/mcp with the official SDK client', () => {
 
   it('offers every article as a text/markdown resource, and a template of their addresses', async () => {
     const client = await open()
-    const { posts } = (await rest(base, '/api/v1/posts')) as { posts: Array<{ slug: string; markdown_url: string; title: string }> }
+    const { posts } = (await rest(base, '/api/v1/posts')) as {
+      posts: Array<{ slug: string; markdown_url: string; title: string }>
+    }
     const { resources, nextCursor } = await client.listResources()
     expect(nextCursor).toBeUndefined()
     expect(resources.map((r) => r.uri)).toEqual(posts.map((p) => p.markdown_url))
@@ -111,7 +130,9 @@ describe('/mcp with the official SDK client', () => {
     expect(read.contents).toEqual([{ uri, mimeType: 'text/markdown', text: markdown }])
 
     const { resourceTemplates } = await client.listResourceTemplates()
-    expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: `${base}/posts/{slug}.md`, mimeType: 'text/markdown' })])
+    expect(resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: `${base}/posts/{slug}.md`, mimeType: 'text/markdown' }),
+    ])
 
     await expect(client.readResource({ uri: `${base}/posts/no-such-post.md` })).rejects.toThrow(/Resource not found/)
     await expect(client.readResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(/Resource not found/)
@@ -133,7 +154,9 @@ describe('/mcp with the official SDK client', () => {
     expect(await refused('get_post', {})).toMatch(/"slug" is required/)
     expect(await refused('get_post', { slug: 'no-such-post' })).toMatch(/^not_found: /)
     expect(await refused('search_posts', { q: 'x'.repeat(500) })).toMatch(/at most 200 characters/)
-    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/Unknown tool "delete_everything"/)
+    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(
+      /Unknown tool "delete_everything"/,
+    )
   })
 
   it('identifies a caller by API key, and by an access token issued for /mcp', async () => {
@@ -152,7 +175,10 @@ describe('/mcp with the official SDK client', () => {
     const prm = `${base}/.well-known/oauth-protected-resource/mcp`
     const { access_token: restToken } = await agentToken(base)
     for (const bearer of [restToken, 'forged-token']) {
-      const failed = await connect(base, { Authorization: `Bearer ${bearer}` }).then(() => undefined, (e: unknown) => e)
+      const failed = await connect(base, { Authorization: `Bearer ${bearer}` }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
       expect(failed).toBeInstanceOf(StreamableHTTPError)
       expect((failed as StreamableHTTPError).code).toBe(401)
 
@@ -170,7 +196,11 @@ describe('/mcp with the official SDK client', () => {
 
     // The SDK's own discovery, from the server URL alone (RFC 9728 path-inserted form first).
     const metadata = await discoverOAuthProtectedResourceMetadata(`${base}/mcp`)
-    expect(metadata).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['research.read', 'research.search'] })
+    expect(metadata).toMatchObject({
+      resource: `${base}/mcp`,
+      authorization_servers: [base],
+      scopes_supported: ['research.read', 'research.search'],
+    })
     // And the authorization server's, which the SDK validates against its own schema.
     const asm = await discoverAuthorizationServerMetadata(metadata.authorization_servers![0]!)
     expect(asm).toMatchObject({
@@ -182,7 +212,9 @@ describe('/mcp with the official SDK client', () => {
     })
     // The REST API's metadata is unchanged.
     expect(await rest(base, '/.well-known/oauth-protected-resource')).toMatchObject({ resource: `${base}/api/v1` })
-    expect(await rest(base, '/.well-known/oauth-protected-resource/api/v1')).toMatchObject({ resource: `${base}/api/v1` })
+    expect(await rest(base, '/.well-known/oauth-protected-resource/api/v1')).toMatchObject({
+      resource: `${base}/api/v1`,
+    })
   })
 
   it('pages resources/list with the SDK’s cursor, newest first, each article once', async () => {
@@ -218,9 +250,13 @@ describe('/mcp with the official SDK client', () => {
         pages++
       } while (cursor !== undefined)
       expect(pages).toBe(3)
-      const order = (JSON.parse(index.latest(index.size).body.toString()) as { posts: Array<{ slug: string }> }).posts.map((p) => p.slug)
+      const order = (
+        JSON.parse(index.latest(index.size).body.toString()) as { posts: Array<{ slug: string }> }
+      ).posts.map((p) => p.slug)
       expect(seen).toEqual(order)
-      await expect(client.listResources({ cursor: 'not-a-cursor' })).rejects.toThrow(/cursor is not one this server gave/)
+      await expect(client.listResources({ cursor: 'not-a-cursor' })).rejects.toThrow(
+        /cursor is not one this server gave/,
+      )
     } finally {
       bigServer.close()
     }
@@ -233,7 +269,10 @@ describe('/mcp refusals', () => {
     app = createApp(await testDeps())
   })
   const post = (body: unknown, headers: Record<string, string> = {}) =>
-    request(app).post('/mcp').set({ ...MCP_HEADERS, ...headers }).send(typeof body === 'string' ? body : JSON.stringify(body))
+    request(app)
+      .post('/mcp')
+      .set({ ...MCP_HEADERS, ...headers })
+      .send(typeof body === 'string' ? body : JSON.stringify(body))
   const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_posts', arguments: { limit: 1 } } }
 
   it('answers a single message as JSON, never cached', async () => {
@@ -241,7 +280,11 @@ describe('/mcp refusals', () => {
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toMatch(/^application\/json/)
     expect(res.headers['cache-control']).toBe('no-store')
-    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { posts: [expect.any(Object)] } } })
+    expect(res.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { structuredContent: { posts: [expect.any(Object)] } },
+    })
     expect(res.headers['mcp-session-id']).toBeUndefined()
     const note = await post({ jsonrpc: '2.0', method: 'notifications/initialized' })
     expect(note.status).toBe(202)
@@ -260,7 +303,12 @@ describe('/mcp refusals', () => {
     for (const [name, args] of calls) {
       const direct = await post({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name, arguments: args } })
       // _meta is not something the direct answer looks at: the message goes through the SDK's server.
-      const viaSdk = await post({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name, arguments: args, _meta: {} } })
+      const viaSdk = await post({
+        jsonrpc: '2.0',
+        id: 'a',
+        method: 'tools/call',
+        params: { name, arguments: args, _meta: {} },
+      })
       expect(direct.status, name).toBe(200)
       expect(direct.headers['content-type']).toMatch(/^application\/json/)
       expect(direct.body, `${name} ${JSON.stringify(args)}`).toEqual(viaSdk.body)
@@ -273,7 +321,10 @@ describe('/mcp refusals', () => {
     expect(batch.status).toBe(400)
     expect(batch.body.error_description).toMatch(/batches/)
     expect((await post('42')).status).toBe(400)
-    const text = await request(app).post('/mcp').set({ ...MCP_HEADERS, 'Content-Type': 'text/plain' }).send('hello')
+    const text = await request(app)
+      .post('/mcp')
+      .set({ ...MCP_HEADERS, 'Content-Type': 'text/plain' })
+      .send('hello')
     expect(text.status).toBe(415)
     expect(text.body).toEqual(errorBody('unsupported_media_type'))
     const huge = await post({ ...call, params: { name: 'search_posts', arguments: { q: 'x'.repeat(200_000) } } })
@@ -312,7 +363,10 @@ describe('/mcp refusals', () => {
   })
 
   it('checks the scope a message needs: a token without research.search may read but not search', async () => {
-    const { access_token } = await agentToken(app, { resource: 'https://research.example.org/mcp', scope: 'research.read' })
+    const { access_token } = await agentToken(app, {
+      resource: 'https://research.example.org/mcp',
+      scope: 'research.read',
+    })
     const auth = { Authorization: `Bearer ${access_token}` }
     const read = await post(call, auth)
     expect(read.status).toBe(200)
@@ -326,7 +380,10 @@ describe('/mcp refusals', () => {
   })
 
   it('draws every message on the read budget, per client, with the RateLimit headers', async () => {
-    const limited = createApp({ ...(await testDeps()), rateLimits: { ...DEFAULT_RATE_LIMITS, anonymousReadsPerMinute: 3 } })
+    const limited = createApp({
+      ...(await testDeps()),
+      rateLimits: { ...DEFAULT_RATE_LIMITS, anonymousReadsPerMinute: 3 },
+    })
     const send = () => request(limited).post('/mcp').set(MCP_HEADERS).send(JSON.stringify(call))
     for (let i = 0; i < 3; i++) {
       const ok = await send()
@@ -342,9 +399,19 @@ describe('/mcp refusals', () => {
   })
 
   it('never answers 5xx to generated messages, and explains every refusal with a code', async () => {
-    const fuzzed = createApp({ ...(await testDeps()), rateLimits: { ...DEFAULT_RATE_LIMITS, anonymousReadsPerMinute: 1e6 } })
+    const fuzzed = createApp({
+      ...(await testDeps()),
+      rateLimits: { ...DEFAULT_RATE_LIMITS, anonymousReadsPerMinute: 1e6 },
+    })
     const known = new Set<string>(ERROR_CODES)
-    const value = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.json().map((j) => JSON.parse(j) as unknown))
+    const value = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.json().map((j) => JSON.parse(j) as unknown),
+    )
     const message = fc.oneof(
       fc.json(),
       fc.string(),
@@ -353,14 +420,31 @@ describe('/mcp refusals', () => {
           {
             jsonrpc: fc.oneof(fc.constant('2.0'), fc.string()),
             id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.double()),
-            method: fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'resources/list', 'resources/read', 'resources/templates/list', 'initialize', 'ping'), fc.string()),
+            method: fc.oneof(
+              fc.constantFrom(
+                'tools/call',
+                'tools/list',
+                'resources/list',
+                'resources/read',
+                'resources/templates/list',
+                'initialize',
+                'ping',
+              ),
+              fc.string(),
+            ),
             params: fc.oneof(
               value,
               fc.record(
                 {
                   name: fc.oneof(fc.constantFrom('get_post', 'search_posts', 'list_posts'), fc.string()),
-                  arguments: fc.oneof(value, fc.dictionary(fc.constantFrom('q', 'slug', 'limit', 'cursor', '__proto__', 'x'), value)),
-                  uri: fc.oneof(fc.string(), fc.constantFrom('https://research.example.org/posts/hashing-rings.md', 'file:///etc/passwd')),
+                  arguments: fc.oneof(
+                    value,
+                    fc.dictionary(fc.constantFrom('q', 'slug', 'limit', 'cursor', '__proto__', 'x'), value),
+                  ),
+                  uri: fc.oneof(
+                    fc.string(),
+                    fc.constantFrom('https://research.example.org/posts/hashing-rings.md', 'file:///etc/passwd'),
+                  ),
                   cursor: value,
                 },
                 { requiredKeys: [] },
@@ -374,7 +458,12 @@ describe('/mcp refusals', () => {
     const headers = fc.record(
       {
         Accept: fc.constantFrom('application/json, text/event-stream', 'application/json', '*/*'),
-        'Content-Type': fc.constantFrom('application/json', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded'),
+        'Content-Type': fc.constantFrom(
+          'application/json',
+          'application/json; charset=latin1',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+        ),
         'MCP-Protocol-Version': fc.constantFrom('2025-11-25', '2025-06-18', '1.0', ''),
         Authorization: fc.constantFrom('Bearer forged', 'Basic eDp5', 'Bearer lat_live_x'),
         Origin: fc.constantFrom('http://evil.example', 'https://research.example.org', 'null'),
@@ -390,7 +479,11 @@ describe('/mcp refusals', () => {
         // The service's own refusals carry a code; the transport's are JSON-RPC errors.
         const refusal = res.body as { error?: unknown }
         if (typeof refusal.error === 'string') expect(known.has(refusal.error), JSON.stringify(refusal)).toBe(true)
-        else expect(refusal.error, JSON.stringify(refusal)).toMatchObject({ code: expect.any(Number), message: expect.any(String) })
+        else
+          expect(refusal.error, JSON.stringify(refusal)).toMatchObject({
+            code: expect.any(Number),
+            message: expect.any(String),
+          })
       }),
       { numRuns: 200 },
     )
@@ -407,7 +500,10 @@ describe('/mcp refusals', () => {
     })
     const res = await request(broken).post('/mcp').set(MCP_HEADERS).send(JSON.stringify(call))
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ id: 7, error: { code: -32603, message: 'The server failed to answer; retry with backoff.' } })
+    expect(res.body).toMatchObject({
+      id: 7,
+      error: { code: -32603, message: 'The server failed to answer; retry with backoff.' },
+    })
     expect(JSON.stringify(res.body)).not.toContain('secret')
     expect(errors).toHaveLength(1)
   })
@@ -415,13 +511,19 @@ describe('/mcp refusals', () => {
 
 describe('the /mcp fast path', () => {
   const pair = fastPathPair
-  const tool = (name: string, args: unknown, extra: object = {}) => ({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: args, ...extra } })
+  const tool = (name: string, args: unknown, extra: object = {}) => ({
+    jsonrpc: '2.0',
+    id: 9,
+    method: 'tools/call',
+    params: { name, arguments: args, ...extra },
+  })
 
   it('answers exactly as the chain, and answers every plain tool call itself', async () => {
     const { fast, chain, reachedChain, logs } = await pair()
     const key = (await request(chain).post('/api/v1/keys')).body.key as string
     const mcpToken = (await agentToken(chain, { resource: 'https://research.example.org/mcp' })).access_token
-    const narrow = (await agentToken(chain, { resource: 'https://research.example.org/mcp', scope: 'research.read' })).access_token
+    const narrow = (await agentToken(chain, { resource: 'https://research.example.org/mcp', scope: 'research.read' }))
+      .access_token
     const restToken = (await agentToken(chain)).access_token
 
     const cases: Array<[unknown, Record<string, string>, 'fast' | 'chain']> = [
@@ -443,11 +545,24 @@ describe('the /mcp fast path', () => {
       [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {}, 'chain'],
       [[tool('get_post', { slug: 'hashing-rings' })], {}, 'chain'],
       ['{"jsonrpc": "2.0", ', {}, 'chain'],
-      [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_post', arguments: { slug: 'x'.repeat(100_000) } } }, {}, 'chain'],
+      [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'get_post', arguments: { slug: 'x'.repeat(100_000) } },
+        },
+        {},
+        'chain',
+      ],
     ]
     for (const [message, headers, answerer] of cases) {
       const before = reachedChain.length
-      const send = (app: typeof fast) => request(app).post('/mcp').set({ ...MCP_HEADERS, ...headers }).send(typeof message === 'string' ? message : JSON.stringify(message))
+      const send = (app: typeof fast) =>
+        request(app)
+          .post('/mcp')
+          .set({ ...MCP_HEADERS, ...headers })
+          .send(typeof message === 'string' ? message : JSON.stringify(message))
       const [a, b] = [await send(fast), await send(chain)]
       const label = `${JSON.stringify(message).slice(0, 120)} ${JSON.stringify(headers).slice(0, 80)}`
       expect(a.status, label).toBe(b.status)
@@ -459,10 +574,18 @@ describe('the /mcp fast path', () => {
       const { level, msg, req, res } = JSON.parse(line)
       return { level, msg, req: { ...req, id: undefined, remoteAddress: undefined }, res }
     }
-    await request(fast).post('/mcp').set(MCP_HEADERS).send(JSON.stringify(tool('list_posts', {})))
-    await request(chain).post('/mcp').set(MCP_HEADERS).send(JSON.stringify(tool('list_posts', {})))
+    await request(fast)
+      .post('/mcp')
+      .set(MCP_HEADERS)
+      .send(JSON.stringify(tool('list_posts', {})))
+    await request(chain)
+      .post('/mcp')
+      .set(MCP_HEADERS)
+      .send(JSON.stringify(tool('list_posts', {})))
     expect(shape(logs.fast.at(-1)!)).toEqual(shape(logs.chain.at(-1)!))
     const metrics = (await request(fast).get('/metrics')).text
-    expect(metrics).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/mcp",status_code="200"\} [1-9]/)
+    expect(metrics).toMatch(
+      /http_request_duration_seconds_count\{method="POST",route="\/mcp",status_code="200"\} [1-9]/,
+    )
   })
 })

@@ -59,7 +59,10 @@ describe.each([
     // 1. A 401 names the protected resource metadata.
     const denied = await oauth
       .protectedResourceRequest('stale-token', 'GET', new URL(`${base}/api/v1/posts`), undefined, undefined, insecure)
-      .then(() => undefined, (e: unknown) => e)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      )
     expect(denied).toBeInstanceOf(oauth.WWWAuthenticateChallengeError)
     const [challenge] = (denied as oauth.WWWAuthenticateChallengeError).cause
     expect(challenge!.scheme).toBe('bearer')
@@ -70,10 +73,16 @@ describe.each([
     const resource = new URL(`${base}/api/v1`)
     const rs = await oauth.processResourceDiscoveryResponse(resource, await fetch(prmUrl))
     expect(rs.authorization_servers).toEqual([base])
-    const rsWellKnown = await oauth.processResourceDiscoveryResponse(resource, await oauth.resourceDiscoveryRequest(resource, insecure))
+    const rsWellKnown = await oauth.processResourceDiscoveryResponse(
+      resource,
+      await oauth.resourceDiscoveryRequest(resource, insecure),
+    )
     expect(rsWellKnown.resource).toBe(resource.href)
     const issuer = new URL(rs.authorization_servers![0]!)
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }))
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+    )
     expect(as.grant_types_supported).toContain(JWT_BEARER)
     const agentAuth = as.agent_auth as { identity_endpoint: string }
 
@@ -92,20 +101,31 @@ describe.each([
       oauth.processGenericTokenEndpointResponse(
         as,
         client,
-        await oauth.genericTokenEndpointRequest(as, client, oauth.None(), JWT_BEARER, { assertion: identity_assertion, resource: resource.href }, insecure),
+        await oauth.genericTokenEndpointRequest(
+          as,
+          client,
+          oauth.None(),
+          JWT_BEARER,
+          { assertion: identity_assertion, resource: resource.href },
+          insecure,
+        ),
       )
     const first = await exchange()
     expect(first.token_type).toBe('bearer')
     expect(first.scope).toBe('research.read research.search')
 
     // 5. Read and search with the token.
-    const read = (token: string, path: string) => oauth.protectedResourceRequest(token, 'GET', new URL(`${base}${path}`), undefined, undefined, insecure)
+    const read = (token: string, path: string) =>
+      oauth.protectedResourceRequest(token, 'GET', new URL(`${base}${path}`), undefined, undefined, insecure)
     expect((await read(first.access_token, '/api/v1/posts?limit=2')).status).toBe(200)
     expect((await read(first.access_token, '/api/v1/search?q=hashing')).status).toBe(200)
 
     // 6. Revoke, then the token is refused with a challenge the client understands.
     await oauth.processRevocationResponse(
-      await oauth.revocationRequest(as, client, oauth.None(), first.access_token, { additionalParameters: { token_type_hint: 'access_token' }, ...insecure }),
+      await oauth.revocationRequest(as, client, oauth.None(), first.access_token, {
+        additionalParameters: { token_type_hint: 'access_token' },
+        ...insecure,
+      }),
     )
     const refused = await read(first.access_token, '/api/v1/posts').then(
       () => undefined,
@@ -126,7 +146,10 @@ describe.each([
     opened.push({ store, server })
     const insecure = { [oauth.allowInsecureRequests]: true }
     const issuer = new URL(base)
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }))
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+    )
     expect(as.code_challenge_methods_supported).toEqual(['S256'])
 
     // Dynamic registration (RFC 7591), as a public client on a loopback redirect URI.
@@ -134,7 +157,12 @@ describe.each([
     const registered = await oauth.processDynamicClientRegistrationResponse(
       await oauth.dynamicClientRegistrationRequest(
         as,
-        { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], client_name: 'oauth4webapi' },
+        {
+          redirect_uris: [redirectUri],
+          token_endpoint_auth_method: 'none',
+          grant_types: ['authorization_code', 'refresh_token'],
+          client_name: 'oauth4webapi',
+        },
         insecure,
       ),
     )
@@ -145,8 +173,14 @@ describe.each([
     const state = oauth.generateRandomState()
     const authorizationUrl = new URL(as.authorization_endpoint!)
     authorizationUrl.search = new URLSearchParams({
-      response_type: 'code', client_id: client.client_id, redirect_uri: redirectUri, scope: 'research.read research.search', state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', resource: `${base}/api/v1`,
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      scope: 'research.read research.search',
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      resource: `${base}/api/v1`,
     }).toString()
     const callback = await approve(base, authorizationUrl.href)
     // The client checks state and iss (RFC 9207) itself.
@@ -158,19 +192,41 @@ describe.each([
       await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure),
     )
     expect(tokens.refresh_token).toMatch(/^lat_rt_/)
-    const read = (token: string) => oauth.protectedResourceRequest(token, 'GET', new URL(`${base}/api/v1/posts?limit=1`), undefined, undefined, insecure)
+    const read = (token: string) =>
+      oauth.protectedResourceRequest(
+        token,
+        'GET',
+        new URL(`${base}/api/v1/posts?limit=1`),
+        undefined,
+        undefined,
+        insecure,
+      )
     expect((await read(tokens.access_token)).status).toBe(200)
 
     // Refresh: a new pair; the old refresh token, used again, ends the whole grant.
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure))
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+    )
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token)
     expect((await read(refreshed.access_token)).status).toBe(200)
     const reuse = await oauth
-      .processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure))
-      .then(() => undefined, (e: unknown) => e)
+      .processRefreshTokenResponse(
+        as,
+        client,
+        await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+      )
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      )
     expect(reuse).toBeInstanceOf(oauth.ResponseBodyError)
     expect((reuse as oauth.ResponseBodyError).error).toBe('invalid_grant')
-    const revoked = await read(refreshed.access_token).then(() => undefined, (e: unknown) => e)
+    const revoked = await read(refreshed.access_token).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(revoked).toBeInstanceOf(oauth.WWWAuthenticateChallengeError)
   })
 
@@ -189,7 +245,9 @@ describe.each([
     expect(read.status).toBe(200)
     // The assertion names the first origin as issuer; the stored identity and key still verify it.
     const verified = await createTokenService({
-      issuer: a.base, resources: protectedResources(a.base), key: await loadOrCreateSigningKey(after, SEALING_SECRET),
+      issuer: a.base,
+      resources: protectedResources(a.base),
+      key: await loadOrCreateSigningKey(after, SEALING_SECRET),
     }).verifyIdentityAssertion(identity_assertion)
     expect(await after.get(`identity:${verified.sub}`)).toMatchObject({ kind: 'anonymous' })
   })

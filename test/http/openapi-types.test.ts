@@ -18,7 +18,12 @@ function untyped(node: unknown, path = '#'): string[] {
   if (Array.isArray(node)) return node.flatMap((v, i) => untyped(v, `${path}/${i}`))
   if (typeof node !== 'object' || node === null) return []
   const own = ('const' in node || 'enum' in node) && !('type' in node) ? [path] : []
-  return [...own, ...Object.entries(node).flatMap(([k, v]) => (k === 'example' || k === 'examples' ? [] : untyped(v, `${path}/${k}`)))]
+  return [
+    ...own,
+    ...Object.entries(node).flatMap(([k, v]) =>
+      k === 'example' || k === 'examples' ? [] : untyped(v, `${path}/${k}`),
+    ),
+  ]
 }
 
 describe('types generated from /openapi.json', () => {
@@ -79,8 +84,14 @@ export const wrongCode: Schemas['Error']['error'] = 'no_such_code'
 `,
     )
     const program = ts.createProgram([join(dir, 'client.ts')], {
-      strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      allowImportingTsExtensions: true, skipLibCheck: true, types: [],
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      allowImportingTsExtensions: true,
+      skipLibCheck: true,
+      types: [],
     })
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))
     expect(problems).toEqual([])

@@ -27,10 +27,25 @@ describe('/openapi.json', () => {
   it('describes every endpoint of the interface, with its parameters, bounds and errors', async () => {
     const { paths, components } = (await request(app).get('/openapi.json')).body
     expect(Object.keys(paths).sort()).toEqual([
-      '/.well-known/api-catalog', '/.well-known/jwks.json', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource',
-      '/.well-known/oauth-protected-resource/api/v1', '/.well-known/oauth-protected-resource/mcp', '/agent/event/notify', '/agent/identity', '/agent/identity/claim',
-      '/api/v1', '/api/v1/keys', '/api/v1/posts', '/api/v1/posts/{slug}', '/api/v1/search', '/mcp', '/oauth2/authorize', '/oauth2/register',
-      '/oauth2/revoke', '/oauth2/token',
+      '/.well-known/api-catalog',
+      '/.well-known/jwks.json',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/api/v1',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/agent/event/notify',
+      '/agent/identity',
+      '/agent/identity/claim',
+      '/api/v1',
+      '/api/v1/keys',
+      '/api/v1/posts',
+      '/api/v1/posts/{slug}',
+      '/api/v1/search',
+      '/mcp',
+      '/oauth2/authorize',
+      '/oauth2/register',
+      '/oauth2/revoke',
+      '/oauth2/token',
     ])
     const limit = (path: string) => paths[path].get.parameters.find((p: { name: string }) => p.name === 'limit').schema
     expect(limit('/api/v1/posts')).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
@@ -39,7 +54,8 @@ describe('/openapi.json', () => {
     const names = (path: string) => paths[path].get.parameters.map((p: { name: string }) => p.name)
     expect(names('/api/v1/posts')).toEqual(['limit', 'cursor', 'tag', 'author', 'updated_since'])
     expect(names('/api/v1/search')).toEqual(['q', 'limit', 'cursor'])
-    for (const envelope of ['PostList', 'SearchResult']) expect(components.schemas[envelope].properties.next_cursor.type).toEqual(['string', 'null'])
+    for (const envelope of ['PostList', 'SearchResult'])
+      expect(components.schemas[envelope].properties.next_cursor.type).toEqual(['string', 'null'])
     expect(paths['/api/v1/posts'].get.responses['200'].headers).toHaveProperty('Link')
     const q = paths['/api/v1/search'].get.parameters.find((p: { name: string }) => p.name === 'q')
     expect(q.required).toBe(true)
@@ -48,7 +64,9 @@ describe('/openapi.json', () => {
     expect(paths['/api/v1/keys'].post.responses).toHaveProperty('201')
     for (const name of ['Post', 'PostDetail', 'ApiKey', 'Error']) expect(components.schemas).toHaveProperty(name)
     expect(components.schemas.Error.properties.error).toMatchObject({ type: 'string' })
-    expect(components.securitySchemes.bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }))
+    expect(components.securitySchemes.bearer).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+    )
     for (const [path, ops] of Object.entries<Record<string, { security?: unknown }>>(paths))
       if (path.startsWith('/api/') && ops.get) expect(ops.get.security, path).toEqual([{}, { bearer: [] }])
   })
@@ -66,7 +84,12 @@ describe('/openapi.json', () => {
     expect(checkResponse('GET', '/api/v1/posts/x', 200, 'application/json', { slug: 1 })).toMatch(/does not match/)
     expect(checkResponse('GET', '/api/v1/posts', 200, 'application/json', { posts: [] })).toBeUndefined()
     expect(checkResponse('POST', '/agent/identity/claim', 200, 'application/json', {})).toMatch(/does not match/)
-    expect(checkResponse('POST', '/agent/event/notify', 400, 'application/json', { error: 'invalid_request', error_description: 'x' })).toMatch(/does not match/)
+    expect(
+      checkResponse('POST', '/agent/event/notify', 400, 'application/json', {
+        error: 'invalid_request',
+        error_description: 'x',
+      }),
+    ).toMatch(/does not match/)
     expect(checkResponse('GET', '/not/an/api', 200, 'text/html', '')).toBeUndefined()
   })
 })

@@ -44,7 +44,9 @@ describe('metrics', () => {
     await request(app).get('/api/v1/search?q=secret-query')
     await request(app).post('/api/v1/keys')
     const text = (await request(app).get('/metrics')).text
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/posts\/:slug",status_code="200"\} 2/)
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/posts\/:slug",status_code="200"\} 2/,
+    )
     expect(text).toContain('route="/api/v1/search"')
     expect(text).not.toContain('hashing-rings')
     expect(text).not.toContain('secret-query')
@@ -69,7 +71,10 @@ describe('request logs', () => {
     const { lines, logger } = capture()
     const app = createApp({ ...deps, logger })
     const key = (await request(app).post('/api/v1/keys')).body.key as string
-    const res = await request(app).get('/api/v1/posts?limit=1').set('Authorization', `Bearer ${key}`).set('X-Request-Id', 'trace-abc.123')
+    const res = await request(app)
+      .get('/api/v1/posts?limit=1')
+      .set('Authorization', `Bearer ${key}`)
+      .set('X-Request-Id', 'trace-abc.123')
     expect(res.headers['x-request-id']).toBe('trace-abc.123')
     await request(app).get('/claim?claim_token=lat_claim_SECRETVALUE')
     await request(app).get('/oauth2/authorize?response_type=code&state=STATESECRET&code_challenge=CHALLENGESECRET')
@@ -78,7 +83,11 @@ describe('request logs', () => {
     const entries = lines.map((l) => JSON.parse(l))
     expect(entries.length).toBeGreaterThanOrEqual(4)
     const read = entries.find((e) => e.req?.id === 'trace-abc.123')
-    expect(read).toMatchObject({ msg: 'request completed', res: { statusCode: 200 }, req: { method: 'GET', authorization: '[redacted]' } })
+    expect(read).toMatchObject({
+      msg: 'request completed',
+      res: { statusCode: 200 },
+      req: { method: 'GET', authorization: '[redacted]' },
+    })
     const all = lines.join('\n')
     expect(all).not.toContain(key)
     expect(all).not.toContain(key.slice(9))

@@ -27,7 +27,11 @@ const appOn = (index: () => PostIndex) => createApp({ ...deps, posts: index })
 const slugsOf = (res: request.Response) => (res.body.posts as Array<{ slug: string }>).map((p) => p.slug)
 
 /** Follows next_cursor from `first` to the end; checks each page's Link names the next. */
-async function follow(app: ReturnType<typeof appOn>, first: string, between?: (page: number) => void): Promise<string[]> {
+async function follow(
+  app: ReturnType<typeof appOn>,
+  first: string,
+  between?: (page: number) => void,
+): Promise<string[]> {
   const seen: string[] = []
   let url: string | undefined = first
   for (let page = 0; url; page++) {
@@ -72,7 +76,9 @@ describe('paging the list with cursors', () => {
   })
 
   it('answers the last page with next_cursor null and no Link', async () => {
-    const res = await request(app).get(`/api/v1/posts?limit=100&cursor=${(await request(app).get('/api/v1/posts?limit=100')).body.next_cursor}`)
+    const res = await request(app).get(
+      `/api/v1/posts?limit=100&cursor=${(await request(app).get('/api/v1/posts?limit=100')).body.next_cursor}`,
+    )
     const last = await request(app).get(`/api/v1/posts?limit=100&cursor=${res.body.next_cursor}`)
     expect(slugsOf(last)).toEqual(order.slice(200))
     expect(last.body.next_cursor).toBeNull()
@@ -96,7 +102,9 @@ describe('paging the list with cursors', () => {
         { ...all[0]!, slug: 'zzz-same-day', date: all.find((e) => e.slug === order[59])!.date },
         { ...all[0]!, slug: 'old-one', date: '2000-01-01' },
       ]
-      const edited = kept.map((e) => (e.slug === order[100] ? { ...e, title: 'Edited', lastModified: '2026-01-01T00:00:00.000Z' } : e))
+      const edited = kept.map((e) =>
+        e.slug === order[100] ? { ...e, title: 'Edited', lastModified: '2026-01-01T00:00:00.000Z' } : e,
+      )
       live = createPostIndex([...edited, ...added], BASE_URL)
       for (const slug of removed) stayed.delete(slug)
     })
@@ -123,7 +131,9 @@ describe('filters of the list', () => {
   })
 
   it('keeps the articles of an author, by full name, case-insensitively', async () => {
-    expect(await follow(app, `/api/v1/posts?author=${encodeURIComponent('léa fontaine')}&limit=13`)).toEqual(expected((e) => e.author === 'Léa Fontaine'))
+    expect(await follow(app, `/api/v1/posts?author=${encodeURIComponent('léa fontaine')}&limit=13`)).toEqual(
+      expected((e) => e.author === 'Léa Fontaine'),
+    )
     expect(slugsOf(await request(app).get('/api/v1/posts?author=Fontaine'))).toEqual([])
   })
 
@@ -133,13 +143,19 @@ describe('filters of the list', () => {
     expect(await follow(app, `/api/v1/posts?updated_since=${since}&limit=17`)).toEqual(changed)
     // The same moment, written as a day, with an offset, or with its "+" unencoded.
     expect(await follow(app, '/api/v1/posts?updated_since=2025-06-01&limit=100')).toEqual(changed)
-    expect(await follow(app, `/api/v1/posts?updated_since=${encodeURIComponent('2025-06-01T02:00:00+02:00')}&limit=100`)).toEqual(changed)
-    expect(slugsOf(await request(app).get('/api/v1/posts?updated_since=2025-06-01T02:00:00+02:00&limit=100'))).toEqual(changed.slice(0, 100))
+    expect(
+      await follow(app, `/api/v1/posts?updated_since=${encodeURIComponent('2025-06-01T02:00:00+02:00')}&limit=100`),
+    ).toEqual(changed)
+    expect(slugsOf(await request(app).get('/api/v1/posts?updated_since=2025-06-01T02:00:00+02:00&limit=100'))).toEqual(
+      changed.slice(0, 100),
+    )
   })
 
   it('combines the filters', async () => {
     const url = `/api/v1/posts?tag=hashing&author=${encodeURIComponent('Ada Lovelace')}&updated_since=2025-03-01&limit=4`
-    const want = expected((e) => e.tags.includes('hashing') && e.author === 'Ada Lovelace' && e.lastModified >= '2025-03-01')
+    const want = expected(
+      (e) => e.tags.includes('hashing') && e.author === 'Ada Lovelace' && e.lastModified >= '2025-03-01',
+    )
     expect(want.length).toBeGreaterThan(8)
     expect(await follow(app, url)).toEqual(want)
   })
@@ -157,7 +173,11 @@ describe('refusals of paging and filters', () => {
 
   it('refuses a cursor issued for other filters, or for a search', async () => {
     const cursor = (await request(app).get('/api/v1/posts?tag=rings&limit=2')).body.next_cursor as string
-    for (const url of [`/api/v1/posts?cursor=${cursor}`, `/api/v1/posts?tag=queues&cursor=${cursor}`, `/api/v1/search?q=ring&cursor=${cursor}`]) {
+    for (const url of [
+      `/api/v1/posts?cursor=${cursor}`,
+      `/api/v1/posts?tag=queues&cursor=${cursor}`,
+      `/api/v1/search?q=ring&cursor=${cursor}`,
+    ]) {
       const res = await request(app).get(url)
       expect(res.status, url).toBe(400)
       expect(res.body).toEqual(errorBody)
@@ -166,7 +186,8 @@ describe('refusals of paging and filters', () => {
     expect((await request(app).get(`/api/v1/posts?tag=Rings&limit=50&cursor=${cursor}`)).status).toBe(200)
   })
 
-  const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url')
+  const b64 = (value: unknown) =>
+    Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url')
   const real = async () => (await request(app).get('/api/v1/posts?limit=1')).body.next_cursor as string
   it.each([
     ['garbage', 'not a cursor!'],
@@ -184,7 +205,12 @@ describe('refusals of paging and filters', () => {
     if (['bad-date', 'bad-slug', 'extra'].includes(value)) {
       // A real cursor with its position edited: the tag still matches, the position does not parse.
       const [version, tag, date, slug] = JSON.parse(Buffer.from(await real(), 'base64url').toString()) as unknown[]
-      const fields = value === 'bad-date' ? [version, tag, '2024-13', slug] : value === 'bad-slug' ? [version, tag, date, '../etc'] : [version, tag, date, slug, 1]
+      const fields =
+        value === 'bad-date'
+          ? [version, tag, '2024-13', slug]
+          : value === 'bad-slug'
+            ? [version, tag, date, '../etc']
+            : [version, tag, date, slug, 1]
       query = `cursor=${b64(fields)}`
     }
     if (value === 'repeated') query = `cursor=${await real()}&cursor=${await real()}`
@@ -237,7 +263,9 @@ describe('paging a search', () => {
     expect(paged).toHaveLength(250)
     // Ranked: the matches of both words first.
     const both = await follow(app, `/api/v1/search?q=${encodeURIComponent('ring hashing')}&limit=50`)
-    expect(both.slice(0, 50).every((slug) => Number(slug.slice(5)) % 5 === 0 || Number(slug.slice(5)) % 4 === 0)).toBe(true)
+    expect(both.slice(0, 50).every((slug) => Number(slug.slice(5)) % 5 === 0 || Number(slug.slice(5)) % 4 === 0)).toBe(
+      true,
+    )
   })
 
   it('refuses a cursor of another query', async () => {

@@ -6,7 +6,19 @@ import { BASE_URL, builtIndex, testApp, testDeps } from '../support/index.ts'
 const deps = await testDeps()
 const app = createApp(deps)
 const index = builtIndex()
-const POST_FIELDS = ['slug', 'title', 'description', 'date', 'lastModified', 'author', 'tags', 'url', 'markdown_url', 'image', 'doi']
+const POST_FIELDS = [
+  'slug',
+  'title',
+  'description',
+  'date',
+  'lastModified',
+  'author',
+  'tags',
+  'url',
+  'markdown_url',
+  'image',
+  'doi',
+]
 const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
 
 describe('GET /api/v1', () => {
@@ -15,7 +27,9 @@ describe('GET /api/v1', () => {
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toMatch(/^application\/json/)
     const paths = res.body.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`)
-    expect(paths).toEqual(expect.arrayContaining(['GET /api/v1/posts', 'GET /api/v1/posts/{slug}', 'GET /api/v1/search']))
+    expect(paths).toEqual(
+      expect.arrayContaining(['GET /api/v1/posts', 'GET /api/v1/posts/{slug}', 'GET /api/v1/search']),
+    )
     for (const e of res.body.endpoints) expect(e.description).toEqual(expect.any(String))
   })
 })
@@ -24,7 +38,11 @@ describe('GET /api/v1/posts', () => {
   it('returns every post newest first with all Post fields and absolute URLs', async () => {
     const res = await request(app).get('/api/v1/posts')
     expect(res.status).toBe(200)
-    expect(res.body.posts.map((p: { slug: string }) => p.slug)).toEqual(['hashing-rings', 'cafe-latency-notes', 'search-evaluation'])
+    expect(res.body.posts.map((p: { slug: string }) => p.slug)).toEqual([
+      'hashing-rings',
+      'cafe-latency-notes',
+      'search-evaluation',
+    ])
     for (const post of res.body.posts) {
       expect(Object.keys(post).sort()).toEqual([...POST_FIELDS].sort())
       expect(post.url).toBe(`${BASE_URL}/posts/${post.slug}`)
@@ -58,22 +76,34 @@ describe('GET /api/v1/posts', () => {
 
   it('defaults to 50 posts', async () => {
     const many = Array.from({ length: 120 }, (_, i) => ({
-      slug: `post-${i}`, title: `Post ${i}`, description: 'd', date: '2025-01-01', lastModified: '2025-01-01T00:00:00.000Z',
-      author: 'A', tags: [], readingMinutes: 1, markdown: 'x',
+      slug: `post-${i}`,
+      title: `Post ${i}`,
+      description: 'd',
+      date: '2025-01-01',
+      lastModified: '2025-01-01T00:00:00.000Z',
+      author: 'A',
+      tags: [],
+      readingMinutes: 1,
+      markdown: 'x',
     }))
     const { createPostIndex } = await import('../../auth-service/articles/post-index.ts')
     const big = createPostIndex(many, BASE_URL)
     const res = await request(createApp({ ...deps, posts: () => big })).get('/api/v1/posts')
     expect(res.body.posts).toHaveLength(50)
-    expect((await request(createApp({ ...deps, posts: () => big })).get('/api/v1/posts?limit=100')).body.posts).toHaveLength(100)
+    expect(
+      (await request(createApp({ ...deps, posts: () => big })).get('/api/v1/posts?limit=100')).body.posts,
+    ).toHaveLength(100)
   })
 
-  it.each(['0', '101', '-1', '1.5', 'abc', '', '1e2', '99999999999'])('refuses limit=%s with 400 invalid_request', async (limit) => {
-    const res = await request(app).get(`/api/v1/posts?limit=${encodeURIComponent(limit)}`)
-    expect(res.status).toBe(400)
-    expect(res.body).toEqual(errorBody('invalid_request'))
-    expect(res.body.error_description).toContain('limit')
-  })
+  it.each(['0', '101', '-1', '1.5', 'abc', '', '1e2', '99999999999'])(
+    'refuses limit=%s with 400 invalid_request',
+    async (limit) => {
+      const res = await request(app).get(`/api/v1/posts?limit=${encodeURIComponent(limit)}`)
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual(errorBody('invalid_request'))
+      expect(res.body.error_description).toContain('limit')
+    },
+  )
 
   it('refuses a repeated limit', async () => {
     const res = await request(app).get('/api/v1/posts?limit=1&limit=2')
@@ -108,11 +138,14 @@ describe('GET /api/v1/posts/:slug', () => {
     expect(res.body.image).toBe(`${BASE_URL}/favicon.svg`)
   })
 
-  it.each(['unknown-slug', 'CAFE-LATENCY-NOTES', '..%2F..%2Fetc%2Fpasswd', '%E2%80%AE', 'a'.repeat(500)])('answers 404 not_found for %s', async (slug) => {
-    const res = await request(app).get(`/api/v1/posts/${slug}`)
-    expect(res.status).toBe(404)
-    expect(res.body).toEqual(errorBody('not_found'))
-  })
+  it.each(['unknown-slug', 'CAFE-LATENCY-NOTES', '..%2F..%2Fetc%2Fpasswd', '%E2%80%AE', 'a'.repeat(500)])(
+    'answers 404 not_found for %s',
+    async (slug) => {
+      const res = await request(app).get(`/api/v1/posts/${slug}`)
+      expect(res.status).toBe(404)
+      expect(res.body).toEqual(errorBody('not_found'))
+    },
+  )
 })
 
 describe('GET /api/v1/search', () => {
@@ -160,24 +193,31 @@ describe('GET /api/v1/search', () => {
 })
 
 describe('conditional requests and caching', () => {
-  it.each(['/api/v1', '/api/v1/posts', '/api/v1/posts/hashing-rings', '/api/v1/search?q=rings'])('%s answers 304 to its own ETag', async (path) => {
-    const first = await request(app).get(path)
-    expect(first.headers.etag).toMatch(/^"[\w-]+"$/)
-    expect(first.headers['last-modified']).toBeTruthy()
-    expect(first.headers['cache-control']).toContain('max-age=')
-    const again = await request(app).get(path).set('If-None-Match', first.headers.etag!)
-    expect(again.status).toBe(304)
-    expect(again.text).toBeFalsy()
-    const weak = await request(app).get(path).set('If-None-Match', `"other", W/${first.headers.etag}`)
-    expect(weak.status).toBe(304)
-  })
+  it.each(['/api/v1', '/api/v1/posts', '/api/v1/posts/hashing-rings', '/api/v1/search?q=rings'])(
+    '%s answers 304 to its own ETag',
+    async (path) => {
+      const first = await request(app).get(path)
+      expect(first.headers.etag).toMatch(/^"[\w-]+"$/)
+      expect(first.headers['last-modified']).toBeTruthy()
+      expect(first.headers['cache-control']).toContain('max-age=')
+      const again = await request(app).get(path).set('If-None-Match', first.headers.etag!)
+      expect(again.status).toBe(304)
+      expect(again.text).toBeFalsy()
+      const weak = await request(app).get(path).set('If-None-Match', `"other", W/${first.headers.etag}`)
+      expect(weak.status).toBe(304)
+    },
+  )
 
   it('answers 200 to a stale ETag and 304 to a current If-Modified-Since', async () => {
     const first = await request(app).get('/api/v1/posts/hashing-rings')
     expect((await request(app).get('/api/v1/posts/hashing-rings').set('If-None-Match', '"stale"')).status).toBe(200)
-    const ims = await request(app).get('/api/v1/posts/hashing-rings').set('If-Modified-Since', first.headers['last-modified']!)
+    const ims = await request(app)
+      .get('/api/v1/posts/hashing-rings')
+      .set('If-Modified-Since', first.headers['last-modified']!)
     expect(ims.status).toBe(304)
-    const older = await request(app).get('/api/v1/posts/hashing-rings').set('If-Modified-Since', 'Mon, 01 Jan 2024 00:00:00 GMT')
+    const older = await request(app)
+      .get('/api/v1/posts/hashing-rings')
+      .set('If-Modified-Since', 'Mon, 01 Jan 2024 00:00:00 GMT')
     expect(older.status).toBe(200)
     const garbage = await request(app).get('/api/v1/posts/hashing-rings').set('If-Modified-Since', 'not a date')
     expect(garbage.status).toBe(200)
@@ -229,12 +269,15 @@ describe('CORS, unknown paths and methods', () => {
     expect(pre.headers['access-control-allow-methods']).toContain('GET')
   })
 
-  it.each(['/api/v1/nope', '/api/v1/posts/a/b', '/api/v1/search/x', '/api/v10'])('answers %s with a JSON 404', async (path) => {
-    const res = await request(app).get(path)
-    expect(res.status).toBe(404)
-    expect(res.headers['content-type']).toMatch(/^application\/json/)
-    expect(res.body).toEqual(errorBody('not_found'))
-  })
+  it.each(['/api/v1/nope', '/api/v1/posts/a/b', '/api/v1/search/x', '/api/v10'])(
+    'answers %s with a JSON 404',
+    async (path) => {
+      const res = await request(app).get(path)
+      expect(res.status).toBe(404)
+      expect(res.headers['content-type']).toMatch(/^application\/json/)
+      expect(res.body).toEqual(errorBody('not_found'))
+    },
+  )
 
   it.each([
     ['delete', '/api/v1/posts/hashing-rings'],
@@ -258,7 +301,12 @@ describe('CORS, unknown paths and methods', () => {
   it('never leaks a stack trace on an unexpected failure', async () => {
     const broken = createApp({
       ...deps,
-      posts: () => ({ ...index, listPage: () => { throw new Error('secret internals') } }),
+      posts: () => ({
+        ...index,
+        listPage: () => {
+          throw new Error('secret internals')
+        },
+      }),
       logError: () => {},
     })
     const res = await request(broken).get('/api/v1/posts')

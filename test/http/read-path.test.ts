@@ -7,7 +7,6 @@ import { createApp } from '../../auth-service/app.ts'
 
 const pair = fastPathPair
 
-
 describe('the read fast path', () => {
   it('answers exactly as the middleware chain, and answers every success itself', async () => {
     const { fast, chain, reachedChain } = await pair()
@@ -46,7 +45,11 @@ describe('the read fast path', () => {
       ['/api/v1/posts/hashing-rings', { 'If-None-Match': etag }, 'fast'],
       ['/api/v1/posts/hashing-rings', { 'If-None-Match': `W/${etag}, "other"` }, 'fast'],
       // fetch() sends Cache-Control: no-cache with every If-None-Match; the origin still answers 304.
-      ['/api/v1/posts/hashing-rings', { 'If-None-Match': etag, 'Cache-Control': 'no-cache', Pragma: 'no-cache' }, 'fast'],
+      [
+        '/api/v1/posts/hashing-rings',
+        { 'If-None-Match': etag, 'Cache-Control': 'no-cache', Pragma: 'no-cache' },
+        'fast',
+      ],
       ['/api/v1/posts/hashing-rings', { 'If-Modified-Since': new Date(Date.now() + 86_400_000).toUTCString() }, 'fast'],
       ['/api/v1/posts/no-such-post', {}, 'chain'],
       ['/api/v1/posts/caf%C3%A9', {}, 'chain'],
@@ -71,9 +74,14 @@ describe('the read fast path', () => {
       expect(headersOf(a), label).toEqual(headersOf(b))
       expect(reachedChain.length > before ? 'chain' : 'fast', label).toBe(answerer)
     }
-    const revalidated = await request(fast).get('/api/v1/posts/hashing-rings').set({ 'If-None-Match': etag, 'Cache-Control': 'no-cache' })
+    const revalidated = await request(fast)
+      .get('/api/v1/posts/hashing-rings')
+      .set({ 'If-None-Match': etag, 'Cache-Control': 'no-cache' })
     expect(revalidated.status).toBe(304)
-    const [headA, headB] = [await request(fast).head('/api/v1/posts/cafe-latency-notes'), await request(chain).head('/api/v1/posts/cafe-latency-notes')]
+    const [headA, headB] = [
+      await request(fast).head('/api/v1/posts/cafe-latency-notes'),
+      await request(chain).head('/api/v1/posts/cafe-latency-notes'),
+    ]
     expect(headersOf(headA)).toEqual(headersOf(headB))
   })
 
@@ -89,7 +97,9 @@ describe('the read fast path', () => {
     }
     expect(shape(logs.fast.at(-1)!)).toEqual(shape(logs.chain.at(-1)!))
     const metrics = (await request(fast).get('/metrics')).text
-    expect(metrics).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/posts\/:slug",status_code="200"\} 2/)
+    expect(metrics).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/posts\/:slug",status_code="200"\} 2/,
+    )
   })
 
   it('still honours a revocation at once', async () => {
@@ -103,7 +113,9 @@ describe('the read fast path', () => {
       // No shared cache may keep an answer to a credential and serve it after the revocation.
       expect(read.headers['cache-control']).toBe('private, no-cache')
       await request(fast).post('/oauth2/revoke').type('form').send({ token: credential })
-      expect((await request(fast).get('/api/v1/posts/hashing-rings').set('Authorization', `Bearer ${credential}`)).status).toBe(401)
+      expect(
+        (await request(fast).get('/api/v1/posts/hashing-rings').set('Authorization', `Bearer ${credential}`)).status,
+      ).toBe(401)
     }
   })
 
@@ -115,7 +127,9 @@ describe('the read fast path', () => {
     const logged: unknown[] = []
     const app = createApp({ ...deps, posts: () => broken, logError: (err) => logged.push(err) })
     for (const auth of [undefined, `Bearer ${(await request(app).post('/api/v1/keys')).body.key}`]) {
-      const res = auth ? await request(app).get('/api/v1/posts/hashing-rings').set('Authorization', auth) : await request(app).get('/api/v1/posts/hashing-rings')
+      const res = auth
+        ? await request(app).get('/api/v1/posts/hashing-rings').set('Authorization', auth)
+        : await request(app).get('/api/v1/posts/hashing-rings')
       expect(res.status).toBe(500)
       expect(res.body.error).toBe('server_error')
     }

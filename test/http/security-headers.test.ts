@@ -4,26 +4,34 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { distOf, testDeps } from '../support/index.ts'
 
-const app = createApp({ ...(await testDeps({ baseUrl: 'http://localhost:4321' })), siteDir: join(distOf('fixture'), 'current', 'site') })
+const app = createApp({
+  ...(await testDeps({ baseUrl: 'http://localhost:4321' })),
+  siteDir: join(distOf('fixture'), 'current', 'site'),
+})
 
 describe('security headers', () => {
-  it.each(['/', '/posts/cafe-latency-notes', '/developers', '/claim', '/api/v1/posts', '/no-such-page'])('%s carries the CSP and hardening headers', async (path) => {
-    const res = await request(app).get(path)
-    const csp = res.headers['content-security-policy']
-    expect(csp).toContain("default-src 'self'")
-    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'")
-    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/)
-    expect(csp).toContain("object-src 'none'")
-    expect(csp).toContain("frame-ancestors 'none'")
-    expect(res.headers['x-content-type-options']).toBe('nosniff')
-    expect(res.headers['x-frame-options']).toBe('DENY')
-    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
-    expect(res.headers['strict-transport-security']).toBeUndefined() // plain-HTTP origin in tests
-  })
+  it.each(['/', '/posts/cafe-latency-notes', '/developers', '/claim', '/api/v1/posts', '/no-such-page'])(
+    '%s carries the CSP and hardening headers',
+    async (path) => {
+      const res = await request(app).get(path)
+      const csp = res.headers['content-security-policy']
+      expect(csp).toContain("default-src 'self'")
+      expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'")
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/)
+      expect(csp).toContain("object-src 'none'")
+      expect(csp).toContain("frame-ancestors 'none'")
+      expect(res.headers['x-content-type-options']).toBe('nosniff')
+      expect(res.headers['x-frame-options']).toBe('DENY')
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
+      expect(res.headers['strict-transport-security']).toBeUndefined() // plain-HTTP origin in tests
+    },
+  )
 
   it('sends HSTS on an HTTPS origin', async () => {
     const https = createApp({ ...(await testDeps({ baseUrl: 'https://research.example.org' })) })
-    expect((await request(https).get('/api/v1')).headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains')
+    expect((await request(https).get('/api/v1')).headers['strict-transport-security']).toBe(
+      'max-age=31536000; includeSubDomains',
+    )
   })
 
   it('serves markdown twins as text/markdown with nosniff, so raw HTML in them never renders', async () => {
@@ -43,7 +51,10 @@ describe('CORS, exactly as documented', () => {
       expect(res.headers['access-control-allow-origin'], path).toBe('*')
       expect(res.headers['access-control-allow-credentials'], path).toBeUndefined()
     }
-    const token = await request(app).options('/oauth2/token').set('Origin', 'https://tool.example').set('Access-Control-Request-Method', 'POST')
+    const token = await request(app)
+      .options('/oauth2/token')
+      .set('Origin', 'https://tool.example')
+      .set('Access-Control-Request-Method', 'POST')
     expect(token.status).toBe(204)
     expect(token.headers['access-control-allow-methods']).toContain('POST')
   })

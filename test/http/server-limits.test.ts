@@ -10,7 +10,11 @@ let server: Server
 let port: number
 
 beforeAll(async () => {
-  server = createLimitedServer(createApp(await testDeps()), { headersTimeoutMs: 400, requestTimeoutMs: 800, maxHeaderBytes: 8 * 1024 })
+  server = createLimitedServer(createApp(await testDeps()), {
+    headersTimeoutMs: 400,
+    requestTimeoutMs: 800,
+    maxHeaderBytes: 8 * 1024,
+  })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   port = (server.address() as AddressInfo).port
 })
@@ -59,7 +63,12 @@ describe('limits below the routes', () => {
   })
 
   it('times out a body that never finishes', async () => {
-    const r = parse(await raw(['POST /api/v1/keys HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"la', 2500]))
+    const r = parse(
+      await raw([
+        'POST /api/v1/keys HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"la',
+        2500,
+      ]),
+    )
     expect(r.status).toBe(408)
   })
 
@@ -71,7 +80,11 @@ describe('limits below the routes', () => {
 
   it('refuses deeply nested JSON bodies with 400', async () => {
     const deep = '{"x":' + '{"a":'.repeat(50) + '1' + '}'.repeat(51)
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/keys`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: deep })
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/keys`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: deep,
+    })
     expect(res.status).toBe(400)
     const body = await res.json()
     expect(body.error).toBe('invalid_request')

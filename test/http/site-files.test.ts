@@ -23,7 +23,9 @@ describe('markdown by negotiation on an article’s address', () => {
     ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'html'],
     ['', 'html'],
   ])('Accept: %s gets the %s', async (accept, kind) => {
-    const res = await request(app).get('/posts/cafe-latency-notes').set(accept ? { Accept: accept } : {})
+    const res = await request(app)
+      .get('/posts/cafe-latency-notes')
+      .set(accept ? { Accept: accept } : {})
     expect(res.status).toBe(200)
     expect(res.headers.vary).toMatch(/\bAccept\b/)
     if (kind === 'markdown') {
@@ -39,7 +41,9 @@ describe('markdown by negotiation on an article’s address', () => {
 
   it('answers a conditional request for the twin with 304, still varying by Accept', async () => {
     const first = await request(app).get('/posts/cafe-latency-notes').set({ Accept: 'text/markdown' })
-    const again = await request(app).get('/posts/cafe-latency-notes').set({ Accept: 'text/markdown', 'If-None-Match': first.headers.etag! })
+    const again = await request(app)
+      .get('/posts/cafe-latency-notes')
+      .set({ Accept: 'text/markdown', 'If-None-Match': first.headers.etag! })
     expect(again.status).toBe(304)
     expect(again.headers.vary).toMatch(/\bAccept\b/)
     const html = await request(app).get('/posts/cafe-latency-notes').set({ 'If-None-Match': first.headers.etag! })
@@ -75,7 +79,18 @@ describe('llms-full.txt', () => {
 })
 
 describe('files for programs are open to any origin', () => {
-  it.each(['/posts/cafe-latency-notes.md', '/posts/cafe-latency-notes.bib', '/posts/cafe-latency-notes.csl.json', '/auth.md', '/llms.txt', '/llms-full.txt', '/rss.xml', '/atom.xml', '/sitemap-index.xml', '/robots.txt'])('%s', async (path) => {
+  it.each([
+    '/posts/cafe-latency-notes.md',
+    '/posts/cafe-latency-notes.bib',
+    '/posts/cafe-latency-notes.csl.json',
+    '/auth.md',
+    '/llms.txt',
+    '/llms-full.txt',
+    '/rss.xml',
+    '/atom.xml',
+    '/sitemap-index.xml',
+    '/robots.txt',
+  ])('%s', async (path) => {
     const res = await request(app).get(path)
     expect(res.status).toBe(200)
     expect(res.headers['access-control-allow-origin']).toBe('*')
@@ -83,10 +98,12 @@ describe('files for programs are open to any origin', () => {
   })
 
   it('as are /openapi.json and the API catalog', async () => {
-    for (const path of ['/openapi.json', '/.well-known/api-catalog']) expect((await request(app).get(path)).headers['access-control-allow-origin']).toBe('*')
+    for (const path of ['/openapi.json', '/.well-known/api-catalog'])
+      expect((await request(app).get(path)).headers['access-control-allow-origin']).toBe('*')
   })
 
   it('but not the pages', async () => {
-    for (const path of ['/', '/posts/cafe-latency-notes', '/developers']) expect((await request(app).get(path)).headers['access-control-allow-origin']).toBeUndefined()
+    for (const path of ['/', '/posts/cafe-latency-notes', '/developers'])
+      expect((await request(app).get(path)).headers['access-control-allow-origin']).toBeUndefined()
   })
 })

@@ -29,12 +29,22 @@ const { store, written } = recording(base.store)
 const app = createApp({ ...base, store })
 
 async function register(metadata: object) {
-  return request(app).post('/oauth2/register').send({ redirect_uris: [REDIRECT, LOOPBACK], ...metadata })
+  return request(app)
+    .post('/oauth2/register')
+    .send({ redirect_uris: [REDIRECT, LOOPBACK], ...metadata })
 }
 
 function authorizeQuery(clientId: string, overrides: Record<string, string | undefined>) {
   const { challenge } = pkce()
-  const params = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'xyz', ...overrides }
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'xyz',
+    ...overrides,
+  }
   return `/oauth2/authorize?${new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))}`
 }
 
@@ -48,34 +58,39 @@ describe('no open redirect', () => {
     ['an unknown scope', { scope: 'admin' }],
     ['a foreign resource', { resource: 'https://evil.example/' }],
     ['a repeated state', { state: undefined }, '&state=a&state=b'],
-  ])('shows %s on a 400 page at the origin, even for a registered https redirect URI', async (_name, overrides, extra = '') => {
-    const { client_id } = (await register({ client_name: 'Attacker' })).body as { client_id: string }
-    written.length = 0
-    const res = await request(app).get(authorizeQuery(client_id, overrides) + extra)
-    expect(res.status).toBe(400)
-    expect(res.headers.location).toBeUndefined()
-    expect(res.headers['content-type']).toMatch(/^text\/html/)
-    expect(res.text).not.toContain('attacker.example')
-    expect(written).toEqual([])
-  })
-})
-
-describe('malformed redirect URIs and client names', () => {
-  it.each(['http://127.0.0.1:99999/cb', 'http://[::1]:70000/cb', 'http://localhost:65536/cb', 'https://app.example:99999/cb'])(
-    'refuses %s at registration, and at authorization before anything is written',
-    async (uri) => {
-      const registered = await register({ redirect_uris: [uri] })
-      expect(registered.status).toBe(400)
-      expect(registered.body.error).toBe('invalid_redirect_uri')
-      const { client_id } = (await register({})).body as { client_id: string }
+  ])(
+    'shows %s on a 400 page at the origin, even for a registered https redirect URI',
+    async (_name, overrides, extra = '') => {
+      const { client_id } = (await register({ client_name: 'Attacker' })).body as { client_id: string }
       written.length = 0
-      const res = await request(app).get(authorizeQuery(client_id, { redirect_uri: uri }))
+      const res = await request(app).get(authorizeQuery(client_id, overrides) + extra)
       expect(res.status).toBe(400)
       expect(res.headers.location).toBeUndefined()
-      expect(res.text).toContain('invalid_redirect_uri')
+      expect(res.headers['content-type']).toMatch(/^text\/html/)
+      expect(res.text).not.toContain('attacker.example')
       expect(written).toEqual([])
     },
   )
+})
+
+describe('malformed redirect URIs and client names', () => {
+  it.each([
+    'http://127.0.0.1:99999/cb',
+    'http://[::1]:70000/cb',
+    'http://localhost:65536/cb',
+    'https://app.example:99999/cb',
+  ])('refuses %s at registration, and at authorization before anything is written', async (uri) => {
+    const registered = await register({ redirect_uris: [uri] })
+    expect(registered.status).toBe(400)
+    expect(registered.body.error).toBe('invalid_redirect_uri')
+    const { client_id } = (await register({})).body as { client_id: string }
+    written.length = 0
+    const res = await request(app).get(authorizeQuery(client_id, { redirect_uri: uri }))
+    expect(res.status).toBe(400)
+    expect(res.headers.location).toBeUndefined()
+    expect(res.text).toContain('invalid_redirect_uri')
+    expect(written).toEqual([])
+  })
 
   it.each([
     ['a right-to-left override', 'Good App\u202Egnp.exe'],
@@ -92,7 +107,10 @@ describe('malformed redirect URIs and client names', () => {
     written.length = 0
     const res = await register({ client_name })
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringContaining('client_name') })
+    expect(res.body).toEqual({
+      error: 'invalid_client_metadata',
+      error_description: expect.stringContaining('client_name'),
+    })
     expect(written.filter((k) => k.startsWith('client:'))).toEqual([])
   })
 

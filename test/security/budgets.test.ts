@@ -14,8 +14,17 @@ import { openConsent, pkce } from '../support/oauth-person.ts'
 import { tempDir } from '../support/temp.ts'
 
 const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
-const MCP_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', 'MCP-Protocol-Version': '2025-11-25' }
-const toolCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_post', arguments: { slug: 'hashing-rings' } } })
+const MCP_HEADERS = {
+  Accept: 'application/json, text/event-stream',
+  'Content-Type': 'application/json',
+  'MCP-Protocol-Version': '2025-11-25',
+}
+const toolCall = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'get_post', arguments: { slug: 'hashing-rings' } },
+})
 
 /** Credentials that fail the check in each way it can fail: malformed, another scheme, an unknown key, a forged token. */
 const BAD_BEARERS = [
@@ -53,55 +62,73 @@ afterAll(async () => {
 
 /** An app behind a trusted proxy (X-Forwarded-For names the client), with these budgets. */
 async function appOn(store: Store, limits: Partial<RateLimits>, readFastPath = true) {
-  return createApp({ ...(await testDeps({ store })), trustProxy: 'loopback', readFastPath, rateLimits: { ...DEFAULT_RATE_LIMITS, ...limits } })
+  return createApp({
+    ...(await testDeps({ store })),
+    trustProxy: 'loopback',
+    readFastPath,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...limits },
+  })
 }
 
 describe.each(['sqlite', 'redis'] as const)('refused credentials draw on a per-address budget (%s)', (kind) => {
-  it.each([true, false])('ends a flood of bad bearers on /api/v1 and /mcp with 429 (fast path %s), and starves nobody else', async (fastPath) => {
-    const [store] = await storePair(kind)
-    const app = await appOn(store, { badCredentialsPerMinute: 6 }, fastPath)
-    const flooder = '203.0.113.50'
-    const get = (authorization: string, from = flooder) => request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', from).set('Authorization', authorization)
-    const mcp = (authorization: string, from = flooder) => request(app).post('/mcp').set(MCP_HEADERS).set('X-Forwarded-For', from).set('Authorization', authorization).send(toolCall)
+  it.each([true, false])(
+    'ends a flood of bad bearers on /api/v1 and /mcp with 429 (fast path %s), and starves nobody else',
+    async (fastPath) => {
+      const [store] = await storePair(kind)
+      const app = await appOn(store, { badCredentialsPerMinute: 6 }, fastPath)
+      const flooder = '203.0.113.50'
+      const get = (authorization: string, from = flooder) =>
+        request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', from).set('Authorization', authorization)
+      const mcp = (authorization: string, from = flooder) =>
+        request(app)
+          .post('/mcp')
+          .set(MCP_HEADERS)
+          .set('X-Forwarded-For', from)
+          .set('Authorization', authorization)
+          .send(toolCall)
 
-    // A valid key, issued before the flood to the same address.
-    const key = (await request(app).post('/api/v1/keys').set('X-Forwarded-For', flooder)).body.key as string
+      // A valid key, issued before the flood to the same address.
+      const key = (await request(app).post('/api/v1/keys').set('X-Forwarded-For', flooder)).body.key as string
 
-    // Within the budget each is refused with its 401 and challenge, and names the budget.
-    for (const [i, bad] of BAD_BEARERS.entries()) {
-      const res = await get(bad)
-      expect(res.status, bad).toBe(401)
-      expect(res.body).toEqual(errorBody('invalid_token'))
-      expect(res.headers['www-authenticate']).toContain('error="invalid_token"')
-      expect(res.headers['ratelimit-policy']).toBe('"bad_credentials"; q=6; w=60')
-      expect(res.headers.ratelimit).toMatch(new RegExp(`^"bad_credentials"; r=${5 - i}; t=\\d+$`))
-    }
-    expect((await mcp(BAD_BEARERS[0]!)).status).toBe(401)
-    expect((await mcp(BAD_BEARERS[2]!)).status).toBe(401)
+      // Within the budget each is refused with its 401 and challenge, and names the budget.
+      for (const [i, bad] of BAD_BEARERS.entries()) {
+        const res = await get(bad)
+        expect(res.status, bad).toBe(401)
+        expect(res.body).toEqual(errorBody('invalid_token'))
+        expect(res.headers['www-authenticate']).toContain('error="invalid_token"')
+        expect(res.headers['ratelimit-policy']).toBe('"bad_credentials"; q=6; w=60')
+        expect(res.headers.ratelimit).toMatch(new RegExp(`^"bad_credentials"; r=${5 - i}; t=\\d+$`))
+      }
+      expect((await mcp(BAD_BEARERS[0]!)).status).toBe(401)
+      expect((await mcp(BAD_BEARERS[2]!)).status).toBe(401)
 
-    // Past it, on either resource: the service's 429, in place of the 401.
-    for (const res of [await get(BAD_BEARERS[3]!), await mcp(BAD_BEARERS[1]!), await get(BAD_BEARERS[0]!)]) {
-      expect(res.status).toBe(429)
-      expect(res.body).toEqual(errorBody('rate_limited'))
-      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1)
-      expect(res.headers['ratelimit-policy']).toBe('"bad_credentials"; q=6; w=60')
-      expect(res.headers.ratelimit).toMatch(/^"bad_credentials"; r=0; t=\d+$/)
-      expect(res.headers['cache-control']).toBe('no-store')
-    }
+      // Past it, on either resource: the service's 429, in place of the 401.
+      for (const res of [await get(BAD_BEARERS[3]!), await mcp(BAD_BEARERS[1]!), await get(BAD_BEARERS[0]!)]) {
+        expect(res.status).toBe(429)
+        expect(res.body).toEqual(errorBody('rate_limited'))
+        expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+        expect(res.headers['ratelimit-policy']).toBe('"bad_credentials"; q=6; w=60')
+        expect(res.headers.ratelimit).toMatch(/^"bad_credentials"; r=0; t=\d+$/)
+        expect(res.headers['cache-control']).toBe('no-store')
+      }
 
-    // A valid credential and anonymous reads from the same address are not refused; another address keeps its own budget.
-    expect((await get(`Bearer ${key}`)).status).toBe(200)
-    expect((await mcp(`Bearer ${key}`)).status).toBe(200)
-    expect((await request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', flooder)).status).toBe(200)
-    expect((await get(BAD_BEARERS[0]!, '198.51.100.50')).status).toBe(401)
-  })
+      // A valid credential and anonymous reads from the same address are not refused; another address keeps its own budget.
+      expect((await get(`Bearer ${key}`)).status).toBe(200)
+      expect((await mcp(`Bearer ${key}`)).status).toBe(200)
+      expect((await request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', flooder)).status).toBe(200)
+      expect((await get(BAD_BEARERS[0]!, '198.51.100.50')).status).toBe(401)
+    },
+  )
 
   it('lets exactly the budget through as 401s when the bad bearers arrive together', async () => {
     const [store] = await storePair(kind)
     const app = await appOn(store, { badCredentialsPerMinute: 7 })
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        request(app).get('/api/v1/posts?limit=1').set('X-Forwarded-For', '203.0.113.51').set('Authorization', BAD_BEARERS[i % BAD_BEARERS.length]!),
+        request(app)
+          .get('/api/v1/posts?limit=1')
+          .set('X-Forwarded-For', '203.0.113.51')
+          .set('Authorization', BAD_BEARERS[i % BAD_BEARERS.length]!),
       ),
     )
     const statuses = answers.map((r) => r.status)
@@ -115,10 +142,20 @@ describe('the consent page', () => {
     const app = await appOn((await storePair('sqlite'))[0], { identitiesPerHour: 1 })
     const from = '203.0.113.60'
     const redirect = 'https://app.example/cb'
-    const client = await request(app).post('/oauth2/register').set('X-Forwarded-For', from).send({ redirect_uris: [redirect] })
+    const client = await request(app)
+      .post('/oauth2/register')
+      .set('X-Forwarded-For', from)
+      .send({ redirect_uris: [redirect] })
     expect(client.status).toBe(201)
     const consent = async (decision: 'approve' | 'deny') => {
-      const q = new URLSearchParams({ response_type: 'code', client_id: client.body.client_id, redirect_uri: redirect, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 's' })
+      const q = new URLSearchParams({
+        response_type: 'code',
+        client_id: client.body.client_id,
+        redirect_uri: redirect,
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        state: 's',
+      })
       const page = await openConsent(app, `/oauth2/authorize?${q}`)
       expect(page.status).toBe(200)
       const res = await request(app)
@@ -127,7 +164,11 @@ describe('the consent page', () => {
         .set('Cookie', page.cookie)
         .type('form')
         .send({ transaction: page.transaction, decision })
-      return { status: res.status, location: res.headers.location as string | undefined, policy: res.headers['ratelimit-policy'] as string | undefined }
+      return {
+        status: res.status,
+        location: res.headers.location as string | undefined,
+        policy: res.headers['ratelimit-policy'] as string | undefined,
+      }
     }
     for (let i = 0; i < 3; i++) {
       const denied = await consent('deny')
@@ -150,7 +191,11 @@ describe.each(['sqlite', 'redis'] as const)('write budgets hold exactly under co
     const replicas = await Promise.all(stores.map((store) => appOn(store, { writesPerMinute: 20 })))
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        request(replicas[i % 2]!).post('/oauth2/revoke').set('X-Forwarded-For', '203.0.113.70').type('form').send({ token: `unknown-token-${i}-${'x'.repeat(20)}` }),
+        request(replicas[i % 2]!)
+          .post('/oauth2/revoke')
+          .set('X-Forwarded-For', '203.0.113.70')
+          .type('form')
+          .send({ token: `unknown-token-${i}-${'x'.repeat(20)}` }),
       ),
     )
     const statuses = answers.map((r) => r.status)
@@ -161,16 +206,36 @@ describe.each(['sqlite', 'redis'] as const)('write budgets hold exactly under co
       expect(refused.headers['ratelimit-policy']).toMatch(/^"writes"; q=20; w=60/)
     }
     // Refused from then on, on either replica, and other clients are unaffected.
-    expect((await request(replicas[0]!).post('/oauth2/revoke').set('X-Forwarded-For', '203.0.113.70').type('form').send({ token: 'x' })).status).toBe(429)
-    expect((await request(replicas[1]!).post('/oauth2/revoke').set('X-Forwarded-For', '198.51.100.70').type('form').send({ token: 'x' })).status).toBe(200)
+    expect(
+      (
+        await request(replicas[0]!)
+          .post('/oauth2/revoke')
+          .set('X-Forwarded-For', '203.0.113.70')
+          .type('form')
+          .send({ token: 'x' })
+      ).status,
+    ).toBe(429)
+    expect(
+      (
+        await request(replicas[1]!)
+          .post('/oauth2/revoke')
+          .set('X-Forwarded-For', '198.51.100.70')
+          .type('form')
+          .send({ token: 'x' })
+      ).status,
+    ).toBe(200)
   })
 
   it('lets exactly B of N concurrent token exchanges through, spread over two replicas', async () => {
     const stores = await storePair(kind)
-    const replicas = await Promise.all(stores.map((store) => appOn(store, { tokensPerMinute: 8, writesPerMinute: 1000 })))
+    const replicas = await Promise.all(
+      stores.map((store) => appOn(store, { tokensPerMinute: 8, writesPerMinute: 1000 })),
+    )
     const { identity_assertion } = await registerAgent(replicas[0]!, { 'X-Forwarded-For': '198.51.100.71' })
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => postExchange(replicas[i % 2]!, identity_assertion, {}, { 'X-Forwarded-For': '203.0.113.71' })),
+      Array.from({ length: 30 }, (_, i) =>
+        postExchange(replicas[i % 2]!, identity_assertion, {}, { 'X-Forwarded-For': '203.0.113.71' }),
+      ),
     )
     const statuses = answers.map((r) => r.status)
     expect(statuses.filter((s) => s === 200)).toHaveLength(8)

@@ -16,7 +16,17 @@ import type { Store } from '../../auth-service/store/store.ts'
 import { isHighS, respelled, withS } from '../support/ecdsa.ts'
 import { BASE_URL, REDIS_URL, testDeps } from '../support/index.ts'
 import { tempDir } from '../support/temp.ts'
-import { CONCURRENCY, codeFor, form, json, raceCodeRedemption, raceRefresh, read, replicas, token } from '../support/grant-races.ts'
+import {
+  CONCURRENCY,
+  codeFor,
+  form,
+  json,
+  raceCodeRedemption,
+  raceRefresh,
+  read,
+  replicas,
+  token,
+} from '../support/grant-races.ts'
 
 const MCP = `${BASE_URL}/mcp`
 const ROUNDS = 25
@@ -24,15 +34,21 @@ const ROUNDS = 25
 const redisPrefixes: string[] = []
 /** For each store, a way to open it again and again on the same data, as replicas do. */
 const STORES: Array<[string, () => () => Promise<Store>]> = [
-  ['sqlite', () => {
-    const dataDir = tempDir('grants')
-    return async () => openStore({ dataDir })
-  }],
-  ['Redis', () => {
-    const prefix = `test:${randomUUID()}:`
-    redisPrefixes.push(prefix)
-    return async () => createRedisStore(REDIS_URL, { keyPrefix: prefix })
-  }],
+  [
+    'sqlite',
+    () => {
+      const dataDir = tempDir('grants')
+      return async () => openStore({ dataDir })
+    },
+  ],
+  [
+    'Redis',
+    () => {
+      const prefix = `test:${randomUUID()}:`
+      redisPrefixes.push(prefix)
+      return async () => createRedisStore(REDIS_URL, { keyPrefix: prefix })
+    },
+  ],
 ]
 
 afterAll(async () => {
@@ -73,10 +89,23 @@ describe.each(STORES)('grants on %s', (_name, opener) => {
       const [origin] = service.origins as [string]
       const { fields } = await codeFor(origin, { scope: 'research.read' })
       const first = await json(await token(origin, fields))
-      const rotate = { grant_type: 'refresh_token', refresh_token: first.body.refresh_token!, client_id: fields.client_id }
-      expect(await json(await token(origin, { ...rotate, scope: 'research.read research.search' }))).toMatchObject({ status: 400, body: { error: 'invalid_scope' } })
-      expect(await json(await token(origin, { ...rotate, resource: MCP }))).toMatchObject({ status: 400, body: { error: 'invalid_target' } })
-      expect(await json(await token(origin, { ...rotate, resource: 'https://elsewhere.example/api' }))).toMatchObject({ status: 400, body: { error: 'invalid_target' } })
+      const rotate = {
+        grant_type: 'refresh_token',
+        refresh_token: first.body.refresh_token!,
+        client_id: fields.client_id,
+      }
+      expect(await json(await token(origin, { ...rotate, scope: 'research.read research.search' }))).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_scope' },
+      })
+      expect(await json(await token(origin, { ...rotate, resource: MCP }))).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_target' },
+      })
+      expect(await json(await token(origin, { ...rotate, resource: 'https://elsewhere.example/api' }))).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_target' },
+      })
       // Nothing was revoked or used: the access token reads, and the same refresh token rotates.
       expect((await read(origin, first.body.access_token!)).status).toBe(200)
       const rotated = await json(await token(origin, rotate))
@@ -92,9 +121,20 @@ describe.each(STORES)('grants on %s', (_name, opener) => {
     const service = await replicas(opener())
     try {
       const [a, b] = service.origins as [string, string]
-      const identity = (await (await fetch(`${a}/agent/identity`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"anonymous"}' })).json()) as { identity_assertion: string }
-      const exchange = { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: identity.identity_assertion }
-      const tokens = await Promise.all([a, b, a].map(async (origin) => (await json(await token(origin, exchange))).body.access_token!))
+      const identity = (await (
+        await fetch(`${a}/agent/identity`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"type":"anonymous"}',
+        })
+      ).json()) as { identity_assertion: string }
+      const exchange = {
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion: identity.identity_assertion,
+      }
+      const tokens = await Promise.all(
+        [a, b, a].map(async (origin) => (await json(await token(origin, exchange))).body.access_token!),
+      )
       for (const t of tokens) expect((await read(b, t)).status).toBe(200)
       expect((await form(b, '/oauth2/revoke', { token: identity.identity_assertion })).status).toBe(200)
       for (const t of tokens) for (const origin of [a, b]) expect((await read(origin, t)).status).toBe(401)
@@ -112,10 +152,21 @@ describe('ECDSA signatures', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
     try {
-      const identity = (await (await fetch(`${origin}/agent/identity`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"anonymous"}' })).json()) as { identity_assertion: string }
-      const exchange = { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: identity.identity_assertion }
+      const identity = (await (
+        await fetch(`${origin}/agent/identity`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"type":"anonymous"}',
+        })
+      ).json()) as { identity_assertion: string }
+      const exchange = {
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion: identity.identity_assertion,
+      }
       // Enough tokens that a signer which did not normalise would have made high-S ones (half do).
-      const issued = await Promise.all(Array.from({ length: 16 }, async () => (await json(await token(origin, exchange))).body.access_token!))
+      const issued = await Promise.all(
+        Array.from({ length: 16 }, async () => (await json(await token(origin, exchange))).body.access_token!),
+      )
       expect(issued.filter(isHighS)).toEqual([])
       expect(isHighS(identity.identity_assertion)).toBe(false)
       for (const t of issued.slice(0, 4)) {
@@ -128,7 +179,9 @@ describe('ECDSA signatures', () => {
         }
       }
       const assertionTwin = withS(identity.identity_assertion, 'high')
-      expect((await json(await token(origin, { ...exchange, assertion: assertionTwin }))).body.error).toBe('invalid_grant')
+      expect((await json(await token(origin, { ...exchange, assertion: assertionTwin }))).body.error).toBe(
+        'invalid_grant',
+      )
     } finally {
       await new Promise((r) => server.close(r))
     }

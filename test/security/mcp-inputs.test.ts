@@ -24,7 +24,11 @@ describe.each(Object.keys(apps) as Array<keyof typeof apps>)('bad tool calls, an
 
   it.each([
     ['arguments that are a string', { name: 'get_post', arguments: 'x' }, /"arguments" of get_post must be an object/],
-    ['arguments that are an array', { name: 'list_posts', arguments: [1] }, /"arguments" of list_posts must be an object/],
+    [
+      'arguments that are an array',
+      { name: 'list_posts', arguments: [1] },
+      /"arguments" of list_posts must be an object/,
+    ],
     ['a name that is a number', { name: 5 }, /"name" must be the name of a tool.*search_posts/],
     ['no name', { arguments: {} }, /"name" must be the name of a tool/],
     ['params that are a string', 'get_post', /"params" must be an object/],
@@ -33,16 +37,36 @@ describe.each(Object.keys(apps) as Array<keyof typeof apps>)('bad tool calls, an
   ])('answers %s with -32602 and a readable message', async (_name, params, message) => {
     const res = await call(app, params)
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringMatching(message) } })
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32602, message: expect.stringMatching(message) },
+    })
     expect(res.body.error.message).not.toMatch(/invalid_type|expected|\[|MCP error/)
   })
 
   it.each([
-    ['a limit that is not a number', { name: 'list_posts', arguments: { limit: 'abc' } }, '"limit" must be an integer from 1 to 100'],
-    ['a limit out of range', { name: 'list_posts', arguments: { limit: 1000 } }, '"limit" must be an integer from 1 to 100'],
+    [
+      'a limit that is not a number',
+      { name: 'list_posts', arguments: { limit: 'abc' } },
+      '"limit" must be an integer from 1 to 100',
+    ],
+    [
+      'a limit out of range',
+      { name: 'list_posts', arguments: { limit: 1000 } },
+      '"limit" must be an integer from 1 to 100',
+    ],
     ['a missing slug', { name: 'get_post', arguments: {} }, 'The argument "slug" is required.'],
-    ['a slug that is an object', { name: 'get_post', arguments: { slug: { a: 1 } } }, '"slug" must be a string or a number.'],
-    ['an unknown argument', { name: 'get_post', arguments: { slug: 'x', extra: 1 } }, 'Unknown argument "extra"; get_post takes slug.'],
+    [
+      'a slug that is an object',
+      { name: 'get_post', arguments: { slug: { a: 1 } } },
+      '"slug" must be a string or a number.',
+    ],
+    [
+      'an unknown argument',
+      { name: 'get_post', arguments: { slug: 'x', extra: 1 } },
+      'Unknown argument "extra"; get_post takes slug.',
+    ],
     ['a blank query', { name: 'search_posts', arguments: { q: '' } }, '"q"'],
   ])('answers %s with a tool error the model can correct', async (_name, params, text) => {
     const res = await call(app, params)
@@ -54,7 +78,11 @@ describe.each(Object.keys(apps) as Array<keyof typeof apps>)('bad tool calls, an
 })
 
 it('gives the same bytes on both paths', async () => {
-  for (const params of [{ name: 'get_post', arguments: 'x' }, { name: 5 }, { name: 'list_posts', arguments: { limit: 'abc' } }]) {
+  for (const params of [
+    { name: 'get_post', arguments: 'x' },
+    { name: 5 },
+    { name: 'list_posts', arguments: { limit: 'abc' } },
+  ]) {
     const [a, b] = [await call(apps.fast, params), await call(apps.chain, params)]
     expect(a.text).toBe(b.text)
   }

@@ -19,7 +19,8 @@ const schemas = doc.components.schemas as Record<string, Json>
 const ajv = new Ajv2020({ strict: false, allErrors: true })
 ;(addFormatsModule as unknown as (a: Ajv2020) => void)(ajv)
 ajv.addSchema({ $id: 'openapi', components: doc.components })
-const validatorOf = (schema: Json) => ajv.compile(schema.$ref ? { $ref: `openapi${schema.$ref}` } : { ...schema, $defs: undefined })
+const validatorOf = (schema: Json) =>
+  ajv.compile(schema.$ref ? { $ref: `openapi${schema.$ref}` } : { ...schema, $defs: undefined })
 
 const resolve = (schema: Json): Json => (schema.$ref ? resolve(schemas[schema.$ref.slice(21)]!) : schema)
 
@@ -36,9 +37,11 @@ function examples(): Array<[string, Json, unknown]> {
     const n = node as Json
     if (n.schema && 'example' in n) found.push([where, n.schema, n.example])
     if (n.schema && n.examples && typeof n.examples === 'object' && !Array.isArray(n.examples))
-      for (const [name, ex] of Object.entries(n.examples as Record<string, Json>)) found.push([`${where} examples.${name}`, n.schema, ex.value])
+      for (const [name, ex] of Object.entries(n.examples as Record<string, Json>))
+        found.push([`${where} examples.${name}`, n.schema, ex.value])
     // A schema's own `examples` (JSON Schema 2020-12 §9.5): each must be an instance of it.
-    if (Array.isArray(n.examples) && (n.type || n.$ref || n.properties)) for (const [i, ex] of n.examples.entries()) found.push([`${where} examples[${i}]`, n, ex])
+    if (Array.isArray(n.examples) && (n.type || n.$ref || n.properties))
+      for (const [i, ex] of n.examples.entries()) found.push([`${where} examples[${i}]`, n, ex])
     for (const [k, v] of Object.entries(n)) walk(v, `${where}.${k}`)
   }
   walk(doc.paths, 'paths')
@@ -55,13 +58,17 @@ function unbounded(schema: Json, where: string, seen = new Set<string>()): strin
   }
   const s = resolve(schema)
   const problems: string[] = []
-  for (const key of ['oneOf', 'anyOf', 'allOf'] as const) for (const [i, sub] of (s[key] ?? []).entries()) problems.push(...unbounded(sub, `${where}.${key}[${i}]`, seen))
+  for (const key of ['oneOf', 'anyOf', 'allOf'] as const)
+    for (const [i, sub] of (s[key] ?? []).entries()) problems.push(...unbounded(sub, `${where}.${key}[${i}]`, seen))
   const types = [s.type].flat()
   const bounded = 'const' in s || 'enum' in s
-  if (types.includes('string') && !bounded && s.maxLength === undefined) problems.push(`${where}: string without maxLength`)
+  if (types.includes('string') && !bounded && s.maxLength === undefined)
+    problems.push(`${where}: string without maxLength`)
   if (types.includes('array') && s.maxItems === undefined) problems.push(`${where}: array without maxItems`)
-  if ((types.includes('integer') || types.includes('number')) && !bounded && s.maximum === undefined) problems.push(`${where}: number without maximum`)
-  for (const [name, prop] of Object.entries((s.properties ?? {}) as Record<string, Json>)) problems.push(...unbounded(prop, `${where}.${name}`, seen))
+  if ((types.includes('integer') || types.includes('number')) && !bounded && s.maximum === undefined)
+    problems.push(`${where}: number without maximum`)
+  for (const [name, prop] of Object.entries((s.properties ?? {}) as Record<string, Json>))
+    problems.push(...unbounded(prop, `${where}.${name}`, seen))
   if (s.items) problems.push(...unbounded(s.items, `${where}[]`, seen))
   return problems
 }
@@ -84,27 +91,45 @@ describe('the OpenAPI document', () => {
   it('bounds every request string, array and number', () => {
     const problems = operations.flatMap(({ path, method, op }) => [
       ...(op.parameters ?? []).flatMap((p: Json) => unbounded(p.schema, `${method} ${path} ${p.in} ${p.name}`)),
-      ...Object.entries((op.requestBody?.content ?? {}) as Record<string, Json>).flatMap(([type, media]) => unbounded(media.schema, `${method} ${path} ${type}`)),
+      ...Object.entries((op.requestBody?.content ?? {}) as Record<string, Json>).flatMap(([type, media]) =>
+        unbounded(media.schema, `${method} ${path} ${type}`),
+      ),
     ])
     expect(problems).toEqual([])
   })
 
   it('declares the bounds the code enforces, from the one table', () => {
     const token = resolve(schemas.TokenRequest!).properties
-    for (const name of ['assertion', 'code', 'code_verifier', 'refresh_token', 'client_id', 'scope', 'resource', 'redirect_uri', 'claim_token'] as const)
+    for (const name of [
+      'assertion',
+      'code',
+      'code_verifier',
+      'refresh_token',
+      'client_id',
+      'scope',
+      'resource',
+      'redirect_uri',
+      'claim_token',
+    ] as const)
       expect(token[name].maxLength, name).toBe(FIELD_LIMITS[name])
     expect(resolve(schemas.RevocationRequest!).properties.token.maxLength).toBe(FIELD_LIMITS.token)
     const authorize = operations.find((o) => o.path === '/oauth2/authorize' && o.method === 'get')!.op
-    for (const p of authorize.parameters) if (p.schema.const === undefined) expect(p.schema.maxLength, p.name).toBe(FIELD_LIMITS[p.name as keyof typeof FIELD_LIMITS])
+    for (const p of authorize.parameters)
+      if (p.schema.const === undefined)
+        expect(p.schema.maxLength, p.name).toBe(FIELD_LIMITS[p.name as keyof typeof FIELD_LIMITS])
   })
 
   it('declares RateLimit headers on every response of a budgeted operation, and a HEAD beside every GET', () => {
     for (const { path, method, op } of operations) {
-      if (method === 'get') expect(doc.paths[path].head, `HEAD ${path}`).toMatchObject({ operationId: `${op.operationId}Head` })
-      const budgeted = path.startsWith('/api/v1') || path === '/mcp' || method === 'post' || path === '/oauth2/authorize'
+      if (method === 'get')
+        expect(doc.paths[path].head, `HEAD ${path}`).toMatchObject({ operationId: `${op.operationId}Head` })
+      const budgeted =
+        path.startsWith('/api/v1') || path === '/mcp' || method === 'post' || path === '/oauth2/authorize'
       if (!budgeted) continue
       for (const [status, response] of Object.entries(op.responses as Record<string, Json>))
-        expect(Object.keys(response.headers ?? {}), `${method} ${path} ${status}`).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']))
+        expect(Object.keys(response.headers ?? {}), `${method} ${path} ${status}`).toEqual(
+          expect.arrayContaining(['RateLimit', 'RateLimit-Policy']),
+        )
     }
   })
 })
@@ -115,23 +140,43 @@ describe('the declared bounds, sent to the service', () => {
   it.each([
     ['/oauth2/token', 'assertion', { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer' }],
     ['/oauth2/token', 'scope', { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: 'x' }],
-    ['/oauth2/token', 'code_verifier', { grant_type: 'authorization_code', code: 'c', redirect_uri: 'https://a.example/cb', client_id: 'c' }],
+    [
+      '/oauth2/token',
+      'code_verifier',
+      { grant_type: 'authorization_code', code: 'c', redirect_uri: 'https://a.example/cb', client_id: 'c' },
+    ],
     ['/oauth2/token', 'client_id', { grant_type: 'refresh_token', refresh_token: 'r' }],
     ['/oauth2/revoke', 'token', {}],
   ] as const)('%s refuses a %s one over its declared maxLength, and takes one at it', async (path, field, rest) => {
     const max = FIELD_LIMITS[field]
-    const over = await request(app).post(path).type('form').send({ ...rest, [field]: 'x'.repeat(max + 1) })
+    const over = await request(app)
+      .post(path)
+      .type('form')
+      .send({ ...rest, [field]: 'x'.repeat(max + 1) })
     expect(over.status).toBe(400)
-    expect(over.body).toEqual({ error: 'invalid_request', error_description: `"${field}" must be at most ${max} characters.` })
-    const at = await request(app).post(path).type('form').send({ ...rest, [field]: 'x'.repeat(max) })
+    expect(over.body).toEqual({
+      error: 'invalid_request',
+      error_description: `"${field}" must be at most ${max} characters.`,
+    })
+    const at = await request(app)
+      .post(path)
+      .type('form')
+      .send({ ...rest, [field]: 'x'.repeat(max) })
     expect(at.body.error_description ?? '').not.toContain('must be at most')
   })
 
   it('gives the MCP tools the complete shapes as output schemas: a tool promises every field', async () => {
-    const res = await request(app).post('/mcp').set('Accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    const res = await request(app)
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
     const tools = res.body.result.tools as Array<{ name: string; outputSchema: Json }>
-    expect(tools.find((t) => t.name === 'get_post')!.outputSchema.required).toEqual(expect.arrayContaining(['slug', 'title', 'markdown']))
-    expect(tools.find((t) => t.name === 'list_posts')!.outputSchema.properties.posts.items.required).toEqual(expect.arrayContaining(['slug', 'url']))
+    expect(tools.find((t) => t.name === 'get_post')!.outputSchema.required).toEqual(
+      expect.arrayContaining(['slug', 'title', 'markdown']),
+    )
+    expect(tools.find((t) => t.name === 'list_posts')!.outputSchema.properties.posts.items.required).toEqual(
+      expect.arrayContaining(['slug', 'url']),
+    )
   })
 
   it('answers every operation with the RateLimit headers the document declares', async () => {

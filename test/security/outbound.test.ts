@@ -106,7 +106,10 @@ afterAll(async () => {
 })
 
 const refusal = async (promise: Promise<unknown>) => {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(ServiceError)
   expect((error as ServiceError).code).toBe('invalid_client')
   return (error as ServiceError).message
@@ -117,7 +120,9 @@ describe('the DNS resolution', () => {
     const options = { dnsServers: [dnsServer], devOrigins: [`http://fast.test:${documentPort}`] }
     const started = Date.now()
     // More silent names than libuv's thread pool has threads (4): getaddrinfo would queue the next lookup behind them.
-    const silent = Array.from({ length: 6 }, (_, i) => fetchClientMetadataDocument(`https://silent-${i}.test/client.json`, options))
+    const silent = Array.from({ length: 6 }, (_, i) =>
+      fetchClientMetadataDocument(`https://silent-${i}.test/client.json`, options),
+    )
     const settled = silent.map(() => false)
     silent.forEach((p, i) => p.catch(() => (settled[i] = true)))
     const fast = await fetchClientMetadataDocument(`http://fast.test:${documentPort}/client.json`, options)
@@ -167,17 +172,24 @@ describe('addresses that reach inside', () => {
   })
 
   it('refuses a name without addresses in the same words as an internal one, so the endpoint probes nothing', async () => {
-    const inside = await refusal(fetchClientMetadataDocument('https://inside.corp.test/c.json', { dnsServers: [dnsServer] }))
+    const inside = await refusal(
+      fetchClientMetadataDocument('https://inside.corp.test/c.json', { dnsServers: [dnsServer] }),
+    )
     const empty = await refusal(fetchClientMetadataDocument('https://empty.test/c.json', { dnsServers: [dnsServer] }))
     expect(empty).toBe(inside)
   })
 
   it('shows the refusal on the authorization page without the resolved address', async () => {
     const app = createApp({ ...(await testDeps()), clientMetadata: { dnsServers: [dnsServer] } })
-    const res = await request(app).get('/oauth2/authorize').query({
-      response_type: 'code', client_id: 'https://inside.corp.test/client.json', redirect_uri: 'https://app.example/cb',
-      code_challenge: 'a'.repeat(43), code_challenge_method: 'S256',
-    })
+    const res = await request(app)
+      .get('/oauth2/authorize')
+      .query({
+        response_type: 'code',
+        client_id: 'https://inside.corp.test/client.json',
+        redirect_uri: 'https://app.example/cb',
+        code_challenge: 'a'.repeat(43),
+        code_challenge_method: 'S256',
+      })
     expect(res.status).toBe(400)
     expect(res.headers.location).toBeUndefined()
     expect(res.text).toContain('invalid_client')

@@ -19,13 +19,28 @@ describe.each([true, false])('paths, with the fast path %s', (readFastPath) => {
   const app = createApp({ ...deps, siteDir, readFastPath, logError: (err) => void logged.push(err) })
 
   it.each([
-    '/%', '/%zz', '/posts/%ff', '/posts/%E0%A4%A', '/tags/%c0%af', `/posts/${SLUG}%`,
-    '/api/v1/posts/%ff', '/api/v1/posts/%', '/api/v1/posts/%E0%A4%A', '/api/v1/search/%ff', '/mcp/%ff', '/oauth2/%', '/.well-known/%ff',
+    '/%',
+    '/%zz',
+    '/posts/%ff',
+    '/posts/%E0%A4%A',
+    '/tags/%c0%af',
+    `/posts/${SLUG}%`,
+    '/api/v1/posts/%ff',
+    '/api/v1/posts/%',
+    '/api/v1/posts/%E0%A4%A',
+    '/api/v1/search/%ff',
+    '/mcp/%ff',
+    '/oauth2/%',
+    '/.well-known/%ff',
   ])('answers GET %s with 400 invalid_request and logs no error', async (path) => {
     for (const method of ['get', 'head', 'post'] as const) {
       const res = await request(app)[method](path)
       expect(res.status, `${method} ${path}`).toBe(400)
-      if (method !== 'head') expect(res.body, `${method} ${path}`).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('percent-encoding') })
+      if (method !== 'head')
+        expect(res.body, `${method} ${path}`).toEqual({
+          error: 'invalid_request',
+          error_description: expect.stringContaining('percent-encoding'),
+        })
     }
     expect(logged).toEqual([])
   })
@@ -37,8 +52,16 @@ describe.each([true, false])('paths, with the fast path %s', (readFastPath) => {
   })
 
   it.each([
-    '/API/V1/POSTS', '/api/V1/posts', '/Api/v1/posts', `/api/v1/POSTS/${SLUG}`, '/api/v1/Search?q=cafe', '/MCP', '/OAuth2/token', '/.WELL-KNOWN/jwks.json',
-    '/Posts/' + SLUG, '/OPENAPI.JSON',
+    '/API/V1/POSTS',
+    '/api/V1/posts',
+    '/Api/v1/posts',
+    `/api/v1/POSTS/${SLUG}`,
+    '/api/v1/Search?q=cafe',
+    '/MCP',
+    '/OAuth2/token',
+    '/.WELL-KNOWN/jwks.json',
+    '/Posts/' + SLUG,
+    '/OPENAPI.JSON',
   ])('does not answer %s as its lower-case form', async (path) => {
     const res = await request(app).get(path)
     expect(res.status, path).toBe(404)
@@ -46,13 +69,16 @@ describe.each([true, false])('paths, with the fast path %s', (readFastPath) => {
     expect(post.status, path).toBe(404)
   })
 
-  it.each(['/api/v1/posts/', `/api/v1/posts/${SLUG}/`, '/api/v1/search/?q=cafe', '/oauth2/token/', '/.well-known/oauth-authorization-server/'])(
-    'answers %s (a trailing slash) with 404, strict routing',
-    async (path) => {
-      const res = await request(app).get(path)
-      expect(res.status, path).toBe(404)
-    },
-  )
+  it.each([
+    '/api/v1/posts/',
+    `/api/v1/posts/${SLUG}/`,
+    '/api/v1/search/?q=cafe',
+    '/oauth2/token/',
+    '/.well-known/oauth-authorization-server/',
+  ])('answers %s (a trailing slash) with 404, strict routing', async (path) => {
+    const res = await request(app).get(path)
+    expect(res.status, path).toBe(404)
+  })
 
   it('still answers the exact paths', async () => {
     expect((await request(app).get('/api/v1/posts')).status).toBe(200)

@@ -34,13 +34,19 @@ describe('the build of a content folder', () => {
     expect(head).toContain('<meta name="citation_title" content="Hashing Rings">')
     expect(head).toContain('<meta name="citation_author" content="Lindqvist, Jonas">')
     expect(head).toContain('<meta name="citation_doi" content="10.5555/hashing-rings.2025">')
-    expect(head).toContain('<link rel="alternate" type="application/atom+xml" title="Lattice Research (Atom)" href="/atom.xml">')
+    expect(head).toContain(
+      '<link rel="alternate" type="application/atom+xml" title="Lattice Research (Atom)" href="/atom.xml">',
+    )
     expect(html).toContain('DOI: <a href="https://doi.org/10.5555/hashing-rings.2025">10.5555/hashing-rings.2025</a>')
-    expect(html).toContain('Lindqvist, J. (2025). Hashing Rings. <i>Lattice Research</i>. https://doi.org/10.5555/hashing-rings.2025')
+    expect(html).toContain(
+      'Lindqvist, J. (2025). Hashing Rings. <i>Lattice Research</i>. https://doi.org/10.5555/hashing-rings.2025',
+    )
     expect(html).toContain('<a href="/posts/hashing-rings.bib" download>BibTeX</a>')
     expect(site('posts/hashing-rings.bib')).toContain('doi = {10.5555/hashing-rings.2025},')
     expect(site('posts/hashing-rings.md')).toContain('- DOI: https://doi.org/10.5555/hashing-rings.2025\n')
-    expect(JSON.parse(site('posts/cafe-latency-notes.csl.json'))).toEqual([expect.objectContaining({ id: 'cafe-latency-notes', title: 'Café Latency Notes' })])
+    expect(JSON.parse(site('posts/cafe-latency-notes.csl.json'))).toEqual([
+      expect.objectContaining({ id: 'cafe-latency-notes', title: 'Café Latency Notes' }),
+    ])
     expect(site('posts/cafe-latency-notes.html')).not.toContain('class="cite-doi"')
   })
 
@@ -82,7 +88,8 @@ describe('the build of a content folder', () => {
     for (const slug of ['hashing-rings', 'cafe-latency-notes', 'search-evaluation'])
       expect(llms).toContain(`(http://localhost:4321/posts/${slug}.md)`)
     // And where a program goes next: everything in one file, the catalog, the MCP server.
-    for (const path of ['/llms-full.txt', '/.well-known/api-catalog', '/mcp']) expect(llms).toContain(`(http://localhost:4321${path})`)
+    for (const path of ['/llms-full.txt', '/.well-known/api-catalog', '/mcp'])
+      expect(llms).toContain(`(http://localhost:4321${path})`)
   })
 
   it('publishes auth.md with the flow on this origin and every error code the service can answer', () => {
@@ -115,7 +122,9 @@ describe('the build of a content folder', () => {
   it('writes each article’s API answer as the file the edge serves: the service’s bytes, with the file’s validators', () => {
     const current = join(distOf('fixture'), 'current')
     const index = loadIndexFileSync(current, 'http://localhost:4321')
-    const slugs = readIndexedPosts(distOf('fixture')).map((p) => p.slug).sort()
+    const slugs = readIndexedPosts(distOf('fixture'))
+      .map((p) => p.slug)
+      .sort()
     expect(readdirSync(join(current, EDGE_DIR, 'api', 'v1', 'posts')).sort()).toEqual(slugs.map((s) => `${s}.json`))
     for (const slug of slugs) {
       const file = detailFile(current, slug)
@@ -160,7 +169,10 @@ describe('a bad content folder', () => {
   }
 
   it('fails the build naming the file and the field', () => {
-    const r = buildWith({ 'broken-entry.md': '---\ntitle: "Broken"\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntags: [Not A Tag]\n---\nBody\n' })
+    const r = buildWith({
+      'broken-entry.md':
+        '---\ntitle: "Broken"\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntags: [Not A Tag]\n---\nBody\n',
+    })
     expect(r.status).not.toBe(0)
     expect(r.output).toContain('broken-entry.md')
     expect(r.output).toContain('tags.0')
@@ -168,7 +180,9 @@ describe('a bad content folder', () => {
   })
 
   it('fails on a missing title and on an unknown field', () => {
-    const r = buildWith({ 'no-title.md': '---\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntag: [x]\n---\nBody\n' })
+    const r = buildWith({
+      'no-title.md': '---\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntag: [x]\n---\nBody\n',
+    })
     expect(r.status).not.toBe(0)
     expect(r.output).toContain('no-title.md')
     expect(r.output).toMatch(/title/)
@@ -176,7 +190,9 @@ describe('a bad content folder', () => {
   })
 
   it('fails on a file name that is not a slug', () => {
-    const r = buildWith({ 'Bad Name.md': '---\ntitle: "T"\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\n---\nBody\n' })
+    const r = buildWith({
+      'Bad Name.md': '---\ntitle: "T"\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\n---\nBody\n',
+    })
     expect(r.status).not.toBe(0)
     expect(r.output).toContain('Bad Name.md')
   })

@@ -1,4 +1,18 @@
-import { closeSync, cpSync, existsSync, openSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  openSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,7 +28,11 @@ const BASE = 'http://localhost:4321'
 const otherRenderer: Renderer = {
   version: 'test-renderer-1',
   createPool: () => ({
-    render: async (markdown) => ({ html: `<p class="other-renderer">${markdown.length} characters</p>`, headings: [], text: 'other renderer' }),
+    render: async (markdown) => ({
+      html: `<p class="other-renderer">${markdown.length} characters</p>`,
+      headings: [],
+      text: 'other renderer',
+    }),
     close: async () => {},
   }),
 }
@@ -34,7 +52,8 @@ describe('an incremental build', () => {
     lines.length = 0
     return build(e, { log: (l) => lines.push(l), ...options })
   }
-  const live = (path: string, base = BASE) => readFileSync(join(dist, 'sites', configKey(base, content), 'site', path), 'utf8')
+  const live = (path: string, base = BASE) =>
+    readFileSync(join(dist, 'sites', configKey(base, content), 'site', path), 'utf8')
   const liveIndex = () => readIndexEntries(join(dist, 'current'))
   const edit = (slug: string, from: string, to: string) => {
     const file = join(content, `${slug}.md`)
@@ -94,10 +113,14 @@ describe('an incremental build', () => {
   it('lands edited pages first, then the list pages, when a title changes', async () => {
     edit('hashing-rings', 'title: "Hashing Rings"', 'title: "Hashing Rings Revisited"')
     await run()
-    const order = ['article pages live', 'site pages built', 'site live', 'search index live'].map((p) => lines.findIndex((l) => l.startsWith(p)))
+    const order = ['article pages live', 'site pages built', 'site live', 'search index live'].map((p) =>
+      lines.findIndex((l) => l.startsWith(p)),
+    )
     expect(order.every((i) => i >= 0)).toBe(true)
     expect([...order].sort((a, b) => a - b)).toEqual(order)
-    expect(live('posts/hashing-rings.html')).toContain('<h1 class="page-title" data-pagefind-meta="title">Hashing Rings Revisited</h1>')
+    expect(live('posts/hashing-rings.html')).toContain(
+      '<h1 class="page-title" data-pagefind-meta="title">Hashing Rings Revisited</h1>',
+    )
     expect(live('index.html')).toContain('Hashing Rings Revisited')
     expect(live('rss.xml')).toContain('<title>Hashing Rings Revisited</title>')
     expect(live('atom.xml')).toContain('<title>Hashing Rings Revisited</title>')
@@ -115,20 +138,31 @@ describe('an incremental build', () => {
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.bib'))).toBe(false)
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.csl.json'))).toBe(false)
     expect(live('posts/evaluating-search.bib')).toMatch(/^@article\{evaluating-search,\n/)
-    expect(live('posts/evaluating-search.html')).toContain('<link rel="canonical" href="http://localhost:4321/posts/evaluating-search">')
+    expect(live('posts/evaluating-search.html')).toContain(
+      '<link rel="canonical" href="http://localhost:4321/posts/evaluating-search">',
+    )
     expect(live('posts/evaluating-search.md')).toContain('- Canonical: http://localhost:4321/posts/evaluating-search')
     expect(live('sitemap-0.xml')).toContain('/posts/evaluating-search</loc>')
     expect(live('sitemap-0.xml')).not.toContain('/posts/search-evaluation</loc>')
     expect(live('llms.txt')).not.toContain('search-evaluation')
-    expect(liveIndex().map((p) => p.slug).sort()).toEqual(['cafe-latency-notes', 'evaluating-search', 'hashing-rings'])
+    expect(
+      liveIndex()
+        .map((p) => p.slug)
+        .sort(),
+    ).toEqual(['cafe-latency-notes', 'evaluating-search', 'hashing-rings'])
   }, 180_000)
 
   it('removes a deleted article from its page, the lists, the feed and the index', async () => {
     unlinkSync(join(content, 'evaluating-search.md'))
     await run()
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'evaluating-search.html'))).toBe(false)
-    for (const page of ['index.html', 'rss.xml', 'atom.xml', 'llms.txt', 'llms-full.txt', 'sitemap-0.xml', 'tags.html']) expect(live(page), page).not.toContain('evaluating-search')
-    expect(liveIndex().map((p) => p.slug).sort()).toEqual(['cafe-latency-notes', 'hashing-rings'])
+    for (const page of ['index.html', 'rss.xml', 'atom.xml', 'llms.txt', 'llms-full.txt', 'sitemap-0.xml', 'tags.html'])
+      expect(live(page), page).not.toContain('evaluating-search')
+    expect(
+      liveIndex()
+        .map((p) => p.slug)
+        .sort(),
+    ).toEqual(['cafe-latency-notes', 'hashing-rings'])
     expect(existsSync(detailFile(join(dist, 'current'), 'evaluating-search'))).toBe(false)
   }, 180_000)
 
@@ -143,18 +177,32 @@ describe('an incremental build', () => {
   it('builds another BASE_URL beside the first, each with its own absolute links', async () => {
     const other = 'https://research.example.org'
     await run({}, { ...env, BASE_URL: other })
-    expect(live('posts/hashing-rings.html', other)).toContain('<link rel="canonical" href="https://research.example.org/posts/hashing-rings">')
+    expect(live('posts/hashing-rings.html', other)).toContain(
+      '<link rel="canonical" href="https://research.example.org/posts/hashing-rings">',
+    )
     expect(live('llms.txt', other)).toContain('(https://research.example.org/posts/hashing-rings.md)')
-    expect(live('posts/hashing-rings.md', other)).toContain('- Canonical: https://research.example.org/posts/hashing-rings')
+    expect(live('posts/hashing-rings.md', other)).toContain(
+      '- Canonical: https://research.example.org/posts/hashing-rings',
+    )
     // The first configuration's build is untouched.
-    expect(live('posts/hashing-rings.html')).toContain('<link rel="canonical" href="http://localhost:4321/posts/hashing-rings">')
-    expect(readlinkSync(join(dist, 'current'))).toBe(readlinkSync(join(dist, 'sites', configKey(other, content))).replace(/^\.\.\//, ''))
+    expect(live('posts/hashing-rings.html')).toContain(
+      '<link rel="canonical" href="http://localhost:4321/posts/hashing-rings">',
+    )
+    expect(readlinkSync(join(dist, 'current'))).toBe(
+      readlinkSync(join(dist, 'sites', configKey(other, content))).replace(/^\.\.\//, ''),
+    )
   }, 180_000)
 
   it('rejects bad files with every problem, and keeps the live build', async () => {
     const liveBefore = readlinkSync(join(dist, 'sites', configKey(BASE, content)))
-    writeFileSync(join(content, 'two-faults.md'), '---\ntitle: ""\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntags: [Not A Tag]\ntag: x\ndoi: https://doi.org/10.5555/1\n---\nBody\n')
-    writeFileSync(join(content, 'Bad Name.md'), '---\ntitle: "T"\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\n---\nBody\n')
+    writeFileSync(
+      join(content, 'two-faults.md'),
+      '---\ntitle: ""\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntags: [Not A Tag]\ntag: x\ndoi: https://doi.org/10.5555/1\n---\nBody\n',
+    )
+    writeFileSync(
+      join(content, 'Bad Name.md'),
+      '---\ntitle: "T"\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\n---\nBody\n',
+    )
     try {
       const error = await run().then(
         () => undefined,
@@ -162,11 +210,21 @@ describe('an incremental build', () => {
       )
       expect(error).toBeInstanceOf(BuildError)
       const problems = (error as BuildError).problems
-      expect(problems).toContainEqual(expect.objectContaining({ file: 'Bad Name.md', fix: expect.stringContaining('bad-name.md') }))
+      expect(problems).toContainEqual(
+        expect.objectContaining({ file: 'Bad Name.md', fix: expect.stringContaining('bad-name.md') }),
+      )
       expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'title' }))
       expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'tags.0' }))
-      expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'tag', fix: expect.stringContaining('tags') }))
-      expect(problems).toContainEqual(expect.objectContaining({ file: 'two-faults.md', field: 'doi', fix: expect.stringContaining('10.5555/12345678') }))
+      expect(problems).toContainEqual(
+        expect.objectContaining({ file: 'two-faults.md', field: 'tag', fix: expect.stringContaining('tags') }),
+      )
+      expect(problems).toContainEqual(
+        expect.objectContaining({
+          file: 'two-faults.md',
+          field: 'doi',
+          fix: expect.stringContaining('10.5555/12345678'),
+        }),
+      )
       expect(readlinkSync(join(dist, 'sites', configKey(BASE, content)))).toBe(liveBefore)
     } finally {
       unlinkSync(join(content, 'two-faults.md'))

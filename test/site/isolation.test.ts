@@ -1,5 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -14,7 +23,11 @@ const NODE = process.execPath
 
 const buildProcess = (env: NodeJS.ProcessEnv) =>
   new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(NODE, [join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(NODE, [join(ROOT, 'scripts', 'build.ts')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
     child.stdout.on('data', (c: Buffer) => (output += c))
     child.stderr.on('data', (c: Buffer) => (output += c))
@@ -44,22 +57,43 @@ describe('two servers of different BASE_URLs from one checkout', () => {
       DATA_DIR: join(tmp, `data-${i}`),
     }))
     // Both start at once: their builds run concurrently in one DIST_DIR.
-    servers.push(...(await Promise.all(envs.map((env) => startProcess('npm', ['start', '--silent'], { cwd: ROOT, env, ready: /listening on/, timeoutMs: 300_000 })))))
+    servers.push(
+      ...(await Promise.all(
+        envs.map((env) =>
+          startProcess('npm', ['start', '--silent'], { cwd: ROOT, env, ready: /listening on/, timeoutMs: 300_000 }),
+        ),
+      )),
+    )
     for (const [i, port] of ports.entries()) {
       const origin = `http://127.0.0.1:${port}`
       const page = await (await fetch(`${origin}/posts/hashing-rings`)).text()
       expect(page).toContain(`<link rel="canonical" href="${bases[i]}/posts/hashing-rings">`)
       expect(await (await fetch(`${origin}/llms.txt`)).text()).toContain(`(${bases[i]}/posts/hashing-rings.md)`)
       expect(await (await fetch(`${origin}/auth.md`)).text()).toContain(`curl -s -X POST ${bases[i]}/agent/identity`)
-      expect(await (await fetch(`${origin}/posts/hashing-rings.md`)).text()).toContain(`- Canonical: ${bases[i]}/posts/hashing-rings`)
-      expect((await (await fetch(`${origin}/api/v1/posts/hashing-rings`)).json()).url).toBe(`${bases[i]}/posts/hashing-rings`)
+      expect(await (await fetch(`${origin}/posts/hashing-rings.md`)).text()).toContain(
+        `- Canonical: ${bases[i]}/posts/hashing-rings`,
+      )
+      expect((await (await fetch(`${origin}/api/v1/posts/hashing-rings`)).json()).url).toBe(
+        `${bases[i]}/posts/hashing-rings`,
+      )
     }
   }, 400_000)
 
   it('a server refuses to start on builds made only for another BASE_URL', async () => {
     const port = await freePort()
-    const env = { ...process.env, PORT: String(port), BASE_URL: 'https://elsewhere.example', DIST_DIR: join(tmp, 'dist'), DATA_DIR: join(tmp, 'data-x') }
-    const run = spawnSync(NODE, [join(ROOT, 'auth-service', 'server.ts')], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 })
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      BASE_URL: 'https://elsewhere.example',
+      DIST_DIR: join(tmp, 'dist'),
+      DATA_DIR: join(tmp, 'data-x'),
+    }
+    const run = spawnSync(NODE, [join(ROOT, 'auth-service', 'server.ts')], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
     expect(run.status).toBe(1)
     expect(run.stdout + run.stderr).toContain('no build for BASE_URL https://elsewhere.example')
   }, 60_000)
@@ -95,12 +129,18 @@ describe('builds that run at once or are killed', () => {
   }, 400_000)
 
   it('a build killed half way (SIGKILL) leaves the live build and the cache usable', async () => {
-    const cacheFiles = () => readdirSync(join(dist, 'cache', 'articles'), { recursive: true }).filter((f) => String(f).endsWith('.json')).length
+    const cacheFiles = () =>
+      readdirSync(join(dist, 'cache', 'articles'), { recursive: true }).filter((f) => String(f).endsWith('.json'))
+        .length
     const before = cacheFiles()
     const liveBefore = readlinkSync(join(dist, 'sites', configKey(base, content)))
     // Every article edited, and a title too (so Astro runs again): plenty to interrupt.
     const files = readdirSync(content)
-    for (const f of files) writeFileSync(join(content, f), readFileSync(join(content, f), 'utf8').replace(/^title: /m, 'title: Edited ') + '\nEdited.\n')
+    for (const f of files)
+      writeFileSync(
+        join(content, f),
+        readFileSync(join(content, f), 'utf8').replace(/^title: /m, 'title: Edited ') + '\nEdited.\n',
+      )
     const child = spawn(NODE, [join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, env, stdio: 'ignore' })
     const exited = new Promise((r) => child.once('exit', r))
     // Kill it once it has rendered a few of the edits into the cache, before it lands.
@@ -110,7 +150,9 @@ describe('builds that run at once or are killed', () => {
     expect(readlinkSync(join(dist, 'sites', configKey(base, content)))).toBe(liveBefore)
     expect(assertWhole().every((p) => !p.title.startsWith('Edited '))).toBe(true)
     // Every cache entry is whole JSON (entries are renamed into place).
-    for (const f of readdirSync(join(dist, 'cache', 'articles'), { recursive: true }).map(String).filter((f) => f.endsWith('.json')))
+    for (const f of readdirSync(join(dist, 'cache', 'articles'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.json')))
       expect(() => JSON.parse(readFileSync(join(dist, 'cache', 'articles', f), 'utf8'))).not.toThrow()
 
     // The next build takes over the dead build's lock and lands every edit.

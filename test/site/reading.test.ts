@@ -18,7 +18,8 @@ describe('the list pages and reading aids of a build', () => {
   const run = () => build(env, { search: false })
   const path = (p: string) => join(dist, 'current', 'site', p)
   const page = (p: string) => readFileSync(path(p), 'utf8')
-  const cards = (html: string) => [...html.matchAll(/<article class="post-card">[\s\S]*?<h2><a href="\/posts\/([a-z0-9-]+)">/g)].map((m) => m[1])
+  const cards = (html: string) =>
+    [...html.matchAll(/<article class="post-card">[\s\S]*?<h2><a href="\/posts\/([a-z0-9-]+)">/g)].map((m) => m[1])
 
   beforeAll(async () => {
     mkdirSync(content)
@@ -60,7 +61,8 @@ describe('the list pages and reading aids of a build', () => {
 
   it('lists every page of every list in the sitemap', () => {
     const sitemap = page('sitemap-0.xml')
-    for (const p of ['/', '/page/2', '/page/3', '/tags/systems', '/tags/systems/page/2']) expect(sitemap).toContain(`<loc>${BASE}${p}</loc>`)
+    for (const p of ['/', '/page/2', '/page/3', '/tags/systems', '/tags/systems/page/2'])
+      expect(sitemap).toContain(`<loc>${BASE}${p}</loc>`)
     expect(sitemap).not.toMatch(/\/page\/1</)
   })
 
@@ -68,7 +70,10 @@ describe('the list pages and reading aids of a build', () => {
     const home = page('index.html')
     const covers = [...home.matchAll(/<img class="cover"[^>]*>/g)].map((m) => m[0])
     expect(covers).toHaveLength(cards(home).filter((slug) => Number(slug!.split('-')[1]) % 3 === 0).length)
-    for (const img of covers) expect(img).toMatch(/src="\/images\/default-cover.svg" width="640" height="360" loading="lazy" decoding="async" alt="[^"]+"/)
+    for (const img of covers)
+      expect(img).toMatch(
+        /src="\/images\/default-cover.svg" width="640" height="360" loading="lazy" decoding="async" alt="[^"]+"/,
+      )
     expect(home).toContain('alt="Diagram for article 60"')
     expect(home).toContain('alt="Cover image of “Article 57”"')
     expect(page('posts/article-6.html')).toContain('<figure class="article-cover"><img src="/images/default-cover.svg"')

@@ -15,7 +15,11 @@ const BASE_URL = 'http://localhost:4321'
 describe('search shard assignment', () => {
   it('puts an article in the shard of its slug, the same in every build', () => {
     // Pinned: a change would re-index every shard of every deployment.
-    expect(['hashing-rings', 'cafe-latency-notes', 'article-00042'].map((s) => shardOf(s, 4))).toEqual(['4-f', '4-2', '4-8'])
+    expect(['hashing-rings', 'cafe-latency-notes', 'article-00042'].map((s) => shardOf(s, 4))).toEqual([
+      '4-f',
+      '4-2',
+      '4-8',
+    ])
     expect(shardOf('hashing-rings', 0)).toBe('0-0')
     expect(shardOf('hashing-rings', 9)).toBe('9-1e2')
   })
@@ -24,7 +28,11 @@ describe('search shard assignment', () => {
     const slugs = Array.from({ length: 20_000 }, (_, i) => `article-${i}`)
     const bits = shardBits(slugs.length, 1000)
     expect(bits).toBe(5)
-    const plan = planShards(slugs.map((slug) => ({ slug, hash: slug, title: '', author: '', description: '' })), bits, 'v')
+    const plan = planShards(
+      slugs.map((slug) => ({ slug, hash: slug, title: '', author: '', description: '' })),
+      bits,
+      'v',
+    )
     expect(plan.size).toBe(32)
     for (const shard of plan.values()) expect(shard.articles.length).toBeLessThanOrEqual(1000)
   })
@@ -33,7 +41,9 @@ describe('search shard assignment', () => {
 describe('the memory plan', () => {
   it('refuses a cap no build fits, naming the least that does', () => {
     expect(() => planMemory(300, 1000)).toThrow(BuildError)
-    expect(() => planMemory(300, 1000)).toThrow(/BUILD_MEMORY_MB.*needs about \d+ MB.*set BUILD_MEMORY_MB to at least \d+/s)
+    expect(() => planMemory(300, 1000)).toThrow(
+      /BUILD_MEMORY_MB.*needs about \d+ MB.*set BUILD_MEMORY_MB to at least \d+/s,
+    )
   })
 
   it('sizes shards and how many are indexed at once to fit the cap, up to the cores', () => {
@@ -45,11 +55,17 @@ describe('the memory plan', () => {
         } catch (e) {
           // Refused only when the site alone would not fit, or not one shard beside it.
           expect(e).toBeInstanceOf(BuildError)
-          expect(MEMORY_MODEL.siteMb(articles) > cap || MEMORY_MODEL.searchParentMb(articles) + MEMORY_MODEL.shardMb(50) > cap).toBe(true)
+          expect(
+            MEMORY_MODEL.siteMb(articles) > cap ||
+              MEMORY_MODEL.searchParentMb(articles) + MEMORY_MODEL.shardMb(50) > cap,
+          ).toBe(true)
           continue
         }
         const largest = largestShard(articles, plan.shardBits)
-        expect(MEMORY_MODEL.searchParentMb(articles) + plan.shardParallel * MEMORY_MODEL.shardMb(largest), `${articles} in ${cap} MB`).toBeLessThanOrEqual(cap)
+        expect(
+          MEMORY_MODEL.searchParentMb(articles) + plan.shardParallel * MEMORY_MODEL.shardMb(largest),
+          `${articles} in ${cap} MB`,
+        ).toBeLessThanOrEqual(cap)
         expect(plan.shardParallel).toBeLessThanOrEqual(2)
       }
     expect(planMemory(2048, 40, { cores: 2 })).toEqual({ capMb: 2048, shardBits: 0, shardParallel: 1 })
@@ -58,7 +74,13 @@ describe('the memory plan', () => {
 
   it('refuses BUILD_MEMORY_MB that is not a number of megabytes, before reading anything', async () => {
     const dist = tempDir('memory-cap')
-    const run = build({ ...process.env, BASE_URL, CONTENT_DIR: join(ROOT, 'test', 'fixtures', 'corpus'), DIST_DIR: dist, BUILD_MEMORY_MB: '2GB' })
+    const run = build({
+      ...process.env,
+      BASE_URL,
+      CONTENT_DIR: join(ROOT, 'test', 'fixtures', 'corpus'),
+      DIST_DIR: dist,
+      BUILD_MEMORY_MB: '2GB',
+    })
     await expect(run).rejects.toThrow(/"2GB" is not a whole number of megabytes/)
     expect(existsSync(join(dist, 'builds'))).toBe(false)
   })
@@ -87,12 +109,18 @@ describe('a sharded search index', () => {
     expect(Object.keys(first)).toHaveLength(8)
 
     const edited = 'article-00007'
-    writeFileSync(join(content, `${edited}.md`), readFileSync(join(content, `${edited}.md`), 'utf8') + '\nA new closing sentence.\n')
+    writeFileSync(
+      join(content, `${edited}.md`),
+      readFileSync(join(content, `${edited}.md`), 'utf8') + '\nA new closing sentence.\n',
+    )
     await rebuild()
     const second = shardFiles()
     expect(changed(first, second)).toEqual([shardOf(edited, 3)])
 
-    writeFileSync(join(content, 'a-new-article.md'), readFileSync(join(content, 'article-00001.md'), 'utf8').replace(/^title: .*$/m, 'title: A new article'))
+    writeFileSync(
+      join(content, 'a-new-article.md'),
+      readFileSync(join(content, 'article-00001.md'), 'utf8').replace(/^title: .*$/m, 'title: A new article'),
+    )
     await rebuild()
     const third = shardFiles()
     expect(changed(second, third)).toEqual([shardOf('a-new-article', 3)])
@@ -111,8 +139,13 @@ describe('a sharded search index', () => {
 
   it('a build killed while it indexes leaves the live build serving, and the next build completes the index', async () => {
     const before = shardFiles()
-    for (const f of readdirSync(content).slice(0, 5)) writeFileSync(join(content, f), readFileSync(join(content, f), 'utf8') + '\nEdited again.\n')
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
+    for (const f of readdirSync(content).slice(0, 5))
+      writeFileSync(join(content, f), readFileSync(join(content, f), 'utf8') + '\nEdited again.\n')
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build.ts')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     const exited = new Promise((r) => child.once('exit', r))
     let out = ''
     await new Promise<void>((resolve) =>
@@ -145,8 +178,12 @@ describe('a sharded search index', () => {
     // open (so the process never sees its end), naming itself as the build, says its pid, and
     // is killed.
     const worker = join(ROOT, 'scripts', 'build', 'search-shard-worker.ts')
-    const build = spawn('sh', ['-c', `"${process.execPath}" "${worker}" $$ <&3 & echo $!; wait`], { stdio: ['ignore', 'pipe', 'inherit', 'pipe'] })
-    const pid = await new Promise<number>((resolve) => build.stdout!.once('data', (c: Buffer) => resolve(Number(c.toString().trim()))))
+    const build = spawn('sh', ['-c', `"${process.execPath}" "${worker}" $$ <&3 & echo $!; wait`], {
+      stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
+    })
+    const pid = await new Promise<number>((resolve) =>
+      build.stdout!.once('data', (c: Buffer) => resolve(Number(c.toString().trim()))),
+    )
     try {
       if (after) {
         await new Promise((r) => setTimeout(r, after))

@@ -49,7 +49,9 @@ describe('npm start', () => {
     const twin = await md.text()
     expect(twin).toContain('# Café Latency Notes')
     // The article's own address answers with the twin to a client that prefers markdown.
-    const negotiated = await fetch(`${origin}/posts/cafe-latency-notes`, { headers: { Accept: 'text/markdown, text/html;q=0.5' } })
+    const negotiated = await fetch(`${origin}/posts/cafe-latency-notes`, {
+      headers: { Accept: 'text/markdown, text/html;q=0.5' },
+    })
     expect(negotiated.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
     expect(negotiated.headers.get('vary')).toMatch(/\bAccept\b/)
     expect(await negotiated.text()).toBe(twin)

@@ -49,8 +49,12 @@ const info = async (port: number, section: string) => {
     redis.disconnect()
   }
 }
-const live = () => [...servers.entries()].filter(([, child]) => child.exitCode === null && child.signalCode === null).map(([port]) => port)
-const clusterOk = async () => (await Promise.all(live().map((port) => info(port, 'cluster')))).every((text) => text.includes('cluster_state:ok'))
+const live = () =>
+  [...servers.entries()]
+    .filter(([, child]) => child.exitCode === null && child.signalCode === null)
+    .map(([port]) => port)
+const clusterOk = async () =>
+  (await Promise.all(live().map((port) => info(port, 'cluster')))).every((text) => text.includes('cluster_state:ok'))
 
 beforeAll(async () => {
   const ports: number[] = []
@@ -59,34 +63,78 @@ beforeAll(async () => {
     if (!ports.includes(port)) ports.push(port)
   }
   for (const port of ports) {
-    const child = spawn('redis-server', [
-      '--port', String(port), '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000',
-      '--save', '', '--appendonly', 'no', '--dir', dir, '--bind', '127.0.0.1', '--daemonize', 'no',
-    ], { stdio: 'ignore' })
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        '2000',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--bind',
+        '127.0.0.1',
+        '--daemonize',
+        'no',
+      ],
+      { stdio: 'ignore' },
+    )
     servers.set(port, child)
   }
-  for (const port of ports) await waitFor(async () => ((await info(port, 'server')) ? true : undefined), 10_000, `redis-server on ${port}`, 50)
-  await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'])
+  for (const port of ports)
+    await waitFor(async () => ((await info(port, 'server')) ? true : undefined), 10_000, `redis-server on ${port}`, 50)
+  await run('redis-cli', [
+    '--cluster',
+    'create',
+    ...ports.map((p) => `127.0.0.1:${p}`),
+    '--cluster-replicas',
+    '1',
+    '--cluster-yes',
+  ])
   await waitFor(async () => ((await clusterOk()) ? true : undefined), 20_000, 'cluster_state:ok on every node', 100)
   // Every master has its replica in sync, so that a write's WAIT can be answered.
-  await waitFor(async () => {
-    const roles = await Promise.all(ports.map((port) => info(port, 'replication')))
-    const synced = roles.filter((text) => text.includes('role:slave') && text.includes('master_link_status:up')).length
-    return synced === 3 ? true : undefined
-  }, 20_000, 'three replicas in sync', 100)
+  await waitFor(
+    async () => {
+      const roles = await Promise.all(ports.map((port) => info(port, 'replication')))
+      const synced = roles.filter(
+        (text) => text.includes('role:slave') && text.includes('master_link_status:up'),
+      ).length
+      return synced === 3 ? true : undefined
+    },
+    20_000,
+    'three replicas in sync',
+    100,
+  )
   // ...and every node's view of the slots names it (gossip lags the replication link): a client
   // that maps the slots now sees each shard with its replica.
-  await waitFor(async () => {
-    const views = await Promise.all(ports.map(async (port) => {
-      const redis = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 0 })
-      try {
-        return (await redis.cluster('SLOTS')) as unknown[][]
-      } finally {
-        redis.disconnect()
-      }
-    }))
-    return views.every((ranges) => ranges.length === 3 && ranges.every((range) => range.length >= 4)) ? true : undefined
-  }, 20_000, 'every shard listed with its replica by every node', 100)
+  await waitFor(
+    async () => {
+      const views = await Promise.all(
+        ports.map(async (port) => {
+          const redis = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 0 })
+          try {
+            return (await redis.cluster('SLOTS')) as unknown[][]
+          } finally {
+            redis.disconnect()
+          }
+        }),
+      )
+      return views.every((ranges) => ranges.length === 3 && ranges.every((range) => range.length >= 4))
+        ? true
+        : undefined
+    },
+    20_000,
+    'every shard listed with its replica by every node',
+    100,
+  )
   nodes = ports.slice(0, 2).map((port) => ({ host: '127.0.0.1', port }))
 }, 60_000)
 
@@ -108,7 +156,8 @@ describe('on a Redis Cluster', () => {
   // Time passes on the servers: every key of the run, on whichever master holds it, loses `ms` of its TTL.
   const prefix = `test:${randomUUID()}:`
   let admin: Cluster
-  const keysOfRun = async () => (await admin.ping(), await Promise.all(admin.nodes('master').map((node) => node.keys(`${prefix}*`)))).flat()
+  const keysOfRun = async () =>
+    (await admin.ping(), await Promise.all(admin.nodes('master').map((node) => node.keys(`${prefix}*`)))).flat()
   describeStoreContract('redis cluster', {
     open: () => {
       admin = adminOf()
@@ -131,7 +180,9 @@ describe('on a Redis Cluster', () => {
     const store = createRedisClusterStore(nodes, { keyPrefix: `test:${randomUUID()}:` })
     try {
       await expect(store.has(['a:{one}', 'a:{two}'])).rejects.toThrow(/share a hash tag/)
-      await expect(store.redeem({ value: 'v:{one}', used: 'u:{one}', revoked: 'r:{two}' }, 60)).rejects.toThrow(/share a hash tag/)
+      await expect(store.redeem({ value: 'v:{one}', used: 'u:{one}', revoked: 'r:{two}' }, 60)).rejects.toThrow(
+        /share a hash tag/,
+      )
     } finally {
       await store.close()
     }
@@ -230,11 +281,14 @@ describe('on a Redis Cluster', () => {
       await waitFor(async () => ((await clusterOk()) ? true : undefined), 15_000, 'cluster_state:ok after the failover')
 
       // Every write the store acknowledged is there, on the promoted replica too.
-      for (const [key, value] of acknowledged) expect(await store.get(key), key).toEqual(key.startsWith('before:') ? { i: value } : { n: value })
+      for (const [key, value] of acknowledged)
+        expect(await store.get(key), key).toEqual(key.startsWith('before:') ? { i: value } : { n: value })
       await expect(store.ping()).resolves.toBeUndefined()
     } finally {
       await store.close()
-      const keys = (await Promise.all(admin.nodes('master').map((node) => node.keys(`${failoverPrefix}*`).catch(() => [])))).flat()
+      const keys = (
+        await Promise.all(admin.nodes('master').map((node) => node.keys(`${failoverPrefix}*`).catch(() => [])))
+      ).flat()
       for (const key of keys) await admin.del(key).catch(() => {})
       await admin.quit()
     }

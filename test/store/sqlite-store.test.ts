@@ -56,7 +56,9 @@ describe('the sqlite store', () => {
         await store.put('burst:' + i, { i }, 3600)
         process.stdout.write(i + '\\n')
       }`
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     const acknowledged: number[] = []
     let buffered = ''
     await new Promise<void>((resolve) => {

@@ -27,7 +27,12 @@ export function postRegistration(target: Target, headers: Headers = {}) {
 }
 
 /** POST /oauth2/token with the jwt-bearer grant, as sent: for tests of refusals and limits. */
-export function postExchange(target: Target, assertion: string, params: Record<string, string> = {}, headers: Headers = {}) {
+export function postExchange(
+  target: Target,
+  assertion: string,
+  params: Record<string, string> = {},
+  headers: Headers = {},
+) {
   return request(target).post('/oauth2/token').set(headers).type('form').send(exchangeForm(assertion, params))
 }
 
@@ -37,9 +42,15 @@ export async function registerAgent(target: Target, headers: Headers = {}): Prom
 }
 
 /** Registers, then exchanges the assertion: an identity with a working access token. */
-export async function agentToken(target: Target, params: Record<string, string> = {}): Promise<Registration & { access_token: string }> {
+export async function agentToken(
+  target: Target,
+  params: Record<string, string> = {},
+): Promise<Registration & { access_token: string }> {
   const registration = await registerAgent(target)
-  const { access_token } = expectOk(await postExchange(target, registration.identity_assertion, params), 'token exchange') as { access_token: string }
+  const { access_token } = expectOk(
+    await postExchange(target, registration.identity_assertion, params),
+    'token exchange',
+  ) as { access_token: string }
   return { ...registration, access_token }
 }
 

@@ -17,7 +17,9 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** The whole origin (site and API) of the fixture build, on a real port; `overrides` go to createApp (e.g. rate limits). */
-export async function serveSite(overrides: Partial<AppDeps> = {}): Promise<{ origin: string; close: () => Promise<void> }> {
+export async function serveSite(
+  overrides: Partial<AppDeps> = {},
+): Promise<{ origin: string; close: () => Promise<void> }> {
   const server: Server = createServer()
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -54,7 +56,16 @@ export async function seriousViolations(page: Page): Promise<Array<{ id: string;
   // Evaluated through the DevTools protocol: the page's CSP (no inline scripts) stays intact.
   await page.evaluate(axeSource)
   const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; help: string; impact: string; nodes: unknown[] }> }> } }).axe
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{ violations: Array<{ id: string; help: string; impact: string; nodes: unknown[] }> }>
+        }
+      }
+    ).axe
     return axe.run(document, { resultTypes: ['violations'] })
   })
   return results.violations

@@ -25,6 +25,9 @@ export function withS(token: string, half: 'low' | 'high'): string {
   if (isHighS(token) === (half === 'high')) return token
   const [header, payload, sig] = token.split('.') as [string, string, string]
   const signature = Buffer.from(sig, 'base64url')
-  const twin = Buffer.concat([signature.subarray(0, 32), Buffer.from((N - sOf(signature)).toString(16).padStart(64, '0'), 'hex')])
+  const twin = Buffer.concat([
+    signature.subarray(0, 32),
+    Buffer.from((N - sOf(signature)).toString(16).padStart(64, '0'), 'hex'),
+  ])
   return `${header}.${payload}.${twin.toString('base64url')}`
 }

@@ -33,7 +33,13 @@ export async function fastPathPair() {
         middleware(req, res, next)
       }) as RequestHandler
     }
-    return createApp({ ...deps, readFastPath: fast, rateLimits: DEFAULT_RATE_LIMITS, logger: createLogger('info', stream), metrics })
+    return createApp({
+      ...deps,
+      readFastPath: fast,
+      rateLimits: DEFAULT_RATE_LIMITS,
+      logger: createLogger('info', stream),
+      metrics,
+    })
   }
   return { deps, fast: make(true), chain: make(false), logs, reachedChain }
 }

@@ -45,7 +45,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
     rmSync(runTmp, { recursive: true, force: true })
     if (left.length) {
       // A failure, though every test passed: the run would otherwise litter the machine.
-      console.error(`\nTests left temporary folders behind (make them with tempDir() from test/support/temp.ts): ${left.join(', ')}\n`)
+      console.error(
+        `\nTests left temporary folders behind (make them with tempDir() from test/support/temp.ts): ${left.join(', ')}\n`,
+      )
       process.exitCode = 1
     }
   }

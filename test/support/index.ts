@@ -48,7 +48,12 @@ export async function testDeps(
     posts: () => index,
     store,
     signingKey,
-    tokens: createTokenService({ issuer: baseUrl, resources: protectedResources(baseUrl), key: signingKey, now: options.now }),
+    tokens: createTokenService({
+      issuer: baseUrl,
+      resources: protectedResources(baseUrl),
+      key: signingKey,
+      now: options.now,
+    }),
     logError: () => {},
   }
 }

@@ -15,10 +15,34 @@ export function writeListCorpus(dir: string, count: number): void {
 
 export function listArticle(i: number, overrides: { title?: string; tags?: string[] } = {}): string {
   const date = new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10)
-  const tags = overrides.tags ?? [LIST_TAGS[i % LIST_TAGS.length]!, LIST_TAGS[(i * 2 + 1) % LIST_TAGS.length]!, ...(i % 2 === 0 ? ['systems'] : [])]
-  const title = overrides.title ?? `Article ${i}${i % 4 === 0 ? ': a much longer title that wraps onto a second and perhaps a third line of its card' : ''}`
+  const tags = overrides.tags ?? [
+    LIST_TAGS[i % LIST_TAGS.length]!,
+    LIST_TAGS[(i * 2 + 1) % LIST_TAGS.length]!,
+    ...(i % 2 === 0 ? ['systems'] : []),
+  ]
+  const title =
+    overrides.title ??
+    `Article ${i}${i % 4 === 0 ? ': a much longer title that wraps onto a second and perhaps a third line of its card' : ''}`
   const author = i % 5 === 0 ? 'Maximiliana Evangelista Featherstonehaugh-Montgomery' : 'Ada Lovelace'
-  const cover = i % 3 === 0 ? ['image: /images/default-cover.svg', ...(i % 6 === 0 ? [`imageAlt: "Diagram for article ${i}"`] : [])] : []
-  const sections = i === 1 ? ['## Method', 'How.', '### Sampling', 'Which.', '## Results', 'What.', '## Threats & limits', 'Why not.'] : ['Body of the article.']
-  return ['---', `title: "${title}"`, `description: "Description of article ${i}."`, `date: ${date}`, `author: "${author}"`, `tags: [${[...new Set(tags)].join(', ')}]`, ...cover, '---', '', ...sections, ''].join('\n')
+  const cover =
+    i % 3 === 0
+      ? ['image: /images/default-cover.svg', ...(i % 6 === 0 ? [`imageAlt: "Diagram for article ${i}"`] : [])]
+      : []
+  const sections =
+    i === 1
+      ? ['## Method', 'How.', '### Sampling', 'Which.', '## Results', 'What.', '## Threats & limits', 'Why not.']
+      : ['Body of the article.']
+  return [
+    '---',
+    `title: "${title}"`,
+    `description: "Description of article ${i}."`,
+    `date: ${date}`,
+    `author: "${author}"`,
+    `tags: [${[...new Set(tags)].join(', ')}]`,
+    ...cover,
+    '---',
+    '',
+    ...sections,
+    '',
+  ].join('\n')
 }

@@ -43,13 +43,16 @@ export function edgeVars(options: {
  */
 export async function startNginx(dir: string, vars: Record<string, string>): Promise<ChildProcess> {
   mkdirSync(join(dir, 'logs'), { recursive: true })
-  writeFileSync(join(dir, 'default.conf'), renderTemplate({
+  writeFileSync(
+    join(dir, 'default.conf'),
+    renderTemplate({
       NGINX_ACCESS_LOG: join(dir, 'logs', 'access.log'),
       ...vars,
       NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
       NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
       NGINX_CORS_HEADERS: join(ROOT, 'deploy', 'nginx', 'cors-headers.conf'),
-    }))
+    }),
+  )
   writeFileSync(
     join(dir, 'nginx.conf'),
     `worker_processes 1;
@@ -69,7 +72,9 @@ http {
 }
 `,
   )
-  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; user root;'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; user root;'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout!.on('data', (d) => (output += d))
   child.stderr!.on('data', (d) => (output += d))

@@ -26,13 +26,24 @@ export async function openConsent(target: Target, url: string): Promise<ConsentP
   const res = await request(target).get(pathOf(url))
   const html = res.text
   const transaction = /name="transaction" value="([^"]+)"/.exec(html)?.[1] ?? ''
-  const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!).join('; ')
+  const cookie = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .map((c) => c.split(';')[0]!)
+    .join('; ')
   return { status: res.status, html, headers: res.headers as Record<string, string>, transaction, cookie }
 }
 
 /** POST the person's decision from the page; returns the status and the Location it sends the browser to. */
-export async function decide(target: Target, page: Pick<ConsentPage, 'transaction' | 'cookie'>, decision: 'approve' | 'deny' = 'approve') {
-  const res = await request(target).post('/oauth2/authorize').set('Cookie', page.cookie).type('form').send({ transaction: page.transaction, decision })
+export async function decide(
+  target: Target,
+  page: Pick<ConsentPage, 'transaction' | 'cookie'>,
+  decision: 'approve' | 'deny' = 'approve',
+) {
+  const res = await request(target)
+    .post('/oauth2/authorize')
+    .set('Cookie', page.cookie)
+    .type('form')
+    .send({ transaction: page.transaction, decision })
   return { status: res.status, location: res.headers.location as string | undefined, text: res.text }
 }
 

@@ -22,7 +22,14 @@ addFormats(ajv)
 const components = doc.components as { schemas: Record<string, object> }
 ajv.addSchema({
   $id: 'openapi',
-  components: { ...components, schemas: { ...components.schemas, Post: components.schemas.PostComplete, PostDetail: components.schemas.PostDetailComplete } },
+  components: {
+    ...components,
+    schemas: {
+      ...components.schemas,
+      Post: components.schemas.PostComplete,
+      PostDetail: components.schemas.PostDetailComplete,
+    },
+  },
 })
 
 const routes = Object.entries(doc.paths).map(([template, ops]) => ({
@@ -34,13 +41,19 @@ const validators = new Map<object, ValidateFunction>()
 function validatorFor(schema: object): ValidateFunction {
   let v = validators.get(schema)
   if (!v) {
-    v = ajv.compile({ $ref: `openapi${(schema as { $ref?: string }).$ref ?? ''}`, ...(('$ref' in schema) ? {} : schema) })
+    v = ajv.compile({ $ref: `openapi${(schema as { $ref?: string }).$ref ?? ''}`, ...('$ref' in schema ? {} : schema) })
     validators.set(schema, v)
   }
   return v
 }
 
-export function checkResponse(method: string, path: string, status: number, contentType: string | undefined, body: unknown): string | undefined {
+export function checkResponse(
+  method: string,
+  path: string,
+  status: number,
+  contentType: string | undefined,
+  body: unknown,
+): string | undefined {
   const verb = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()
   const op = routes.find((r) => r.pattern.test(path))?.ops[verb]
   if (!op) return undefined
@@ -50,7 +63,8 @@ export function checkResponse(method: string, path: string, status: number, cont
   const schema = documented.content?.['application/json']?.schema
   if (!schema) return `${method} ${path} ${status} sent JSON that /openapi.json does not describe`
   const validate = validatorFor(schema)
-  if (!validate(body)) return `${method} ${path} ${status} does not match /openapi.json: ${ajv.errorsText(validate.errors)}`
+  if (!validate(body))
+    return `${method} ${path} ${status} does not match /openapi.json: ${ajv.errorsText(validate.errors)}`
   return undefined
 }
 
@@ -69,7 +83,8 @@ export function conformsToOpenApi(res: Response): void {
 export function checkedSupertest(original: Supertest): Supertest {
   const request = (app: Parameters<Supertest>[0], options?: Parameters<Supertest>[1]) => {
     const agent = original(app, options) as unknown as Record<string, (url: string) => Test>
-    for (const [method, make] of Object.entries(agent)) agent[method] = (url: string) => make(url).expect(conformsToOpenApi)
+    for (const [method, make] of Object.entries(agent))
+      agent[method] = (url: string) => make(url).expect(conformsToOpenApi)
     return agent
   }
   return Object.assign(request, original) as unknown as Supertest

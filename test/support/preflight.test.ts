@@ -17,7 +17,13 @@ const testScript: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), '
  * vitest would start and say so.
  */
 function npmTest(env: NodeJS.ProcessEnv, as: { uid?: number; gid?: number } = {}, root = ROOT) {
-  return spawnSync('/bin/sh', ['-c', `${testScript} test/support/no-such-file.test.ts`], { cwd: root, env, encoding: 'utf8', timeout: 60_000, ...as })
+  return spawnSync('/bin/sh', ['-c', `${testScript} test/support/no-such-file.test.ts`], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+    ...as,
+  })
 }
 
 /**
@@ -28,7 +34,12 @@ function npmTest(env: NodeJS.ProcessEnv, as: { uid?: number; gid?: number } = {}
 function reachableCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'lattice-preflight-'))
   chmodSync(dir, 0o755)
-  for (const file of ['package.json', 'test/support/preflight.ts', 'test/support/requirements.ts', 'node_modules/.bin/node']) {
+  for (const file of [
+    'package.json',
+    'test/support/preflight.ts',
+    'test/support/requirements.ts',
+    'node_modules/.bin/node',
+  ]) {
     mkdirSync(dirname(join(dir, file)), { recursive: true, mode: 0o755 })
     const source = realpathSync(join(ROOT, file))
     // A link where the file system allows it: Node's binary is large.
@@ -44,7 +55,11 @@ function reachableCopy(): string {
 
 /** Exit 1, nothing on stdout, and exactly these lines on stderr. */
 function expectStopped(r: ReturnType<typeof npmTest>, lines: string[]) {
-  expect({ status: r.status, stdout: r.stdout, stderr: r.stderr.trim() }).toEqual({ status: 1, stdout: '', stderr: lines.join('\n') })
+  expect({ status: r.status, stdout: r.stdout, stderr: r.stderr.trim() }).toEqual({
+    status: 1,
+    stdout: '',
+    stderr: lines.join('\n'),
+  })
 }
 
 describe('npm test on a machine that lacks what the suite drives', () => {
@@ -83,7 +98,10 @@ describe('npm test on a machine that lacks what the suite drives', () => {
   it('starts Redis where none answers at the test URL', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`
     expect(await redisAnswers(url)).toBe(false)
-    const r = spawnSync(join(BIN, 'node'), [join(import.meta.dirname, 'preflight.ts')], { env: { ...process.env, TEST_REDIS_URL: url }, encoding: 'utf8' })
+    const r = spawnSync(join(BIN, 'node'), [join(import.meta.dirname, 'preflight.ts')], {
+      env: { ...process.env, TEST_REDIS_URL: url },
+      encoding: 'utf8',
+    })
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 })
     try {
       expect(r.stderr).toBe('')

@@ -13,9 +13,17 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
 export const TEST_REQUIREMENTS: readonly Requirement[] = [
-  { pkg: 'chromium', why: `the browser tests drive Chromium at ${CHROMIUM_PATH}`, present: () => executable(CHROMIUM_PATH) },
-  { pkg: 'nginx', why: 'the proxy tests run the deployment\'s nginx configuration', present: () => onPath('nginx') },
-  { pkg: 'docker-compose', why: 'the deployment tests validate docker-compose.yml', present: () => onPath('docker-compose') },
+  {
+    pkg: 'chromium',
+    why: `the browser tests drive Chromium at ${CHROMIUM_PATH}`,
+    present: () => executable(CHROMIUM_PATH),
+  },
+  { pkg: 'nginx', why: "the proxy tests run the deployment's nginx configuration", present: () => onPath('nginx') },
+  {
+    pkg: 'docker-compose',
+    why: 'the deployment tests validate docker-compose.yml',
+    present: () => onPath('docker-compose'),
+  },
   { pkg: 'redis-server', why: 'the store and replica tests use a real Redis', present: () => onPath('redis-server') },
 ]
 
@@ -44,10 +52,27 @@ async function startRedis(url: string): Promise<boolean> {
   if (!LOOPBACK.has(hostname)) return false
   const p = port || '6379'
   // A daemon writes a pid file even when none is asked for (/var/run/redis.pid): give it its own.
-  spawnSync('redis-server', [
-    '--daemonize', 'yes', '--bind', '127.0.0.1', '-::1', '--port', p, '--save', '', '--appendonly', 'no',
-    '--dir', tmpdir(), '--pidfile', join(tmpdir(), `redis-${p}.pid`),
-  ], { stdio: 'ignore' })
+  spawnSync(
+    'redis-server',
+    [
+      '--daemonize',
+      'yes',
+      '--bind',
+      '127.0.0.1',
+      '-::1',
+      '--port',
+      p,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      tmpdir(),
+      '--pidfile',
+      join(tmpdir(), `redis-${p}.pid`),
+    ],
+    { stdio: 'ignore' },
+  )
   for (let i = 0; i < 50; i++) {
     if (await redisAnswers(url)) return true
     await new Promise((r) => setTimeout(r, 100))

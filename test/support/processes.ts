@@ -19,7 +19,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls `probe` until it returns a value, failing with `what` after `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string, intervalMs = 200): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  what: string,
+  intervalMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await probe()
@@ -36,7 +41,8 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs:
 export function waitForHttp(url: string, timeoutMs: number, child?: ChildProcess): Promise<true> {
   return waitFor(
     async () => {
-      if (child && child.exitCode !== null) throw new Error(`the process exited with ${child.exitCode} before ${url} answered`)
+      if (child && child.exitCode !== null)
+        throw new Error(`the process exited with ${child.exitCode} before ${url} answered`)
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) }).catch(() => undefined)
       await res?.body?.cancel()
       return res && res.status < 500 ? true : undefined
@@ -68,7 +74,12 @@ export interface StartOptions {
 /** Starts a command in its own process group and resolves once it is ready; stops it if it never is. */
 export async function startProcess(command: string, args: string[], opts: StartOptions): Promise<Running> {
   const log = opts.logFile === undefined ? undefined : openSync(opts.logFile, 'a')
-  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', log ?? 'pipe', log ?? 'pipe'] })
+  const child = spawn(command, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    detached: true,
+    stdio: ['ignore', log ?? 'pipe', log ?? 'pipe'],
+  })
   if (log !== undefined) closeSync(log)
   let out = ''
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()))
@@ -100,7 +111,10 @@ export async function startProcess(command: string, args: string[], opts: StartO
   const timeoutMs = opts.timeoutMs ?? 120_000
   const where = () => (opts.logFile ? `see ${opts.logFile}` : out)
   try {
-    const ready = opts.ready instanceof RegExp ? outputMatches(child, opts.ready, () => out, timeoutMs) : waitForHttp(opts.ready.url, timeoutMs, child)
+    const ready =
+      opts.ready instanceof RegExp
+        ? outputMatches(child, opts.ready, () => out, timeoutMs)
+        : waitForHttp(opts.ready.url, timeoutMs, child)
     await Promise.race([ready, failed])
   } catch (e) {
     await running.stop()

@@ -85,7 +85,13 @@ export function describeStoreContract(name: string, subject: Subject) {
       await store.put('any:{g1}:b', { v: 1 }, 10)
       expect(await store.has(['any:{g1}:a', 'any:{g1}:b'])).toBe(true)
       expect(await store.has(['any:{g1}:a', 'any:{g1}:c'])).toBe(false)
-      expect(await Promise.all([store.has(['any:{g1}:a', 'any:{g1}:b']), store.has('any:{g1}:b'), store.has(['any:{g1}:a'])])).toEqual([true, true, false])
+      expect(
+        await Promise.all([
+          store.has(['any:{g1}:a', 'any:{g1}:b']),
+          store.has('any:{g1}:b'),
+          store.has(['any:{g1}:a']),
+        ]),
+      ).toEqual([true, true, false])
       await elapse(10_100)
       expect(await store.has(['any:{g1}:a', 'any:{g1}:b'])).toBe(false)
     })

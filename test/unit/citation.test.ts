@@ -27,15 +27,30 @@ const article = (over: Partial<ArticleMeta>): ArticleMeta => ({
 /** Titles, names and DOIs that break naive escaping in HTML, BibTeX, LaTeX or JSON. */
 const HOSTILE: ArticleMeta[] = [
   article({ slug: 'braces', title: 'Sets {a, b} and \\emph{not} a macro }{', author: 'Jonas Lindqvist' }),
-  article({ slug: 'quotes', title: `Quotes "double" and 'single' & ampersands`, author: "Mary Ann O'Brien", description: 'A "quoted" <b>bold</b> & more' }),
+  article({
+    slug: 'quotes',
+    title: `Quotes "double" and 'single' & ampersands`,
+    author: "Mary Ann O'Brien",
+    description: 'A "quoted" <b>bold</b> & more',
+  }),
   article({ slug: 'script', title: '<script>alert(1)</script> in a title', author: 'Ludwig van Beethoven', tags: [] }),
   article({ slug: 'latex', title: 'LaTeX specials: $x^2$ 100% #1 a_b ~ \\ @misc{x,', author: 'Jean de la Fontaine' }),
-  article({ slug: 'unicode', title: 'Non-ASCII: Ærøskøbing, 東京, Ελληνικά, 🧪', author: 'Zoë Ørsted-Ñúñez', description: 'Ünïcödé ✓' }),
+  article({
+    slug: 'unicode',
+    title: 'Non-ASCII: Ærøskøbing, 東京, Ελληνικά, 🧪',
+    author: 'Zoë Ørsted-Ñúñez',
+    description: 'Ünïcödé ✓',
+  }),
   article({ slug: 'question', title: 'Why p99?', author: 'Plato' }),
   article({ slug: 'folded', title: 'A title, with\ttabs\nand newlines', author: 'Lindqvist, Jonas' }),
   article({ slug: 'org', title: 'Annual Report', author: 'Research and Development' }),
   article({ slug: 'hyphen', title: 'Being and Nothingness', author: 'Jean-Paul Sartre', doi: '10.5555/12345678' }),
-  article({ slug: 'sici', title: 'An Old DOI', author: 'A. N. Author', doi: '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O' }),
+  article({
+    slug: 'sici',
+    title: 'An Old DOI',
+    author: 'A. N. Author',
+    doi: '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O',
+  }),
   article({ slug: 'percent', title: 'Percent', author: 'B Writer', doi: '10.1000.10/a%b#c"d&e' }),
 ]
 
@@ -57,22 +72,25 @@ describe('names', () => {
 })
 
 describe('the BibTeX twin', () => {
-  it.each(HOSTILE.map((a) => [a.slug, a] as const))('%s reads back with citation-js as the article it came from', (_slug, a) => {
-    const work = citedWork(a, BASE)
-    const parsed = (new Cite(bibtexEntry(work)).data as Array<Record<string, unknown>>)[0]!
-    expect(parsed).toMatchObject({
-      id: a.slug,
-      type: 'article-journal',
-      title: collapse(a.title),
-      'container-title': 'Lattice Research',
-      issued: { 'date-parts': [[2025, 7, 9]] },
-      URL: `${BASE}/posts/${a.slug}`,
-      abstract: collapse(a.description),
-    })
-    expect(parsed.author).toEqual([splitName(collapse(a.author))].map((n) => (n.given ? n : { family: n.family })))
-    expect(parsed.DOI).toBe(a.doi)
-    if (a.tags.length) expect(parsed.keyword).toBe(a.tags.join(','))
-  })
+  it.each(HOSTILE.map((a) => [a.slug, a] as const))(
+    '%s reads back with citation-js as the article it came from',
+    (_slug, a) => {
+      const work = citedWork(a, BASE)
+      const parsed = (new Cite(bibtexEntry(work)).data as Array<Record<string, unknown>>)[0]!
+      expect(parsed).toMatchObject({
+        id: a.slug,
+        type: 'article-journal',
+        title: collapse(a.title),
+        'container-title': 'Lattice Research',
+        issued: { 'date-parts': [[2025, 7, 9]] },
+        URL: `${BASE}/posts/${a.slug}`,
+        abstract: collapse(a.description),
+      })
+      expect(parsed.author).toEqual([splitName(collapse(a.author))].map((n) => (n.given ? n : { family: n.family })))
+      expect(parsed.DOI).toBe(a.doi)
+      if (a.tags.length) expect(parsed.keyword).toBe(a.tags.join(','))
+    },
+  )
 
   it('is one entry keyed by the slug, with balanced braces whatever the title', () => {
     for (const a of HOSTILE) {
@@ -91,27 +109,40 @@ describe('the BibTeX twin', () => {
 })
 
 describe('the CSL-JSON twin', () => {
-  it.each(HOSTILE.map((a) => [a.slug, a] as const))('%s is valid CSL that citation-js reads as the BibTeX twin', (_slug, a) => {
-    const work = citedWork(a, BASE)
-    const fromCsl = new Cite(JSON.parse(cslJson(work))).data as Array<Record<string, unknown>>
-    const fromBib = new Cite(bibtexEntry(work)).data as Array<Record<string, unknown>>
-    const fields = ['id', 'type', 'title', 'container-title', 'author', 'issued', 'URL', 'DOI', 'abstract']
-    const pick = (o: Record<string, unknown>) => Object.fromEntries(fields.map((f) => [f, o[f]]))
-    expect(pick(fromCsl[0]!)).toEqual(pick(fromBib[0]!))
-  })
+  it.each(HOSTILE.map((a) => [a.slug, a] as const))(
+    '%s is valid CSL that citation-js reads as the BibTeX twin',
+    (_slug, a) => {
+      const work = citedWork(a, BASE)
+      const fromCsl = new Cite(JSON.parse(cslJson(work))).data as Array<Record<string, unknown>>
+      const fromBib = new Cite(bibtexEntry(work)).data as Array<Record<string, unknown>>
+      const fields = ['id', 'type', 'title', 'container-title', 'author', 'issued', 'URL', 'DOI', 'abstract']
+      const pick = (o: Record<string, unknown>) => Object.fromEntries(fields.map((f) => [f, o[f]]))
+      expect(pick(fromCsl[0]!)).toEqual(pick(fromBib[0]!))
+    },
+  )
 })
 
 describe('the text citation', () => {
   // citeproc compiles the APA style on its first use: seconds, once, outside each test's budget.
   beforeAll(() => {
-    new Cite([{ id: 'warm-up', type: 'article-journal', title: 'T' }]).format('bibliography', { format: 'text', template: 'apa', lang: 'en-US' })
+    new Cite([{ id: 'warm-up', type: 'article-journal', title: 'T' }]).format('bibliography', {
+      format: 'text',
+      template: 'apa',
+      lang: 'en-US',
+    })
   }, 120_000)
 
   it.each(HOSTILE.map((a) => [a.slug, a] as const))("%s matches citeproc's APA style", (_slug, a) => {
     const work = citedWork(a, BASE)
-    const apa = new Cite(JSON.parse(cslJson(work))).format('bibliography', { format: 'text', template: 'apa', lang: 'en-US' }) as string
+    const apa = new Cite(JSON.parse(cslJson(work))).format('bibliography', {
+      format: 'text',
+      template: 'apa',
+      lang: 'en-US',
+    }) as string
     // citeproc prints a DOI as written, where ours is percent-encoded for a URL.
-    const ours = a.doi ? apaCitation(work).text.replace(doiUrl(a.doi), `https://doi.org/${a.doi}`) : apaCitation(work).text
+    const ours = a.doi
+      ? apaCitation(work).text.replace(doiUrl(a.doi), `https://doi.org/${a.doi}`)
+      : apaCitation(work).text
     expect(straightQuotes(collapse(ours))).toBe(straightQuotes(collapse(apa)))
   })
 
@@ -119,7 +150,9 @@ describe('the text citation', () => {
     expect(apaCitation(citedWork(HOSTILE[8]!, BASE)).text).toBe(
       'Sartre, J.-P. (2025). Being and Nothingness. Lattice Research. https://doi.org/10.5555/12345678',
     )
-    expect(apaCitation(citedWork(HOSTILE[5]!, BASE)).text).toBe(`Plato. (2025). Why p99? Lattice Research. ${BASE}/posts/question`)
+    expect(apaCitation(citedWork(HOSTILE[5]!, BASE)).text).toBe(
+      `Plato. (2025). Why p99? Lattice Research. ${BASE}/posts/question`,
+    )
   })
 
   it('is escaped HTML with the journal in italics', () => {
@@ -178,26 +211,45 @@ describe('the doi field', () => {
     return problems
   }
 
-  it.each(['10.5555/12345678', '10.1000.10/x', '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O', '10.12345/ÄÖ-ü'])('accepts %s', (doi) => {
+  it.each([
+    '10.5555/12345678',
+    '10.1000.10/x',
+    '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O',
+    '10.12345/ÄÖ-ü',
+  ])('accepts %s', (doi) => {
     expect(Frontmatter.safeParse(front(doi)).success).toBe(true)
   })
 
-  it.each(['https://doi.org/10.5555/1', 'doi:10.5555/1', '10.55/1', '11.5555/1', '10.5555/', '10.5555/a b', '10.5555/{x}', '10.5555/a\\b', '10.5555'])(
-    'refuses %s, naming the file, the field and the fix',
-    (doi) => {
-      const problems = problemsOf(JSON.stringify(doi))
-      expect(problems).toEqual([
-        { file: 'x.md', field: 'doi', message: expect.stringMatching(/^doi must /), fix: expect.stringContaining('like "doi: 10.5555/12345678"') },
-      ])
-    },
-  )
+  it.each([
+    'https://doi.org/10.5555/1',
+    'doi:10.5555/1',
+    '10.55/1',
+    '11.5555/1',
+    '10.5555/',
+    '10.5555/a b',
+    '10.5555/{x}',
+    '10.5555/a\\b',
+    '10.5555',
+  ])('refuses %s, naming the file, the field and the fix', (doi) => {
+    const problems = problemsOf(JSON.stringify(doi))
+    expect(problems).toEqual([
+      {
+        file: 'x.md',
+        field: 'doi',
+        message: expect.stringMatching(/^doi must /),
+        fix: expect.stringContaining('like "doi: 10.5555/12345678"'),
+      },
+    ])
+  })
 
   it('says a link is not a DOI', () => {
     expect(problemsOf('https://doi.org/10.5555/1')[0]!.message).toContain('not a link')
   })
 
   it('refuses a DOI the YAML reads as a number', () => {
-    expect(problemsOf('10.5555')).toEqual([expect.objectContaining({ field: 'doi', message: expect.stringContaining('10.5555/12345678') })])
+    expect(problemsOf('10.5555')).toEqual([
+      expect.objectContaining({ field: 'doi', message: expect.stringContaining('10.5555/12345678') }),
+    ])
   })
 
   it('is carried into the article metadata', () => {

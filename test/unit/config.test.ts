@@ -5,8 +5,13 @@ describe('loadConfig', () => {
   it('has working defaults', () => {
     const c = loadConfig({}, '/srv/app')
     expect(c).toMatchObject({
-      port: 4321, host: '127.0.0.1', baseUrl: 'http://localhost:4321',
-      contentDir: '/srv/app/content', dataDir: '/srv/app/data', distDir: '/srv/app/dist', redisUrl: undefined,
+      port: 4321,
+      host: '127.0.0.1',
+      baseUrl: 'http://localhost:4321',
+      contentDir: '/srv/app/content',
+      dataDir: '/srv/app/data',
+      distDir: '/srv/app/dist',
+      redisUrl: undefined,
       anonymousRegistration: true,
     })
     expect(Object.isFrozen(c)).toBe(true)
@@ -31,9 +36,10 @@ describe('loadConfig', () => {
 
   it('allows no client metadata development origin unless listed, and refuses anything but bare origins', () => {
     expect(loadConfig({}).clientMetadataDevOrigins).toEqual([])
-    expect(loadConfig({ CLIENT_METADATA_DEV_ORIGINS: 'https://127.0.0.1:8443, http://localhost:3000/' }).clientMetadataDevOrigins).toEqual([
-      'https://127.0.0.1:8443', 'http://localhost:3000',
-    ])
+    expect(
+      loadConfig({ CLIENT_METADATA_DEV_ORIGINS: 'https://127.0.0.1:8443, http://localhost:3000/' })
+        .clientMetadataDevOrigins,
+    ).toEqual(['https://127.0.0.1:8443', 'http://localhost:3000'])
     for (const bad of ['127.0.0.1:8443', 'https://127.0.0.1:8443/client.json', 'ftp://x.example'])
       expect(() => loadConfig({ CLIENT_METADATA_DEV_ORIGINS: bad }), bad).toThrow(/CLIENT_METADATA_DEV_ORIGINS/)
   })
@@ -53,12 +59,20 @@ describe('loadConfig', () => {
   it('reads REDIS_CLUSTER_NODES, alone, with a prefix that leaves the hash tags alone', () => {
     expect(loadConfig({}).redisClusterNodes).toBeUndefined()
     expect(loadConfig({ REDIS_CLUSTER_NODES: 'redis-1:6379, 10.0.0.2:7000,[::1]:7001' }).redisClusterNodes).toEqual([
-      { host: 'redis-1', port: 6379 }, { host: '10.0.0.2', port: 7000 }, { host: '::1', port: 7001 },
+      { host: 'redis-1', port: 6379 },
+      { host: '10.0.0.2', port: 7000 },
+      { host: '::1', port: 7001 },
     ])
     for (const bad of ['redis-1', 'redis://redis-1:6379', 'redis-1:0', 'redis-1:70000', 'a:1,,b:2'])
-      expect(() => loadConfig({ REDIS_CLUSTER_NODES: bad }), bad).toThrow(/REDIS_CLUSTER_NODES must list host:port pairs/)
-    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:1', REDIS_URL: 'redis://b:6379' })).toThrow(/REDIS_URL .*or REDIS_CLUSTER_NODES.*not both/)
-    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:1', REDIS_KEY_PREFIX: 'app{1}:' })).toThrow(/REDIS_KEY_PREFIX must not contain "\{"/)
+      expect(() => loadConfig({ REDIS_CLUSTER_NODES: bad }), bad).toThrow(
+        /REDIS_CLUSTER_NODES must list host:port pairs/,
+      )
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:1', REDIS_URL: 'redis://b:6379' })).toThrow(
+      /REDIS_URL .*or REDIS_CLUSTER_NODES.*not both/,
+    )
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:1', REDIS_KEY_PREFIX: 'app{1}:' })).toThrow(
+      /REDIS_KEY_PREFIX must not contain "\{"/,
+    )
     // One Redis has no slots: a brace in its prefix harms nothing.
     expect(loadConfig({ REDIS_URL: 'redis://b:6379', REDIS_KEY_PREFIX: 'app{1}:' }).redisKeyPrefix).toBe('app{1}:')
   })

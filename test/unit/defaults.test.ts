@@ -12,7 +12,10 @@ function documentedTable(): Array<{ names: string[]; defaults: string }> {
     .split('\n')
     .filter((line) => /^\| `[A-Z_]+`/.test(line))
     .map((line) => {
-      const cells = line.split('|').slice(1, -1).map((c) => c.trim())
+      const cells = line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim())
       return { names: [...cells[0]!.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!), defaults: cells.at(-1)! }
     })
 }
@@ -27,7 +30,9 @@ describe('the configuration table of docs/configuration.md', () => {
       // A row of several variables lists one default each, in order; a row without a quoted value names none.
       names.forEach((name, i) => (documented[name] = values.length === names.length ? values[i] : undefined))
     }
-    const expected = Object.fromEntries(Object.keys(documented).map((name) => [name, (ENV_DEFAULTS as Record<string, string>)[name]]))
+    const expected = Object.fromEntries(
+      Object.keys(documented).map((name) => [name, (ENV_DEFAULTS as Record<string, string>)[name]]),
+    )
     expect(documented).toEqual(expected)
     // Every default in code is documented.
     expect(Object.keys(ENV_DEFAULTS).filter((name) => !(name in documented))).toEqual([])
@@ -41,6 +46,7 @@ describe('the configuration table of docs/configuration.md', () => {
     expect(config.redisKeyPrefix).toBe(ENV_DEFAULTS.REDIS_KEY_PREFIX)
     expect(config.logLevel).toBe(ENV_DEFAULTS.LOG_LEVEL)
     expect(config.rateLimits).toEqual(DEFAULT_RATE_LIMITS)
-    for (const [name, field] of Object.entries(RATE_LIMIT_VARS)) expect(loadConfig({ [name]: '7' }).rateLimits![field], name).toBe(7)
+    for (const [name, field] of Object.entries(RATE_LIMIT_VARS))
+      expect(loadConfig({ [name]: '7' }).rateLimits![field], name).toBe(7)
   })
 })

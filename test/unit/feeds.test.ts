@@ -30,12 +30,17 @@ describe('the RSS 2.0 feed', () => {
   const feed = parseRssFeed(xml)
 
   it('names each writer in dc:creator, never in <author> (which RSS 2.0 keeps for an e-mail address)', () => {
-    expect(feed.items?.map((i) => i.dc?.creators)).toEqual([['Zoë "Z" O\'Brien & Co <z@example.org>'], ['Jonas Lindqvist']])
+    expect(feed.items?.map((i) => i.dc?.creators)).toEqual([
+      ['Zoë "Z" O\'Brien & Co <z@example.org>'],
+      ['Jonas Lindqvist'],
+    ])
     expect(xml).not.toContain('<author>')
   })
 
   it('points at itself with atom:link rel="self" and dates itself by its newest change', () => {
-    expect(feed.atom?.links).toEqual([{ href: 'https://research.example.org/rss.xml', rel: 'self', type: 'application/rss+xml' }])
+    expect(feed.atom?.links).toEqual([
+      { href: 'https://research.example.org/rss.xml', rel: 'self', type: 'application/rss+xml' },
+    ])
     expect(feed.lastBuildDate).toBe('Thu, 20 Mar 2025 12:00:00 GMT')
   })
 
@@ -80,7 +85,11 @@ describe('the Atom feed', () => {
     expect(hostile!.links).toEqual([
       { rel: 'alternate', type: 'text/html', href: 'https://research.example.org/posts/hostile' },
       { rel: 'alternate', type: 'text/markdown', href: 'https://research.example.org/posts/hostile.md' },
-      { rel: 'related', title: 'DOI', href: 'https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-O' },
+      {
+        rel: 'related',
+        title: 'DOI',
+        href: 'https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-O',
+      },
     ])
     expect(plain).toMatchObject({ updated: '2025-01-10T00:00:00.000Z', authors: [{ name: 'Jonas Lindqvist' }] })
   })

@@ -16,8 +16,15 @@ import { tempDir } from '../support/temp.ts'
 
 const BASE = 'https://research.example.org'
 const entry = (i: number, markdown = `# Post ${i}\n\n"quoted" \\ é 😀 \u2028 $x^2$\n`): IndexEntry => ({
-  slug: `post-${i}`, title: `Title ${i}`, description: 'D', date: `2025-01-${String(1 + (i % 28)).padStart(2, '0')}`,
-  lastModified: '2025-02-01T00:00:00.000Z', author: 'A', tags: ['x'], readingMinutes: 3, markdown,
+  slug: `post-${i}`,
+  title: `Title ${i}`,
+  description: 'D',
+  date: `2025-01-${String(1 + (i % 28)).padStart(2, '0')}`,
+  lastModified: '2025-02-01T00:00:00.000Z',
+  author: 'A',
+  tags: ['x'],
+  readingMinutes: 3,
+  markdown,
 })
 
 const buildDir = () => tempDir('bodies')
@@ -52,7 +59,10 @@ describe('bodies read from the build', () => {
     const count = 300
     const bodyBytes = 100_000
     const dir = buildDir()
-    await writeIndexFile(dir, Array.from({ length: count }, (_, i) => entry(i, `${i} ${'b'.repeat(bodyBytes)}`)))
+    await writeIndexFile(
+      dir,
+      Array.from({ length: count }, (_, i) => entry(i, `${i} ${'b'.repeat(bodyBytes)}`)),
+    )
     const before = process.memoryUsage().arrayBuffers
     const index = loadIndexFileSync(dir, BASE)
     const grown = process.memoryUsage().arrayBuffers - before
@@ -76,7 +86,9 @@ describe('bodies read from the build', () => {
     const bytes = readFileSync(file)
     bytes[bytes.length - 1] = 0x20
     writeFileSync(file, bytes)
-    expect(() => loadIndexFileSync(unquoted, BASE)).toThrow(/the body at \d+ is not a JSON string; rebuild with "npm run build"/)
+    expect(() => loadIndexFileSync(unquoted, BASE)).toThrow(
+      /the body at \d+ is not a JSON string; rebuild with "npm run build"/,
+    )
   })
 
   it('fails a detail whose body was cut from the file after load, rather than answer part of it', async () => {
@@ -91,13 +103,14 @@ describe('bodies read from the build', () => {
     const dir = buildDir()
     await writeIndexFile(dir, [entry(1)])
     const file = join(dir, INDEX_FILES.bodies)
-    const opened = () => readdirSync('/proc/self/fd').filter((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(file)
-      } catch {
-        return false // the listing's own descriptor, closed meanwhile
-      }
-    }).length
+    const opened = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(file)
+        } catch {
+          return false // the listing's own descriptor, closed meanwhile
+        }
+      }).length
     let index: ReturnType<typeof loadIndexFileSync> | undefined = loadIndexFileSync(dir, BASE)
     expect(index.detail('post-1')).toBeDefined()
     expect(opened()).toBe(1)

@@ -29,7 +29,10 @@ async function bothIndexes(entries: IndexEntry[]): Promise<{ current: PostIndexC
 /** 1,200 articles over a small Zipf vocabulary: common words in most articles, equal titles, equal dates. */
 function syntheticEntries(): IndexEntry[] {
   const random = prng(11)
-  const vocabulary = Array.from({ length: 300 }, (_, i) => ['café', 'Naïve', 'entropy', 'hash'][i] ?? `w${(i * 7919).toString(36)}`)
+  const vocabulary = Array.from(
+    { length: 300 },
+    (_, i) => ['café', 'Naïve', 'entropy', 'hash'][i] ?? `w${(i * 7919).toString(36)}`,
+  )
   const word = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(1 / (random() + 0.004)) - 1)]!
   const words = (n: number) => Array.from({ length: n }, word).join(' ')
   return Array.from({ length: 1200 }, (_, i) => ({
@@ -50,7 +53,19 @@ function queriesFor(entries: readonly IndexEntry[]): string[] {
   const random = prng(5)
   const titleWords = entries.flatMap((e) => e.title.split(' '))
   const pick = () => titleWords[Math.floor(random() * titleWords.length)]!
-  const queries = ['', 'the of and', '!!! ???', 'CAFE', 'naive', 'nai', 'ca', 'caf', 'Same title', 'same title, again again', 'entropy hash café']
+  const queries = [
+    '',
+    'the of and',
+    '!!! ???',
+    'CAFE',
+    'naive',
+    'nai',
+    'ca',
+    'caf',
+    'Same title',
+    'same title, again again',
+    'entropy hash café',
+  ]
   for (let i = 0; i < 100; i++) queries.push(Array.from({ length: 1 + Math.floor(random() * 4) }, pick).join(' '))
   for (const w of titleWords.slice(0, 40)) queries.push(w.slice(0, 3), `${pick()} ${w.slice(0, 4)}`)
   for (const e of entries.slice(0, 30)) queries.push(e.title, e.tags.join(' '), e.description)
@@ -61,7 +76,8 @@ function expectSameAnswers(current: PostIndexCore, reference: PostIndexCore, ent
   expect(current.size).toBe(reference.size)
   for (const e of entries) expect(current.detail(e.slug), e.slug).toEqual(reference.detail(e.slug))
   expect(current.detail('no-such-post')).toBeUndefined()
-  for (const limit of [1, 2, 20, 50, 100, entries.length + 1]) expect(current.latest(limit)).toEqual(reference.latest(limit))
+  for (const limit of [1, 2, 20, 50, 100, entries.length + 1])
+    expect(current.latest(limit)).toEqual(reference.latest(limit))
   for (const q of queriesFor(entries))
     for (const limit of [1, 20, 100]) {
       const [mine, theirs] = [current.searchBody(q, limit), reference.searchBody(q, limit)]
@@ -79,9 +95,13 @@ describe('the index answers as the one it replaced', () => {
     expectSameAnswers(current, reference, entries)
   }, 180_000)
 
-  it.each(['fixture', 'shipped'] as const)('on the %s build', async (which) => {
-    const entries = readIndexedPosts(distOf(which))
-    const { current, reference } = await bothIndexes(entries)
-    expectSameAnswers(current, reference, entries)
-  }, 60_000)
+  it.each(['fixture', 'shipped'] as const)(
+    'on the %s build',
+    async (which) => {
+      const entries = readIndexedPosts(distOf(which))
+      const { current, reference } = await bothIndexes(entries)
+      expectSameAnswers(current, reference, entries)
+    },
+    60_000,
+  )
 })

@@ -1,20 +1,38 @@
 import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { INDEX_FILES, indexSource, loadIndexFile, readIndexEntries, watchIndexFile, writeIndexFile } from '../../auth-service/articles/index-file.ts'
+import {
+  INDEX_FILES,
+  indexSource,
+  loadIndexFile,
+  readIndexEntries,
+  watchIndexFile,
+  writeIndexFile,
+} from '../../auth-service/articles/index-file.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { tempDir } from '../support/temp.ts'
 
 const BASE = 'https://research.example.org'
 const entry = (slug: string, fields: Partial<IndexEntry> = {}): IndexEntry => ({
-  slug, title: `Title ${slug}`, description: 'D', date: '2025-01-01', lastModified: '2025-01-01T00:00:00.000Z',
-  author: 'A', tags: ['x'], readingMinutes: 3, markdown: `# ${slug}\n\nBody "quoted" \\ and é, math $\\frac{1}{2}$ and \u2028.\n`, ...fields,
+  slug,
+  title: `Title ${slug}`,
+  description: 'D',
+  date: '2025-01-01',
+  lastModified: '2025-01-01T00:00:00.000Z',
+  author: 'A',
+  tags: ['x'],
+  readingMinutes: 3,
+  markdown: `# ${slug}\n\nBody "quoted" \\ and é, math $\\frac{1}{2}$ and \u2028.\n`,
+  ...fields,
 })
 
 const buildDir = () => tempDir('index')
 
 /** A good index in a fresh folder, with one line of its entries file replaced by `edit`. */
-async function editedIndex(edit: (line: Record<string, unknown>) => Record<string, unknown>, lineNo = 1): Promise<string> {
+async function editedIndex(
+  edit: (line: Record<string, unknown>) => Record<string, unknown>,
+  lineNo = 1,
+): Promise<string> {
   const dir = buildDir()
   await writeIndexFile(dir, [entry('a-post'), entry('b-post')])
   const file = join(dir, INDEX_FILES.entries)
@@ -33,7 +51,12 @@ describe('the post index file', () => {
     const index = await loadIndexFile(dir, BASE)
     expect(index.size).toBe(2)
     const detail = JSON.parse(index.detail('b-post')!.body.toString())
-    expect(detail).toMatchObject({ slug: 'b-post', url: `${BASE}/posts/b-post`, image: `${BASE}/images/b.png`, markdown: entries[0]!.markdown })
+    expect(detail).toMatchObject({
+      slug: 'b-post',
+      url: `${BASE}/posts/b-post`,
+      image: `${BASE}/images/b.png`,
+      markdown: entries[0]!.markdown,
+    })
     expect(JSON.parse(index.detail('a-post')!.body.toString()).markdown).toBe('')
     expect(index.detail('missing')).toBeUndefined()
   })
@@ -63,15 +86,29 @@ describe('the post index file', () => {
   })
 
   it('refuses to write a slug twice', async () => {
-    await expect(writeIndexFile(buildDir(), [entry('a-post'), entry('a-post')])).rejects.toThrow(/entry 1: slug "a-post" appears twice/)
+    await expect(writeIndexFile(buildDir(), [entry('a-post'), entry('a-post')])).rejects.toThrow(
+      /entry 1: slug "a-post" appears twice/,
+    )
   })
 
   it.each([
     ['a bad slug', (l: Record<string, unknown>) => ({ ...l, slug: 'Bad Slug' }), /entry 0 \("Bad Slug"\): slug:/],
-    ['a bad date', (l: Record<string, unknown>) => ({ ...l, date: '1 May' }), /entry 0 \("a-post"\): date: must be YYYY-MM-DD/],
-    ['a tag that is not a string', (l: Record<string, unknown>) => ({ ...l, tags: [1] }), /entry 0 \("a-post"\): tags\.0:/],
+    [
+      'a bad date',
+      (l: Record<string, unknown>) => ({ ...l, date: '1 May' }),
+      /entry 0 \("a-post"\): date: must be YYYY-MM-DD/,
+    ],
+    [
+      'a tag that is not a string',
+      (l: Record<string, unknown>) => ({ ...l, tags: [1] }),
+      /entry 0 \("a-post"\): tags\.0:/,
+    ],
     ['a missing title', ({ title: _t, ...l }: Record<string, unknown>) => l, /entry 0 \("a-post"\): title:/],
-    ['a body past the end', (l: Record<string, unknown>) => ({ ...l, body: [10_000, 5] }), /entry 0 \("a-post"\): body: ends past/],
+    [
+      'a body past the end',
+      (l: Record<string, unknown>) => ({ ...l, body: [10_000, 5] }),
+      /entry 0 \("a-post"\): body: ends past/,
+    ],
   ])('refuses to load %s, naming the file, the entry and the field', async (_name, edit, message) => {
     const dir = await editedIndex(edit)
     const load = loadIndexFile(dir, BASE)
@@ -119,14 +156,17 @@ describe('the post index file', () => {
     const stop = watchIndexFile(live, BASE, {
       served: indexSource(live),
       onLoad: (index) => loads.push(index.size),
-      onError: (e) => { throw e },
+      onError: (e) => {
+        throw e
+      },
       onRelabel: (build) => labels.push(build),
       intervalMs: 20,
     })
     try {
       // The same files hard-linked into a later build (the build's search swap): relabelled, not reloaded.
       mkdirSync(join(dist, 'builds', 'two'))
-      for (const name of Object.values(INDEX_FILES)) linkSync(join(dist, 'builds', 'one', name), join(dist, 'builds', 'two', name))
+      for (const name of Object.values(INDEX_FILES))
+        linkSync(join(dist, 'builds', 'one', name), join(dist, 'builds', 'two', name))
       // A poll between the link and the swap sees a changed file (its link count) but the same build.
       await new Promise((r) => setTimeout(r, 60))
       expect(labels).toEqual([])

@@ -22,7 +22,8 @@ describe('mapAhead', () => {
   it('throws the first failure in its turn, having yielded what came before', async () => {
     const out: number[] = []
     const run = async () => {
-      for await (const v of mapAhead([1, 2, 3], 3, async (n) => (n === 2 ? Promise.reject(new Error('two')) : n))) out.push(v)
+      for await (const v of mapAhead([1, 2, 3], 3, async (n) => (n === 2 ? Promise.reject(new Error('two')) : n)))
+        out.push(v)
     }
     await expect(run()).rejects.toThrow('two')
     expect(out).toEqual([1])

@@ -18,7 +18,16 @@ describe('a JSON document as the text content of a tool answer', () => {
   })
 
   it('keeps multi-byte characters, escapes and line separators', () => {
-    const json = Buffer.from(JSON.stringify({ author: 'Léa Fontaine', math: '∑ x²', emoji: '🔬', quote: 'say "hi"\\n', sep: '\u2028', nl: 'a\nb' }))
+    const json = Buffer.from(
+      JSON.stringify({
+        author: 'Léa Fontaine',
+        math: '∑ x²',
+        emoji: '🔬',
+        quote: 'say "hi"\\n',
+        sep: '\u2028',
+        nl: 'a\nb',
+      }),
+    )
     expect(jsonStringOf(json).toString()).toBe(JSON.stringify(json.toString()))
     expect(JSON.parse(jsonStringOf(json).toString())).toBe(json.toString())
   })

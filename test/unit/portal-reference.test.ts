@@ -5,19 +5,36 @@ import type { Endpoint, Schema } from '../../site/lib/openapi.ts'
 import { quote, samples, type Segment } from '../../site/lib/samples.ts'
 import { describeSchema, exampleOf } from '../../site/lib/schema-view.ts'
 
-const TRICKY = [`it's`, `a"b`, `back\\slash`, `new\nline`, `tab\there`, `$HOME \`id\``, `'; rm -rf / #`, `café ☕`, `\\'`, `\\"`, '']
+const TRICKY = [
+  `it's`,
+  `a"b`,
+  `back\\slash`,
+  `new\nline`,
+  `tab\there`,
+  `$HOME \`id\``,
+  `'; rm -rf / #`,
+  `café ☕`,
+  `\\'`,
+  `\\"`,
+  '',
+]
 
 describe('quote, for the samples of the developer portal', () => {
   it('gives back the same string when a shell reads it', () => {
-    for (const s of TRICKY) expect(execFileSync('sh', ['-c', `printf %s ${quote('shell', s)}`], { encoding: 'utf8' })).toBe(s)
+    for (const s of TRICKY)
+      expect(execFileSync('sh', ['-c', `printf %s ${quote('shell', s)}`], { encoding: 'utf8' })).toBe(s)
   })
 
   it('gives back the same string when Python reads it', () => {
     const script = `import sys\nfor s in [${TRICKY.map((s) => quote('python', s)).join(', ')}]: sys.stdout.write(repr(s) + '\\n')`
-    const expected = execFileSync('python3', ['-c', `import sys, json\nfor s in json.load(sys.stdin): sys.stdout.write(repr(s) + '\\n')`], {
-      input: JSON.stringify(TRICKY),
-      encoding: 'utf8',
-    })
+    const expected = execFileSync(
+      'python3',
+      ['-c', `import sys, json\nfor s in json.load(sys.stdin): sys.stdout.write(repr(s) + '\\n')`],
+      {
+        input: JSON.stringify(TRICKY),
+        encoding: 'utf8',
+      },
+    )
     expect(execFileSync('python3', ['-c', script], { encoding: 'utf8' })).toBe(expected)
   })
 
@@ -32,10 +49,21 @@ describe('quote, for the samples of the developer portal', () => {
 })
 
 const components: Record<string, Schema> = {
-  Post: { type: 'object', properties: { slug: { type: 'string', examples: ['a-post'] }, date: { type: 'string', format: 'date' } }, required: ['slug'] },
-  PostList: { type: 'object', properties: { posts: { type: 'array', items: { $ref: '#/components/schemas/Post' } } }, required: ['posts'] },
+  Post: {
+    type: 'object',
+    properties: { slug: { type: 'string', examples: ['a-post'] }, date: { type: 'string', format: 'date' } },
+    required: ['slug'],
+  },
+  PostList: {
+    type: 'object',
+    properties: { posts: { type: 'array', items: { $ref: '#/components/schemas/Post' } } },
+    required: ['posts'],
+  },
   Tree: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Tree' } } } },
-  Key: { type: 'object', properties: { label: { type: ['string', 'null'], maxLength: 100 }, kind: { type: 'string', const: 'Bearer' } } },
+  Key: {
+    type: 'object',
+    properties: { label: { type: ['string', 'null'], maxLength: 100 }, kind: { type: 'string', const: 'Bearer' } },
+  },
 }
 
 describe('describeSchema', () => {
@@ -71,7 +99,9 @@ describe('describeSchema', () => {
 
 describe('exampleOf', () => {
   it('builds an example from a schema, using its own examples and constants first', () => {
-    expect(exampleOf({ $ref: '#/components/schemas/PostList' }, components)).toEqual({ posts: [{ slug: 'a-post', date: '2025-07-09' }] })
+    expect(exampleOf({ $ref: '#/components/schemas/PostList' }, components)).toEqual({
+      posts: [{ slug: 'a-post', date: '2025-07-09' }],
+    })
     expect(exampleOf({ $ref: '#/components/schemas/Key' }, components)).toEqual({ label: 'string', kind: 'Bearer' })
     expect(exampleOf({ $ref: '#/components/schemas/Tree' }, components)).toBeDefined()
   })
@@ -92,8 +122,15 @@ describe('samples', () => {
 
   it('puts a key slot in the Authorization header of a read, quoted for each language', () => {
     const s = samples(read, 'https://x.example')
-    expect(text(s.curl)).toBe(`curl -s 'https://x.example/api/v1/posts/it's' \\\n  -H 'Authorization: Bearer <shell>'`.replace("it's", "it'\\''s"))
-    expect(text(s.js)).toContain(`fetch('https://x.example/api/v1/posts/it\\'s', {\n  headers: { Authorization: 'Bearer <js>' },`)
+    expect(text(s.curl)).toBe(
+      `curl -s 'https://x.example/api/v1/posts/it's' \\\n  -H 'Authorization: Bearer <shell>'`.replace(
+        "it's",
+        "it'\\''s",
+      ),
+    )
+    expect(text(s.js)).toContain(
+      `fetch('https://x.example/api/v1/posts/it\\'s', {\n  headers: { Authorization: 'Bearer <js>' },`,
+    )
     expect(text(s.python)).toContain(`headers={'Authorization': 'Bearer <python>'}`)
   })
 
@@ -106,6 +143,8 @@ describe('samples', () => {
       parameters: [],
       requestBody: { content: { 'application/json': { example: { type: 'anonymous', label: null, on: true } } } },
     }
-    expect(text(samples(post, 'https://x.example').python)).toContain(`json={'type': 'anonymous', 'label': None, 'on': True}`)
+    expect(text(samples(post, 'https://x.example').python)).toContain(
+      `json={'type': 'anonymous', 'label': None, 'on': True}`,
+    )
   })
 })

@@ -24,7 +24,12 @@ describe('related articles', () => {
   })
 
   it('counts a tag written twice once', () => {
-    expect(relatedArticles([{ tags: ['a', 'b'] }, { tags: ['z'] }, { tags: ['a', 'a'] }, { tags: ['b'] }, { tags: ['a', 'b'] }], 3)[0]).toEqual([4, 2, 3])
+    expect(
+      relatedArticles(
+        [{ tags: ['a', 'b'] }, { tags: ['z'] }, { tags: ['a', 'a'] }, { tags: ['b'] }, { tags: ['a', 'b'] }],
+        3,
+      )[0],
+    ).toEqual([4, 2, 3])
   })
 
   it('looks only within a window of each tag, so a tag on every article costs no more than its window', () => {
@@ -48,7 +53,13 @@ describe('the table of contents', () => {
   })
 
   it('nests level-3 headings under their level-2 heading, and escapes the text', () => {
-    const html = tocHtml([h(2, 'Method'), h(3, 'A <b>'), h(3, 'B'), h(2, 'Results & "more"', 'results--more'), h(4, 'Skipped')])
+    const html = tocHtml([
+      h(2, 'Method'),
+      h(3, 'A <b>'),
+      h(3, 'B'),
+      h(2, 'Results & "more"', 'results--more'),
+      h(4, 'Skipped'),
+    ])
     expect(html).toContain(
       '<ol><li><a href="#method">Method</a><ol><li><a href="#a &lt;b&gt;">A &lt;b&gt;</a></li><li><a href="#b">B</a></li></ol></li><li><a href="#results--more">Results &amp; &quot;more&quot;</a></li></ol>',
     )
@@ -59,7 +70,9 @@ describe('the table of contents', () => {
 describe('cover, previous/next and related links', () => {
   it('shows a cover only when the writer named one, described by imageAlt or else the title', () => {
     expect(coverHtml({ title: 'T' })).toBe('')
-    expect(coverHtml({ title: 'A "quoted" title', image: '/images/x.png' })).toContain('alt="Cover image of “A &quot;quoted&quot; title”"')
+    expect(coverHtml({ title: 'A "quoted" title', image: '/images/x.png' })).toContain(
+      'alt="Cover image of “A &quot;quoted&quot; title”"',
+    )
     expect(coverHtml({ title: 'T', image: 'https://img.example/x.png?a=1&b=2', imageAlt: 'A chart' })).toMatch(
       /^<figure class="article-cover"><img src="https:\/\/img.example\/x.png\?a=1&amp;b=2" width="640" height="360" decoding="async" alt="A chart"><\/figure>$/,
     )
@@ -67,7 +80,9 @@ describe('cover, previous/next and related links', () => {
 
   it('links the older article as previous and the newer as next, with escaped titles', () => {
     const html = navHtml({ slug: 'old', title: 'Old <one>' }, undefined, [{ slug: 'r', title: 'R' }])
-    expect(html).toContain('<a href="/posts/old" rel="prev"><span class="hint">Previous article</span> Old &lt;one&gt;</a>')
+    expect(html).toContain(
+      '<a href="/posts/old" rel="prev"><span class="hint">Previous article</span> Old &lt;one&gt;</a>',
+    )
     expect(html).not.toContain('rel="next"')
     expect(html).toContain('<a href="/posts/r">R</a>')
     expect(navHtml(undefined, undefined, [])).not.toContain('<section')
@@ -82,7 +97,12 @@ describe('cover, previous/next and related links', () => {
 
 describe('page numbers of a list', () => {
   it('keeps page 1 at the list address and numbers the next pages under page/', () => {
-    expect([pageHref('/', 1), pageHref('/', 2), pageHref('/tags/x', 1), pageHref('/tags/2024', 3)]).toEqual(['/', '/page/2', '/tags/x', '/tags/2024/page/3'])
+    expect([pageHref('/', 1), pageHref('/', 2), pageHref('/tags/x', 1), pageHref('/tags/2024', 3)]).toEqual([
+      '/',
+      '/page/2',
+      '/tags/x',
+      '/tags/2024/page/3',
+    ])
   })
 
   it('links the first, the last and two either side of the current, with gaps', () => {

@@ -2,7 +2,12 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import { fromHtml } from 'hast-util-from-html'
 import type { Element, Root, RootContent } from 'hast'
-import { createRenderPool, renderMarkdown, RENDERER_VERSION, type RenderedArticle } from '../../scripts/build/render/index.ts'
+import {
+  createRenderPool,
+  renderMarkdown,
+  RENDERER_VERSION,
+  type RenderedArticle,
+} from '../../scripts/build/render/index.ts'
 import { rendererSources, rendererVersion } from '../../scripts/build/render/version.ts'
 import { createWorkerPool } from '../../scripts/build/render/pool.ts'
 import { RENDER_OPTIONS, RENDER_PACKAGES } from '../../scripts/build/render/options.ts'
@@ -44,14 +49,20 @@ describe('renderMarkdown', async () => {
   const out = await renderMarkdown(ARTICLE)
 
   it('typesets inline and display math with KaTeX, HTML and MathML', () => {
-    expect(out.html).toMatch(/<span class="katex"><span class="katex-mathml"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML">/)
+    expect(out.html).toMatch(
+      /<span class="katex"><span class="katex-mathml"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML">/,
+    )
     expect(out.html).toContain('<annotation encoding="application/x-tex">O(n \\log n)</annotation>')
-    expect(out.html).toMatch(/<span class="katex-display">.*<math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML" display="block">/s)
+    expect(out.html).toMatch(
+      /<span class="katex-display">.*<math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML" display="block">/s,
+    )
     expect(out.html).toContain('class="katex-html" aria-hidden="true"')
   })
 
   it('highlights code with both themes, as the site CSS expects', () => {
-    expect(out.html).toMatch(/<pre class="astro-code astro-code-themes github-light github-dark"[^>]*--shiki-dark-bg:#24292e[^>]*data-language="python"/)
+    expect(out.html).toMatch(
+      /<pre class="astro-code astro-code-themes github-light github-dark"[^>]*--shiki-dark-bg:#24292e[^>]*data-language="python"/,
+    )
     // A keyword: light colour inline, dark colour as the CSS variable.
     expect(out.html).toContain('<span style="color:#D73A49;--shiki-dark:#F97583">def</span>')
   })
@@ -78,7 +89,9 @@ describe('renderMarkdown', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const { html } = await renderMarkdown('```no-such-language\na < b\n```\n')
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('"no-such-language"'))
-    expect(html).toMatch(/<pre class="astro-code[^"]*"[^>]*data-language="plaintext"><code><span class="line"><span>a &#x3C; b<\/span><\/span><\/code><\/pre>/)
+    expect(html).toMatch(
+      /<pre class="astro-code[^"]*"[^>]*data-language="plaintext"><code><span class="line"><span>a &#x3C; b<\/span><\/span><\/code><\/pre>/,
+    )
   })
 
   it('marks the sign of a diff line as Astro does', async () => {
@@ -160,10 +173,46 @@ function* elementsOf(node: Root | RootContent): Generator<Element> {
 describe('any markdown', () => {
   /** Pieces of markdown and of hostile HTML, shuffled into articles. */
   const piece = fc.constantFrom(
-    '<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '<a href="javascript:alert(1)">a</a>', '<iframe src=//x>',
-    '<svg onload=alert(1)>', '<form action=/x>', '<div onclick="x()">', '</div>', '<b>', '</b>', '<', '>', '"', "'",
-    '[l](javascript:alert(1))', '![i](javascript:x)', '<https://example.org>', '$x^2$', '$$', '\\', '`', '```', '```js\n',
-    '# ', '\n', '\n\n', '- ', '> ', '| a |', '|---|', '*', '_', '~~', '--', '...', 'word', ' ', '&amp;', '&#0;', '\u0000',
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    '<a href="javascript:alert(1)">a</a>',
+    '<iframe src=//x>',
+    '<svg onload=alert(1)>',
+    '<form action=/x>',
+    '<div onclick="x()">',
+    '</div>',
+    '<b>',
+    '</b>',
+    '<',
+    '>',
+    '"',
+    "'",
+    '[l](javascript:alert(1))',
+    '![i](javascript:x)',
+    '<https://example.org>',
+    '$x^2$',
+    '$$',
+    '\\',
+    '`',
+    '```',
+    '```js\n',
+    '# ',
+    '\n',
+    '\n\n',
+    '- ',
+    '> ',
+    '| a |',
+    '|---|',
+    '*',
+    '_',
+    '~~',
+    '--',
+    '...',
+    'word',
+    ' ',
+    '&amp;',
+    '&#0;',
+    '\u0000',
   )
   const article = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join(''))
 
@@ -175,8 +224,12 @@ describe('any markdown', () => {
         // Read as a browser parses it: escaped text inside an attribute or an element is harmless.
         for (const el of elementsOf(fromHtml(html, { fragment: true }))) {
           expect(['script', 'iframe', 'form'], html).not.toContain(el.tagName)
-          expect(Object.keys(el.properties).filter((name) => /^on/i.test(name)), html).toEqual([])
-          for (const url of [el.properties.href, el.properties.src]) expect(String(url ?? '').trim(), html).not.toMatch(/^javascript:/i)
+          expect(
+            Object.keys(el.properties).filter((name) => /^on/i.test(name)),
+            html,
+          ).toEqual([])
+          for (const url of [el.properties.href, el.properties.src])
+            expect(String(url ?? '').trim(), html).not.toMatch(/^javascript:/i)
         }
       }),
       { numRuns: 300 },
@@ -217,7 +270,11 @@ describe('createRenderPool', () => {
   })
 
   it('rejects a bad job alone and keeps serving', async () => {
-    const results = await Promise.allSettled([pool.render('# fine'), pool.render(42 as unknown as string), pool.render('# also fine')])
+    const results = await Promise.allSettled([
+      pool.render('# fine'),
+      pool.render(42 as unknown as string),
+      pool.render('# also fine'),
+    ])
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
     expect((await pool.render('# later')).headings).toEqual([{ depth: 1, slug: 'later', text: 'later' }])
   })
@@ -242,7 +299,10 @@ describe('a worker that dies', () => {
       const inputs = Array.from({ length: 30 }, (_, i) => (i === 11 ? 'CRASH' : `article ${i}`))
       const results = await Promise.allSettled(inputs.map((m) => pool.render(m)))
       expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1)
-      expect(results[11]).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/stopped its worker/) } })
+      expect(results[11]).toMatchObject({
+        status: 'rejected',
+        reason: { message: expect.stringMatching(/stopped its worker/) },
+      })
       expect(results[12]).toMatchObject({ status: 'fulfilled', value: { html: 'article 12' } })
       expect((await pool.render('after')).html).toBe('after')
     } finally {

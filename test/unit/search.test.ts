@@ -4,8 +4,16 @@ import type { IndexEntry } from '../../model/article.ts'
 import { builtIndex, readIndexedPosts, distOf } from '../support/index.ts'
 
 const post = (slug: string, fields: Partial<IndexEntry>): IndexEntry => ({
-  slug, title: slug, description: '', date: '2025-01-01', lastModified: '2025-01-01T00:00:00.000Z',
-  author: 'A', tags: [], readingMinutes: 1, markdown: '', ...fields,
+  slug,
+  title: slug,
+  description: '',
+  date: '2025-01-01',
+  lastModified: '2025-01-01T00:00:00.000Z',
+  author: 'A',
+  tags: [],
+  readingMinutes: 1,
+  markdown: '',
+  ...fields,
 })
 
 describe('normalizeTerm', () => {
@@ -45,7 +53,10 @@ describe('keyword ranking', () => {
   })
 
   it('breaks ties by date, newest first, and honours the limit', () => {
-    const twins = buildKeywordSearch([post('newer', { title: 'Same words' }), post('older', { title: 'Same words', date: '2020-01-01' })])
+    const twins = buildKeywordSearch([
+      post('newer', { title: 'Same words' }),
+      post('older', { title: 'Same words', date: '2020-01-01' }),
+    ])
     expect(twins.search('same words', 10)).toEqual(['newer', 'older'])
     expect(twins.search('same words', 1)).toEqual(['newer'])
   })
@@ -72,13 +83,18 @@ describe('keyword ranking', () => {
   })
 
   it('keeps the newest of equal answers when the limit cuts among them', () => {
-    const same = Array.from({ length: 30 }, (_, i) => post(`same-${String(i).padStart(2, '0')}`, { title: 'Identical words' }))
+    const same = Array.from({ length: 30 }, (_, i) =>
+      post(`same-${String(i).padStart(2, '0')}`, { title: 'Identical words' }),
+    )
     const ranked = buildKeywordSearch(same).search('identical words', 10)
     expect(ranked).toEqual(same.slice(0, 10).map((p) => p.slug))
   })
 
   it('adds a repeated query word twice to the score but once to the words matched', () => {
-    const twice = buildKeywordSearch([post('delta-only', { title: 'Delta delta delta' }), post('both', { title: 'Delta gamma' })])
+    const twice = buildKeywordSearch([
+      post('delta-only', { title: 'Delta delta delta' }),
+      post('both', { title: 'Delta gamma' }),
+    ])
     expect(twice.search('delta delta gamma', 10)[0]).toBe('both')
   })
 
@@ -106,6 +122,10 @@ describe('search over the shipped articles', () => {
 
   it('finds every article by each of its tags', () => {
     for (const p of posts)
-      for (const tag of p.tags) expect(index.search(tag, 50).map((r) => r.slug), tag).toContain(p.slug)
+      for (const tag of p.tags)
+        expect(
+          index.search(tag, 50).map((r) => r.slug),
+          tag,
+        ).toContain(p.slug)
   })
 })

@@ -18,7 +18,17 @@ const seconds = () => Math.floor(now / 1000)
 
 /** A token signed with the service's own key, with whatever header and claims a test needs. */
 async function forge(header: Record<string, unknown>, claims: Record<string, unknown>) {
-  const token = await new SignJWT({ iss: ISSUER, sub: 'agt_x', aud: RESOURCE, client_id: 'agt_x', scope: 'research.read', iat: seconds(), exp: seconds() + 600, jti: 'j', ...claims })
+  const token = await new SignJWT({
+    iss: ISSUER,
+    sub: 'agt_x',
+    aud: RESOURCE,
+    client_id: 'agt_x',
+    scope: 'research.read',
+    iat: seconds(),
+    exp: seconds() + 600,
+    jti: 'j',
+    ...claims,
+  })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid, ...header } as { alg: string })
     .sign(key.privateKey)
   return withS(token, 'low')
@@ -32,8 +42,18 @@ describe('token verification (RFC 8725)', () => {
 
   it('allows only ES256: an HS256 token keyed with the public key is refused', async () => {
     const secret = new TextEncoder().encode(JSON.stringify(key.publicJwk))
-    const hs = await new SignJWT({ iss: ISSUER, sub: 'x', aud: RESOURCE, scope: 'research.read', client_id: 'x', jti: 'j' })
-      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: key.kid }).setIssuedAt().setExpirationTime('1h').sign(secret)
+    const hs = await new SignJWT({
+      iss: ISSUER,
+      sub: 'x',
+      aud: RESOURCE,
+      scope: 'research.read',
+      client_id: 'x',
+      jti: 'j',
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: key.kid })
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(secret)
     await refused(tokens.verifyAccessToken(hs))
     const none = `${Buffer.from('{"alg":"none","typ":"at+jwt"}').toString('base64url')}.${hs.split('.')[1]}.`
     await refused(tokens.verifyAccessToken(none))
@@ -54,15 +74,27 @@ describe('token verification (RFC 8725)', () => {
     await refused(tokens.verifyAccessToken(await forge({}, { aud: undefined })))
   })
 
-  it('binds a token to the resource it was issued for (RFC 8707): one resource\'s token is refused by the other', async () => {
-    const { token: forMcp } = await tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read', resource: OTHER_RESOURCE, clientId: 'https://client.example/meta.json' })
-    await expect(tokens.verifyAccessToken(forMcp, { resource: OTHER_RESOURCE })).resolves.toMatchObject({ aud: OTHER_RESOURCE, client_id: 'https://client.example/meta.json' })
+  it("binds a token to the resource it was issued for (RFC 8707): one resource's token is refused by the other", async () => {
+    const { token: forMcp } = await tokens.signAccessToken({
+      sub: 'agt_x',
+      scope: 'research.read',
+      resource: OTHER_RESOURCE,
+      clientId: 'https://client.example/meta.json',
+    })
+    await expect(tokens.verifyAccessToken(forMcp, { resource: OTHER_RESOURCE })).resolves.toMatchObject({
+      aud: OTHER_RESOURCE,
+      client_id: 'https://client.example/meta.json',
+    })
     await refused(tokens.verifyAccessToken(forMcp))
     const { token: forApi } = await tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read' })
     await refused(tokens.verifyAccessToken(forApi, { resource: OTHER_RESOURCE }))
     // Revocation accepts a token of any of the resources.
-    await expect(tokens.verifyAccessToken(forMcp, { anyResource: true })).resolves.toMatchObject({ aud: OTHER_RESOURCE })
-    await expect(tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read', resource: 'https://elsewhere.example/mcp' })).rejects.toThrow()
+    await expect(tokens.verifyAccessToken(forMcp, { anyResource: true })).resolves.toMatchObject({
+      aud: OTHER_RESOURCE,
+    })
+    await expect(
+      tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read', resource: 'https://elsewhere.example/mcp' }),
+    ).rejects.toThrow()
   })
 
   it('tolerates 30 seconds of clock skew, and no more', async () => {
@@ -77,8 +109,18 @@ describe('token verification (RFC 8725)', () => {
     await refused(tokens.verifyAccessToken(await forge({ kid: 'some-other-key' }, {})))
     await refused(tokens.verifyAccessToken(await forge({ kid: undefined }, {})))
     const { privateKey } = await generateKeyPair('ES256')
-    const foreign = await new SignJWT({ iss: ISSUER, sub: 'x', aud: RESOURCE, scope: 'research.read', client_id: 'x', jti: 'j' })
-      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid }).setIssuedAt().setExpirationTime('1h').sign(privateKey)
+    const foreign = await new SignJWT({
+      iss: ISSUER,
+      sub: 'x',
+      aud: RESOURCE,
+      scope: 'research.read',
+      client_id: 'x',
+      jti: 'j',
+    })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid })
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(privateKey)
     await refused(tokens.verifyAccessToken(foreign))
   })
 
@@ -99,7 +141,11 @@ describe('secret handling', () => {
     const issued = await issueApiKey(store, null)
     expect(await findApiKey(store, issued.key)).toBeTruthy()
     // A record that does not carry the presented key's digest is refused.
-    await store.put(`api-key:${digest(issued.key)}`, { digest: digest('another'), prefix: 'p', label: null, scopes: [] }, 60)
+    await store.put(
+      `api-key:${digest(issued.key)}`,
+      { digest: digest('another'), prefix: 'p', label: null, scopes: [] },
+      60,
+    )
     expect(await findApiKey(store, issued.key)).toBeUndefined()
   })
 })

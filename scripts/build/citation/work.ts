@@ -26,7 +26,10 @@ export interface CitedWork {
 /** Runs of whitespace (a folded YAML line, a tab) as one space: citations are single-line fields. */
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim()
 
-export function citedWork(a: Pick<ArticleMeta, 'slug' | 'title' | 'description' | 'date' | 'author' | 'tags' | 'doi'>, baseUrl: string): CitedWork {
+export function citedWork(
+  a: Pick<ArticleMeta, 'slug' | 'title' | 'description' | 'date' | 'author' | 'tags' | 'doi'>,
+  baseUrl: string,
+): CitedWork {
   return {
     key: a.slug,
     title: oneLine(a.title),

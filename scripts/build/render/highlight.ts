@@ -3,7 +3,14 @@
  * the site CSS applies unchanged). One highlighter per thread, created on first use; a grammar
  * is loaded the first time its language appears and kept; repeated blocks come from a cache.
  */
-import { bundledLanguages, bundledLanguagesAlias, createHighlighter, isSpecialLang, type Highlighter, type ShikiTransformer } from 'shiki'
+import {
+  bundledLanguages,
+  bundledLanguagesAlias,
+  createHighlighter,
+  isSpecialLang,
+  type Highlighter,
+  type ShikiTransformer,
+} from 'shiki'
 import { createOnigurumaEngine } from 'shiki/engine/oniguruma'
 import { RENDER_OPTIONS } from './options.ts'
 import { BoundedCache } from './cache.ts'
@@ -32,7 +39,12 @@ function astroCode(lang: string): ShikiTransformer {
       const sign = text?.type === 'text' ? text.value[0] : undefined
       if (span?.type !== 'element' || text?.type !== 'text' || (sign !== '+' && sign !== '-')) return
       text.value = text.value.slice(1)
-      span.children.unshift({ type: 'element', tagName: 'span', properties: { style: 'user-select: none;' }, children: [{ type: 'text', value: sign }] })
+      span.children.unshift({
+        type: 'element',
+        tagName: 'span',
+        properties: { style: 'user-select: none;' },
+        children: [{ type: 'text', value: sign }],
+      })
     },
   }
 }
@@ -52,7 +64,10 @@ export async function prepareLanguages(langs: Iterable<string>): Promise<(lang: 
   for (const lang of new Set(langs)) {
     if (loaded.has(lang) || isSpecialLang(lang) || unknown.has(lang)) continue
     const failure = known(lang)
-      ? await h.loadLanguage(lang as keyof typeof bundledLanguages).then(() => undefined, (e: Error) => `: ${e.message}`)
+      ? await h.loadLanguage(lang as keyof typeof bundledLanguages).then(
+          () => undefined,
+          (e: Error) => `: ${e.message}`,
+        )
       : ''
     if (failure === undefined) continue
     console.warn(`[render] no highlighting for code in language "${lang}"${failure}; shown as plain text`)

@@ -6,7 +6,12 @@
 import { articleSanitizeSchema } from '../../../site/lib/sanitize-schema.ts'
 
 export const RENDER_PACKAGES = [
-  'satteri', 'shiki', 'katex', 'hast-util-sanitize', 'hast-util-to-html', 'github-slugger',
+  'satteri',
+  'shiki',
+  'katex',
+  'hast-util-sanitize',
+  'hast-util-to-html',
+  'github-slugger',
 ] as const
 
 export const RENDER_OPTIONS = {

@@ -128,7 +128,8 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
       }
       let slot: Slot | undefined
       for (const s of slots)
-        if (!s.isolating && s.inFlight.size < BATCHES_PER_WORKER && (!slot || s.inFlight.size < slot.inFlight.size)) slot = s
+        if (!s.isolating && s.inFlight.size < BATCHES_PER_WORKER && (!slot || s.inFlight.size < slot.inFlight.size))
+          slot = s
       if (!slot) {
         // Every thread is busy and work still waits: start another, up to the pool's size.
         if (slots.length < threads) slots.push(spawn())

@@ -19,7 +19,11 @@ import type { RenderedArticle } from './types.ts'
 const PARSE = {
   features: {
     ...RENDER_OPTIONS.features,
-    smartPunctuation: { quotes: RENDER_OPTIONS.smartPunctuation.quotes, ellipses: RENDER_OPTIONS.smartPunctuation.ellipses, dashes: false },
+    smartPunctuation: {
+      quotes: RENDER_OPTIONS.smartPunctuation.quotes,
+      ellipses: RENDER_OPTIONS.smartPunctuation.ellipses,
+      dashes: false,
+    },
     rawHtml: true,
   },
   position: false,
@@ -40,7 +44,10 @@ function classes(node: Element): string[] {
 function codeBlock(pre: Element): { lang: string; code: string } | undefined {
   const [code, ...rest] = pre.children
   if (!code || rest.length > 0 || code.type !== 'element' || code.tagName !== 'code') return
-  const lang = classes(code).find((c) => c.startsWith('language-'))?.slice('language-'.length) ?? 'plaintext'
+  const lang =
+    classes(code)
+      .find((c) => c.startsWith('language-'))
+      ?.slice('language-'.length) ?? 'plaintext'
   return { lang, code: textOf(code) }
 }
 
@@ -122,6 +129,9 @@ export async function renderMarkdown(markdown: string): Promise<RenderedArticle>
   return {
     html: toHtml(tree, { allowDangerousHtml: true }),
     headings: state.headings,
-    text: state.text.join('').replace(/\n{3,}/g, '\n\n').trim(),
+    text: state.text
+      .join('')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
   }
 }

@@ -15,7 +15,10 @@ export function packageVersion(name: string): string {
   let dir = dirname(require.resolve(name))
   for (;;) {
     try {
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: string
+        version?: string
+      }
       if (manifest.name === name && manifest.version) return manifest.version
     } catch {
       // no package.json here: keep climbing
@@ -36,7 +39,11 @@ export function rendererSources(): string[] {
 }
 
 /** A short stable digest of the packages' versions, the options (any JSON-able value) and sources. */
-export function rendererVersion(packages: readonly string[], options: unknown, sources: readonly string[] = rendererSources()): string {
+export function rendererVersion(
+  packages: readonly string[],
+  options: unknown,
+  sources: readonly string[] = rendererSources(),
+): string {
   const versions = Object.fromEntries([...packages].sort().map((p) => [p, packageVersion(p)]))
   const hash = createHash('sha256').update(JSON.stringify({ versions, options }))
   for (const source of sources) hash.update(source)

@@ -34,7 +34,11 @@
           'Not claimed: this host does not complete claims',
           'Nothing was changed. The agent keeps working with its own identity and the same access; there is nothing more you need to do.',
         )
-      else show('The claim could not be checked', body.error_description || `The service answered ${res.status}. Try again later.`)
+      else
+        show(
+          'The claim could not be checked',
+          body.error_description || `The service answered ${res.status}. Try again later.`,
+        )
     } catch {
       show('The claim could not be checked', 'The service could not be reached. Check your connection and try again.')
     } finally {

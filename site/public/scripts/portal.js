@@ -98,7 +98,9 @@
       // A revoked key stays selectable, to see it refused.
       radio.disabled = !key
       const label = radio.closest('label')
-      label.querySelector('.with-key').textContent = key ? `with my API key ${key.prefix}…${key.revoked ? ' (revoked)' : ''}` : 'with my API key'
+      label.querySelector('.with-key').textContent = key
+        ? `with my API key ${key.prefix}…${key.revoked ? ' (revoked)' : ''}`
+        : 'with my API key'
       label.querySelector('.key-needed').hidden = Boolean(key)
     }
   }
@@ -125,7 +127,8 @@
         $('key-value').value = body.key
         $('key-prefix').textContent = body.prefix
         $('key-label-shown').textContent = body.label ?? '(none)'
-        $('key-expiry').textContent = `${expires.toISOString().slice(0, 16).replace('T', ' ')} UTC (in ${Math.round(body.expires_in / 86400)} days)`
+        $('key-expiry').textContent =
+          `${expires.toISOString().slice(0, 16).replace('T', ' ')} UTC (in ${Math.round(body.expires_in / 86400)} days)`
         $('key-scopes').textContent = body.scopes.join(', ')
         $('key-state').textContent = 'Active. The try-it forms can send it, and the samples carry it.'
         $('key-revoke').disabled = false
@@ -163,7 +166,11 @@
         const answer = await res.text()
         if (res.status !== 200) throw new Error(errorText(parseJson(answer), res.status, 'The revocation failed'))
         key.revoked = true
-        const check = await fetch('/api/v1', { headers: { Authorization: `Bearer ${key.secret}` }, cache: 'no-store', credentials: 'omit' })
+        const check = await fetch('/api/v1', {
+          headers: { Authorization: `Bearer ${key.secret}` },
+          cache: 'no-store',
+          credentials: 'omit',
+        })
         const body = await check.json().catch(() => ({}))
         state.textContent =
           check.status === 401
@@ -223,7 +230,9 @@
         shown = JSON.stringify(JSON.parse(text), null, 2)
       } catch {}
     }
-    return shown.length > MAX_BODY_SHOWN ? `${shown.slice(0, MAX_BODY_SHOWN)}\n… (${shown.length - MAX_BODY_SHOWN} more characters)` : shown
+    return shown.length > MAX_BODY_SHOWN
+      ? `${shown.slice(0, MAX_BODY_SHOWN)}\n… (${shown.length - MAX_BODY_SHOWN} more characters)`
+      : shown
   }
 
   for (const tryForm of document.querySelectorAll('form.try-it')) {
@@ -255,10 +264,13 @@
         const ms = Math.round(performance.now() - started)
         statusLine.textContent = `${res.status} ${res.statusText}`.trim() + ` · ${ms} ms`
         statusLine.classList.add(res.ok ? 'ok' : 'failed')
-        tryForm.querySelector('.try-headers').textContent = [...res.headers].map(([name, value]) => `${name}: ${value}`).join('\n')
+        tryForm.querySelector('.try-headers').textContent = [...res.headers]
+          .map(([name, value]) => `${name}: ${value}`)
+          .join('\n')
         tryForm.querySelector('.try-body').textContent = showBody(text, res.headers.get('content-type') ?? '')
       } catch (e) {
-        statusLine.textContent = e.name === 'TimeoutError' ? `No answer within ${TIMEOUT_MS / 1000} s.` : `The request failed: ${e.message}`
+        statusLine.textContent =
+          e.name === 'TimeoutError' ? `No answer within ${TIMEOUT_MS / 1000} s.` : `The request failed: ${e.message}`
         statusLine.classList.add('failed')
       } finally {
         send.disabled = false

@@ -25,7 +25,9 @@
   function excerptNodes(html) {
     const doc = new DOMParser().parseFromString(`<p>${html}</p>`, 'text/html')
     return [...doc.body.firstChild.childNodes].map((n) =>
-      n.nodeName === 'MARK' ? Object.assign(document.createElement('mark'), { textContent: n.textContent }) : document.createTextNode(n.textContent),
+      n.nodeName === 'MARK'
+        ? Object.assign(document.createElement('mark'), { textContent: n.textContent })
+        : document.createTextNode(n.textContent),
     )
   }
 
@@ -53,7 +55,10 @@
         ...results.map((r) => {
           const li = document.createElement('li')
           li.className = 'result'
-          const a = Object.assign(document.createElement('a'), { href: r.url.replace(/\.html$/, ''), textContent: r.meta.title })
+          const a = Object.assign(document.createElement('a'), {
+            href: r.url.replace(/\.html$/, ''),
+            textContent: r.meta.title,
+          })
           const p = document.createElement('span')
           p.className = 'result-desc'
           p.append(...excerptNodes(r.excerpt))
