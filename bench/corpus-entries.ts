@@ -27,7 +27,7 @@ export function corpusEntries(dir: string): IndexEntry[] {
       tags: fm.tags,
       ...(fm.image ? { image: fm.image } : {}),
       readingMinutes: readingMinutes(body),
-      markdown: body.trim() + '\n',
+      markdown: `${body.trim()}\n`,
     })
   }
   return entries.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug))

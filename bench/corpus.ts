@@ -71,7 +71,7 @@ function sentence(word: (r: number) => string, random: () => number): string {
   const n = 8 + Math.floor(random() * 14)
   const ws = Array.from({ length: n }, () => word(random()))
   ws[0] = ws[0]!.charAt(0).toUpperCase() + ws[0]!.slice(1)
-  return ws.join(' ') + '.'
+  return `${ws.join(' ')}.`
 }
 
 function article(i: number, word: (r: number) => string, random: () => number) {
@@ -111,7 +111,7 @@ function article(i: number, word: (r: number) => string, random: () => number) {
       author: AUTHORS[Math.floor(random() * AUTHORS.length)]!,
       tags,
     },
-    body: parts.join('\n\n') + '\n',
+    body: `${parts.join('\n\n')}\n`,
   }
 }
 

@@ -27,7 +27,7 @@ export function runWrk(options: {
   cpu: number
 }): LoadResult {
   const file = join(options.workDir, `wrk-lines-${process.pid}-${Date.now()}.txt`)
-  writeFileSync(file, options.lines.join('\n') + '\n')
+  writeFileSync(file, `${options.lines.join('\n')}\n`)
   const args = [
     '-c',
     String(options.cpu),

@@ -52,7 +52,7 @@ export function ratio(
   reference: Row | undefined,
   target?: { min?: number; max?: number; text: string },
 ) {
-  if (!row || !reference || !reference.median) return
+  if (!row || !reference?.median) return
   row.reference = reference.figure
   row.ratio = row.median / reference.median
   if (target) {

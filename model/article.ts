@@ -203,7 +203,7 @@ export function toPost(p: Omit<IndexEntry, 'markdown'>, baseUrl: string): Post {
     tags: [...p.tags],
     url: articleUrl(baseUrl, p.slug),
     markdown_url: articleUrl(baseUrl, p.slug, 'md'),
-    image: new URL(p.image ?? DEFAULT_IMAGE_PATH, baseUrl + '/').href,
+    image: new URL(p.image ?? DEFAULT_IMAGE_PATH, `${baseUrl}/`).href,
     doi: p.doi ?? null,
   }
 }

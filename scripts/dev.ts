@@ -149,7 +149,10 @@ say(`ready on ${service.origin} (live reload on; Ctrl+C stops)`)
 
 function report(outcome: BuildOutcome, changed: string[]): void {
   const cause = changed.length === 0 ? '' : `${changed.map((f) => displayPath(f)).join(', ')} changed: `
-  if (outcome.ok) return say(`${cause}${changed.length === 0 ? 'built' : 'rebuilt'} in ${outcome.ms} ms`)
+  if (outcome.ok) {
+    say(`${cause}${changed.length === 0 ? 'built' : 'rebuilt'} in ${outcome.ms} ms`)
+    return
+  }
   console.error(`[preview] ${cause}${formatProblems(located(outcome.problems))}`)
   if (!outcome.expected && outcome.detail) console.error(outcome.detail)
 }

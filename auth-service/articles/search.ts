@@ -325,10 +325,14 @@ function popcount(v: number): number {
  */
 function completionOrder(terms: readonly string[]): { walk: Int32Array; rank: Int32Array; sorted: Int32Array } {
   const tree = new SearchableMap<number>()
-  terms.forEach((term, id) => tree.set(term, id))
+  terms.forEach((term, id) => {
+    tree.set(term, id)
+  })
   const walk = Int32Array.from(tree.values())
   const rank = new Int32Array(terms.length)
-  walk.forEach((id, r) => (rank[id] = r))
+  walk.forEach((id, r) => {
+    rank[id] = r
+  })
   const sorted = Int32Array.from(terms.keys()).sort((a, b) =>
     terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0,
   )

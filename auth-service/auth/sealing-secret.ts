@@ -20,7 +20,7 @@ export function loadSealingSecret(configured: string | undefined, dataDir: strin
   }
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   try {
-    writeFileSync(file, randomSecret(32) + '\n', { mode: 0o600, flag: 'wx' })
+    writeFileSync(file, `${randomSecret(32)}\n`, { mode: 0o600, flag: 'wx' })
   } catch (e) {
     // Another process created it first: use theirs.
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e

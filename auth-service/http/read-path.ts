@@ -80,11 +80,17 @@ export function readFastPath(deps: ReadPathDeps): FrontHandler {
   const find = readRouteMatcher(deps.routes)
 
   return function readFastPath(req, res, fallback) {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url!.startsWith(deps.prefix)) return fallback()
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url!.startsWith(deps.prefix)) {
+      fallback()
+      return
+    }
     const started = performance.now()
     const url = parseurl(req)!
     const found = url.pathname ? find(url.pathname) : undefined
-    if (!found) return fallback()
+    if (!found) {
+      fallback()
+      return
+    }
     const search = typeof url.query === 'string' ? url.query : null
     const authorization = req.headers.authorization
     // No credential is the common case: answered without waiting for a turn of the event loop.
@@ -115,7 +121,10 @@ export function readFastPath(deps: ReadPathDeps): FrontHandler {
     search: string | null,
     started: number,
   ): void {
-    if (!hasScope(principal, route.scope)) return fallback()
+    if (!hasScope(principal, route.scope)) {
+      fallback()
+      return
+    }
     let prepared: PreparedBody
     try {
       // The query is parsed only by reads that look at it, as Express parses it on access.
@@ -126,12 +135,19 @@ export function readFastPath(deps: ReadPathDeps): FrontHandler {
         },
       })
     } catch {
-      return fallback() // a refusal: the chain answers it
+      fallback() // a refusal: the chain answers it
+      return
     }
     // A failed precondition (412) is the chain's to answer, before the budget counts the read.
-    if (!preconditionsHold(req, prepared)) return fallback()
+    if (!preconditionsHold(req, prepared)) {
+      fallback()
+      return
+    }
     const decision = deps.budget?.take(principal, () => deps.clientAddress(req))
-    if (decision && !decision.allowed) return fallback()
+    if (decision && !decision.allowed) {
+      fallback()
+      return
+    }
 
     const { headers, id } = successHeaders(deps, req, decision, deps.buildHeader?.())
     const status = sendPrepared(req, res, prepared, route.cacheControl, headers)

@@ -112,5 +112,5 @@ export class EntrySource {
 }
 
 function excerptOf(text: string): string {
-  return text.length <= 300 ? text : text.slice(0, text.lastIndexOf(' ', 300)) + '…'
+  return text.length <= 300 ? text : `${text.slice(0, text.lastIndexOf(' ', 300))}…`
 }

@@ -26,7 +26,7 @@ export function indexEntry(m: ArticleMeta, source: string): IndexEntry {
     ...(m.image !== undefined ? { image: m.image } : {}),
     ...(m.doi !== undefined ? { doi: m.doi } : {}),
     readingMinutes: m.readingMinutes,
-    markdown: articleBody(source).trim() + '\n',
+    markdown: `${articleBody(source).trim()}\n`,
   }
 }
 

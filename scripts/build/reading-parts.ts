@@ -39,7 +39,7 @@ export function tocHtml(headings: CacheEntry['headings']): string {
     open = false
     html += i > 0 ? `</li><li>${link}` : `<li>${link}`
   })
-  return html + (open ? '</ol>' : '') + '</li></ol></nav>'
+  return `${html + (open ? '</ol>' : '')}</li></ol></nav>`
 }
 
 type Linked = Pick<ArticleMeta, 'slug' | 'title'>
@@ -58,5 +58,5 @@ export function navHtml(older: Linked | undefined, newer: Linked | undefined, re
       '<section class="related" aria-labelledby="article-related-heading"><h2 id="article-related-heading">Related articles</h2><ul>' +
       related.map((r) => `<li><a href="${articlePath(r.slug)}">${escapeHtml(r.title)}</a></li>`).join('') +
       '</ul></section>'
-  return html + '</nav>'
+  return `${html}</nav>`
 }

@@ -17,6 +17,7 @@ export const FEEDS = {
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
 // Characters XML 1.0 does not allow anywhere, not even escaped (C0 controls but tab and newlines, lone surrogates, U+FFFE/F).
 const NOT_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it finds.
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
 /** Text for an XML element or a quoted attribute. */

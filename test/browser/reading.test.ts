@@ -107,17 +107,15 @@ describe('the list pages', { timeout: BROWSER_TEST_TIMEOUT }, () => {
     // The corpus has rows of unequal content: without the stretch the heights would differ.
     expect(new Set(rows.flat().map((c) => Math.round(c.height))).size).toBeGreaterThan(1)
 
-    const covers = await page
-      .locator('.post-card img')
-      .evaluateAll((imgs) =>
-        imgs.map((i) => ({
-          loading: i.getAttribute('loading'),
-          decoding: i.getAttribute('decoding'),
-          w: i.getAttribute('width'),
-          h: i.getAttribute('height'),
-          alt: i.getAttribute('alt'),
-        })),
-      )
+    const covers = await page.locator('.post-card img').evaluateAll((imgs) =>
+      imgs.map((i) => ({
+        loading: i.getAttribute('loading'),
+        decoding: i.getAttribute('decoding'),
+        w: i.getAttribute('width'),
+        h: i.getAttribute('height'),
+        alt: i.getAttribute('alt'),
+      })),
+    )
     expect(covers).toHaveLength(8)
     for (const c of covers) expect(c).toMatchObject({ loading: 'lazy', decoding: 'async', w: '640', h: '360' })
     expect(covers.map((c) => c.alt)).toContain('Diagram for article 60')

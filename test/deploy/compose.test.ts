@@ -55,7 +55,7 @@ describe('docker-compose.yml', () => {
     const template = readFileSync(join(ROOT, 'deploy', 'nginx', 'default.conf.template'), 'utf8')
     const used = new Set([...template.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]!))
     expect(used.size).toBeGreaterThan(5)
-    const nginx = /\n  nginx:\n([\s\S]*?)\n  \S/.exec(r.stdout)![1]!
+    const nginx = /\n {2}nginx:\n([\s\S]*?)\n {2}\S/.exec(r.stdout)![1]!
     for (const name of used) expect(nginx, name).toMatch(new RegExp(`\\n\\s+${name}: \\S`))
     expect(nginx).toMatch(/ANONYMOUS_READS_PER_MINUTE: '?321'?/)
     expect(r.stdout).toMatch(/app-1:[\s\S]*RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '?321'?/)

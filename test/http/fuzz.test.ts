@@ -270,7 +270,7 @@ describe('hostile input, generated', () => {
   })
 
   it('answers malformed percent-encodings and other spellings of its paths with a coded 4xx, never 5xx', async () => {
-    const escape = fc.oneof(
+    const percentEscape = fc.oneof(
       fc.constantFrom('%', '%f', '%zz', '%ff', '%c0%af', '%E0%A4%A', '%ED%A0%80', '%25', '%2F', '%00', '%2e%2e'),
       fc.integer({ min: 0, max: 255 }).map((b) => `%${b.toString(16).padStart(2, '0')}`),
     )
@@ -284,7 +284,7 @@ describe('hostile input, generated', () => {
       fc
         .tuple(
           fc.constantFrom('/', '/posts/', '/api/v1/posts/', '/api/v1/', '/mcp/', '/oauth2/', '/.well-known/'),
-          fc.array(fc.oneof(escape, fc.stringMatching(/^[a-z0-9-]{0,8}$/)), { minLength: 1, maxLength: 4 }),
+          fc.array(fc.oneof(percentEscape, fc.stringMatching(/^[a-z0-9-]{0,8}$/)), { minLength: 1, maxLength: 4 }),
         )
         .map(([prefix, parts]) => prefix + parts.join('')),
       spelled,

@@ -146,16 +146,14 @@ describe('the MCP SDK’s auth()', () => {
     const tls = selfSignedCertificate()
     let docUrl = ''
     const documents = await serveHttps(tls, (_req, res) => {
-      res
-        .writeHead(200, { 'Content-Type': 'application/json' })
-        .end(
-          JSON.stringify({
-            client_id: docUrl,
-            client_name: 'SDK metadata-document client',
-            redirect_uris: [REDIRECT],
-            grant_types: ['authorization_code', 'refresh_token'],
-          }),
-        )
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          client_id: docUrl,
+          client_name: 'SDK metadata-document client',
+          redirect_uris: [REDIRECT],
+          grant_types: ['authorization_code', 'refresh_token'],
+        }),
+      )
     })
     try {
       docUrl = `${documents.origin}/oauth/client.json`

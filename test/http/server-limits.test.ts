@@ -79,7 +79,7 @@ describe('limits below the routes', () => {
   })
 
   it('refuses deeply nested JSON bodies with 400', async () => {
-    const deep = '{"x":' + '{"a":'.repeat(50) + '1' + '}'.repeat(51)
+    const deep = `{"x":${'{"a":'.repeat(50)}1${'}'.repeat(51)}`
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/keys`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

@@ -32,7 +32,10 @@ const operations = Object.entries(doc.paths as Record<string, Record<string, Jso
 function examples(): Array<[string, Json, unknown]> {
   const found: Array<[string, Json, unknown]> = []
   const walk = (node: unknown, where: string) => {
-    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}[${i}]`))
+    if (Array.isArray(node)) {
+      for (const [i, n] of node.entries()) walk(n, `${where}[${i}]`)
+      return
+    }
     if (typeof node !== 'object' || node === null) return
     const n = node as Json
     if (n.schema && 'example' in n) found.push([where, n.schema, n.example])

@@ -124,7 +124,11 @@ describe('the DNS resolution', () => {
       fetchClientMetadataDocument(`https://silent-${i}.test/client.json`, options),
     )
     const settled = silent.map(() => false)
-    silent.forEach((p, i) => p.catch(() => (settled[i] = true)))
+    silent.forEach((p, i) => {
+      p.catch(() => {
+        settled[i] = true
+      })
+    })
     const fast = await fetchClientMetadataDocument(`http://fast.test:${documentPort}/client.json`, options)
     expect(fast.document).toMatchObject({ client_id: 'x' })
     expect(settled).toEqual(Array(6).fill(false)) // the silent ones are still waiting

@@ -60,7 +60,7 @@ describe.each([true, false])('paths, with the fast path %s', (readFastPath) => {
     '/MCP',
     '/OAuth2/token',
     '/.WELL-KNOWN/jwks.json',
-    '/Posts/' + SLUG,
+    `/Posts/${SLUG}`,
     '/OPENAPI.JSON',
   ])('does not answer %s as its lower-case form', async (path) => {
     const res = await request(app).get(path)

@@ -46,7 +46,7 @@ describe('two servers of different BASE_URLs from one checkout', () => {
   it('each builds and serves its own pages, llms.txt, auth.md and API URLs', async () => {
     cpSync(FIXTURE_CORPUS, content, { recursive: true })
     const ports = [await freePort(), await freePort()]
-    const bases = ['http://localhost:' + ports[0], 'https://research.example.org']
+    const bases = [`http://localhost:${ports[0]}`, 'https://research.example.org']
     const envs = ports.map((port, i) => ({
       ...process.env,
       PORT: String(port),
@@ -139,7 +139,7 @@ describe('builds that run at once or are killed', () => {
     for (const f of files)
       writeFileSync(
         join(content, f),
-        readFileSync(join(content, f), 'utf8').replace(/^title: /m, 'title: Edited ') + '\nEdited.\n',
+        `${readFileSync(join(content, f), 'utf8').replace(/^title: /m, 'title: Edited ')}\nEdited.\n`,
       )
     const child = spawn(NODE, [join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, env, stdio: 'ignore' })
     const exited = new Promise((r) => child.once('exit', r))

@@ -111,7 +111,7 @@ describe('a sharded search index', () => {
     const edited = 'article-00007'
     writeFileSync(
       join(content, `${edited}.md`),
-      readFileSync(join(content, `${edited}.md`), 'utf8') + '\nA new closing sentence.\n',
+      `${readFileSync(join(content, `${edited}.md`), 'utf8')}\nA new closing sentence.\n`,
     )
     await rebuild()
     const second = shardFiles()
@@ -140,7 +140,7 @@ describe('a sharded search index', () => {
   it('a build killed while it indexes leaves the live build serving, and the next build completes the index', async () => {
     const before = shardFiles()
     for (const f of readdirSync(content).slice(0, 5))
-      writeFileSync(join(content, f), readFileSync(join(content, f), 'utf8') + '\nEdited again.\n')
+      writeFileSync(join(content, f), `${readFileSync(join(content, f), 'utf8')}\nEdited again.\n`)
     const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build.ts')], {
       cwd: ROOT,
       env,

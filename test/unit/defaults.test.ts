@@ -28,7 +28,9 @@ describe('the configuration table of docs/configuration.md', () => {
     for (const { names, defaults } of rows) {
       const values = [...defaults.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)
       // A row of several variables lists one default each, in order; a row without a quoted value names none.
-      names.forEach((name, i) => (documented[name] = values.length === names.length ? values[i] : undefined))
+      names.forEach((name, i) => {
+        documented[name] = values.length === names.length ? values[i] : undefined
+      })
     }
     const expected = Object.fromEntries(
       Object.keys(documented).map((name) => [name, (ENV_DEFAULTS as Record<string, string>)[name]]),

@@ -4,7 +4,7 @@ import {
   ERROR_CODES,
   EVENT_ERROR_CODES,
   InvalidTokenError,
-  LatticeError,
+  type LatticeError,
   SecurityEventError,
   ServiceError,
   SigningKeyError,

@@ -16,7 +16,9 @@ import { distOf, readIndexedPosts } from '../support/index.ts'
 
 const BASE = 'https://research.example.org'
 const dirs: string[] = []
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
 
 async function bothIndexes(entries: IndexEntry[]): Promise<{ current: PostIndexCore; reference: PostIndexCore }> {
   const dir = mkdtempSync(join(tmpdir(), 'lattice-equivalence-'))

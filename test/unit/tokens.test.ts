@@ -12,7 +12,7 @@ const RESOURCE = `${ISSUER}/api/v1`
 const OTHER_RESOURCE = `${ISSUER}/mcp`
 const store = await tempStore()
 const key = await loadOrCreateSigningKey(store, SEALING_SECRET)
-let now = Date.now()
+const now = Date.now()
 const tokens = createTokenService({ issuer: ISSUER, resources: [RESOURCE, OTHER_RESOURCE], key, now: () => now })
 const seconds = () => Math.floor(now / 1000)
 

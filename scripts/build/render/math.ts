@@ -12,7 +12,7 @@ import { RENDER_OPTIONS } from './options.ts'
 import { BoundedCache } from './cache.ts'
 
 const cache = new BoundedCache<string>(5_000)
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
+const escapeText = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
 
 function typeset(tex: string, displayMode: boolean): string {
   const options = { ...RENDER_OPTIONS.katex, displayMode }
@@ -22,7 +22,7 @@ function typeset(tex: string, displayMode: boolean): string {
     try {
       return katex.renderToString(tex, { ...options, throwOnError: false, strict: 'ignore' })
     } catch (error) {
-      return `<span class="katex-error" style="color:#cc0000" title="${escape(String(error))}">${escape(tex)}</span>`
+      return `<span class="katex-error" style="color:#cc0000" title="${escapeText(String(error))}">${escapeText(tex)}</span>`
     }
   }
 }
