@@ -6,9 +6,10 @@
 
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
-COPY package.json package-lock.json ./
-# A clean install from the lockfile (see .ci/run for why not "npm ci").
-RUN npm install --no-audit --no-fund && npm cache clean --force
+COPY package.json package-lock.json .npmrc ./
+COPY scripts/postinstall.ts ./scripts/
+# A clean install from the committed lockfile.
+RUN npm ci && npm cache clean --force
 
 FROM deps AS builder
 COPY astro.config.mjs tsconfig.json ./
@@ -25,8 +26,8 @@ CMD ["node", "scripts/build.ts"]
 FROM node:24-bookworm-slim AS service
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4321 DIST_DIR=/srv/dist DATA_DIR=/var/lib/lattice
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY model ./model
 COPY auth-service ./auth-service
 RUN mkdir -p /var/lib/lattice && chown node:node /var/lib/lattice
