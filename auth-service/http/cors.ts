@@ -1,5 +1,3 @@
-import type { RequestHandler } from 'express'
-
 /**
  * Open CORS for the API: any origin may read, never with cookies (the service sets none; bearer
  * credentials travel in Authorization, which a preflight must allow). deploy/nginx/cors-headers.conf
@@ -18,16 +16,12 @@ export const CORS_HEADERS = {
  */
 export const OPEN_FILES = /\.(md|bib|txt|xml|json)$/
 
-export function openCors(methods: string): RequestHandler {
-  return function cors(req, res, next) {
-    for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-      res.setHeader('Access-Control-Allow-Methods', methods)
-      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, If-None-Match, If-Modified-Since')
-      res.setHeader('Access-Control-Max-Age', '86400')
-      res.status(204).end()
-      return
-    }
-    next()
-  }
-}
+/** The answer to a CORS preflight of the API (any origin, bearer credentials in Authorization). */
+export const PREFLIGHT_HEADERS: readonly string[] = [
+  'Access-Control-Allow-Methods',
+  'GET, HEAD, POST, OPTIONS',
+  'Access-Control-Allow-Headers',
+  'Authorization, Content-Type, If-None-Match, If-Modified-Since',
+  'Access-Control-Max-Age',
+  '86400',
+]

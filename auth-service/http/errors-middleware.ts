@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express'
 import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 
@@ -30,26 +31,44 @@ export const wasRefused = (res: Response): boolean => res.locals.refused === tru
 /**
  * The one place errors become responses: an error of the family answers in its own wire shape
  * (its details go to the log unless it is the client's own mistake), body-parser refusals as
- * 4xx, anything else as a 500 `server_error` whose details go to the log only.
+ * 4xx, anything else as a 500 `server_error` whose details go to the log only. It writes on a
+ * plain Node response, so the pipeline and Express answer errors alike; `headers` are name/value
+ * pairs the answer carries besides (the pipeline's constant ones, a budget's).
  */
+export function sendError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: unknown,
+  logError: LogError,
+  headers: readonly string[] = [],
+): void {
+  const context = { method: req.method ?? '', path: (req.url ?? '').split('?')[0]! }
+  let e: LatticeError
+  if (err instanceof LatticeError) {
+    e = err
+    if (isLoggable(err)) logError(err, context)
+  } else if (isHttpError(err) && err.status < 500) e = fromHttpError(err)
+  else {
+    logError(err, context)
+    e = new ServiceError('server_error', 'The server failed to answer; retry with backoff.')
+  }
+  const { status, headers: own, body } = e.response()
+  const json = Buffer.from(JSON.stringify(body))
+  if ((res as Response).locals) (res as Response).locals.refused = true
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
+  for (const [name, value] of Object.entries(own)) res.setHeader(name, value)
+  res.setHeader('Cache-Control', 'no-store')
+  res.setHeader('Content-Type', 'application/json; charset=utf-8')
+  res.setHeader('Content-Length', json.length)
+  res.statusCode = status
+  res.end(req.method === 'HEAD' ? undefined : json)
+}
+
+/** sendError as Express's error handler, for what Express still answers (the site, health). */
 export function errorHandler(logError: LogError): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err)
-    const context = { method: req.method, path: req.path }
-    let e: LatticeError
-    if (err instanceof LatticeError) {
-      e = err
-      if (isLoggable(err)) logError(err, context)
-    } else if (isHttpError(err) && err.status < 500) e = fromHttpError(err)
-    else {
-      logError(err, context)
-      e = new ServiceError('server_error', 'The server failed to answer; retry with backoff.')
-    }
-    const { status, headers, body } = e.response()
-    res.locals.refused = true
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
-    res.setHeader('Cache-Control', 'no-store')
-    res.status(status).json(body)
+    sendError(req, res, err, logError)
   }
 }
 

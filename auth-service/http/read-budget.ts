@@ -1,4 +1,5 @@
-import type { Request, RequestHandler, Response } from 'express'
+import type { ServerResponse } from 'node:http'
+import type { RequestHandler } from 'express'
 import { ServiceError } from '../errors.ts'
 import type { Store } from '../store/store.ts'
 import { principalOf, type Principal } from './bearer.ts'
@@ -24,9 +25,7 @@ export function rateLimitHeaders(d: ReadDecision): string[] {
 export interface ReadBudget {
   /** Counts one read for this caller (by its address when anonymous) and says whether it is within the budget. */
   take(principal: Principal, clientAddress: () => string): ReadDecision
-  /** The same check as middleware on GET and HEAD, after the bearer check (429 rate_limited beyond it). */
-  middleware: RequestHandler
-  /** The same on every request, whatever its method: each POST to /mcp is one read. */
+  /** The same as middleware after the bearer check, 429 rate_limited beyond it: each POST to /mcp is one read. */
   everyRequest: RequestHandler
   shutdown(): void
 }
@@ -43,14 +42,18 @@ function decide(counters: BatchedCounters, name: string, policy: string, limit: 
   }
 }
 
+/** The 429 rate_limited of a decision beyond its budget (RFC 6585 §4), with its Retry-After. */
+export function overBudget(d: ReadDecision): ServiceError {
+  return new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.', {
+    headers: { 'Retry-After': String(Math.max(1, d.resetSeconds)) },
+  })
+}
+
 /** Sends a decision's RateLimit headers, and refuses beyond the budget with 429 rate_limited. */
-function enforce(res: Response, d: ReadDecision): void {
+export function enforce(res: ServerResponse, d: ReadDecision): void {
   const headers = rateLimitHeaders(d)
   for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
-  if (!d.allowed)
-    throw new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.', {
-      headers: { 'Retry-After': String(Math.max(1, d.resetSeconds)) },
-    })
+  if (!d.allowed) throw overBudget(d)
 }
 
 /**
@@ -80,16 +83,14 @@ export function readBudget(store: Store, limits: RateLimits): ReadBudget {
 
   return {
     take,
-    middleware: (req, res, next) =>
-      req.method !== 'GET' && req.method !== 'HEAD' ? next() : everyRequest(req, res, next),
     everyRequest,
     shutdown: () => counters.shutdown(),
   }
 }
 
 export interface BadCredentialBudget {
-  /** Counts a refused credential for the request's client: returns within the budget, throws 429 rate_limited beyond it. */
-  refused(req: Request, res: Response): void
+  /** Counts a refused credential of a client (its budget key) and says whether it is within the budget. */
+  take(address: string): ReadDecision
   shutdown(): void
 }
 
@@ -106,7 +107,7 @@ export function badCredentialBudget(store: Store, limits: RateLimits): BadCreden
   const limit = limits.badCredentialsPerMinute
   const policy = `"bad_credentials"; q=${limit}; w=${WINDOW_SECONDS}`
   return {
-    refused: (req, res) => enforce(res, decide(counters, 'bad_credentials', policy, limit, clientAddress(req))),
+    take: (address) => decide(counters, 'bad_credentials', policy, limit, address),
     shutdown: () => counters.shutdown(),
   }
 }

@@ -45,8 +45,8 @@ export function buildOpenApiDocument(baseUrl: string): Json {
     const operation = e.action.operation?.(ctx)
     if (!operation) continue
     const protectedResource = e.path.startsWith(RESOURCE_PATH) || e.path === MCP_PATH
-    // Every answer of a budgeted operation (a read of a protected resource, or any write) carries the budget's headers.
-    const budgeted = protectedResource || e.action.kind === 'write'
+    // Every answer of a budgeted operation (a read of a protected resource, a write or a credential) carries the budget's headers.
+    const budgeted = protectedResource || e.kind !== 'read'
     const responses = withHeaders({ ...COMMON, ...(operation.responses as Json) }, budgeted ? RATE_LIMIT_HEADERS : {})
     // Everything under a protected resource takes an optional bearer credential (docs/api.md#the-api, docs/mcp.md).
     const security = protectedResource ? optionalBearer : []

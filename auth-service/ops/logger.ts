@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import { pino, type Logger } from 'pino'
-import { pinoHttp } from 'pino-http'
 
 /**
  * Query parameters whose values are credentials (the claim page link, for one), or the
@@ -51,7 +50,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 /**
- * The logger of the read fast path's request lines: the same sink, level and format as `logger`
+ * The logger of the pipeline's request lines: the same sink, level and format as `logger`
  * but without its redaction pass, which costs a copy of every line. Only lines made by
  * REQUEST_SERIALIZERS go through it, and those never carry a credential.
  */
@@ -60,9 +59,9 @@ export function requestLineLogger(logger: Logger): Logger {
   return pino({ level: logger.level, base: undefined, timestamp: isoTimeEachMillisecond() }, stream)
 }
 
-/** The request line a fast path writes: the same fields, through the same serializers, as pino-http's. */
+/** The one request line of every answer (http/pipeline.ts); an answer of 5xx is logged as an error. */
 export function logRequestLine(logger: Logger, req: IncomingMessage, id: string, status: number, ms: number): void {
-  logger.info(
+  logger[status >= 500 ? 'error' : 'info'](
     {
       req: REQUEST_SERIALIZERS.req({
         id,
@@ -125,22 +124,4 @@ export const REQUEST_SERIALIZERS = {
     authorization: req.headers.authorization ? '[redacted]' : undefined,
   }),
   res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-}
-
-/**
- * One JSON line per request with a request id, echoed back so a client can quote it. The read
- * fast path writes the same line with the same serializers.
- */
-export function requestLogger(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId(req: IncomingMessage, res: ServerResponse) {
-      const id = requestIdOf(req)
-      res.setHeader('X-Request-Id', id)
-      return id
-    },
-    serializers: REQUEST_SERIALIZERS as unknown as Record<string, pino.SerializerFn>,
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: () => REQUEST_COMPLETED,
-  })
 }

@@ -1,10 +1,8 @@
-import type { Request, RequestHandler } from 'express'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
 export interface Metrics {
   registry: Registry
-  middleware: RequestHandler
-  /** Records one answered request (for handlers outside the middleware chain). */
+  /** Records one answered request (the pipeline records each, http/pipeline.ts). */
   observe: (method: string, route: string, status: number, seconds: number) => void
   articles: Gauge
   issued: Counter<'kind'>
@@ -35,24 +33,7 @@ export function createMetrics(): Metrics {
     labelNames: ['kind'] as const,
     registers: [registry],
   })
-  const middleware: RequestHandler = (req, res, next) => {
-    const stop = duration.startTimer()
-    res.once('finish', () => stop({ method: req.method, route: routeOf(req), status_code: String(res.statusCode) }))
-    next()
-  }
   const observe = (method: string, route: string, status: number, seconds: number) =>
     duration.observe({ method, route, status_code: String(status) }, seconds)
-  return { registry, middleware, observe, articles, issued }
-}
-
-function routeOf(req: Request): string {
-  if (req.route?.path) return `${req.baseUrl}${String(req.route.path)}`
-  if (
-    req.path.startsWith('/api/') ||
-    req.path.startsWith('/oauth2/') ||
-    req.path.startsWith('/agent/') ||
-    req.path === '/mcp'
-  )
-    return 'unmatched'
-  return 'static'
+  return { registry, observe, articles, issued }
 }

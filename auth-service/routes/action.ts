@@ -32,10 +32,9 @@ export interface ActionContext {
 
 /**
  * A GET answered from a prepared body: parse the input, find or build the body, or throw a
- * ServiceError. The middleware chain and the read fast path both answer with it.
+ * ServiceError. The pipeline sends it (http/pipeline.ts) without Express's request set-up.
  */
 export interface ReadAction {
-  kind: 'read'
   /** Cache-Control of a success; the API's short shared caching when omitted. */
   cacheControl?: string
   /** The OpenAPI operation; none for a document that is not part of the API it describes. */
@@ -43,16 +42,24 @@ export interface ReadAction {
   read(ctx: ActionContext): (input: ReadInput) => PreparedBody
 }
 
-/** Any other action: Express handlers, thin and without try/catch (Express 5 forwards throws). */
-export interface WriteAction {
-  kind: 'write'
+/** Any other action: Express-style handlers, thin and without try/catch (the pipeline forwards throws). */
+export interface HandlerAction {
   operation(ctx: OperationContext): Json
   handle(ctx: ActionContext): RequestHandler[]
-  /** Answers the route's refusals itself (an HTML page, not JSON); what it passes on goes to the one error handler. */
+  /** Answers the route's refusals itself (an HTML page, not JSON); what it passes on goes to the one error answer. */
   refuse?(ctx: ActionContext): ErrorRequestHandler
 }
 
-export type Action = ReadAction | WriteAction
+/**
+ * The former name of HandlerAction, kept while routes/mcp.ts still declares itself with it. Its
+ * `kind` says nothing: what an endpoint does is its row's `kind` (routes/endpoints.ts).
+ */
+export type WriteAction = HandlerAction & { kind?: 'write' }
+
+export type Action = ReadAction | HandlerAction
+
+/** Whether an action answers from a prepared body. */
+export const isReadAction = (action: Action): action is ReadAction => 'read' in action
 
 /**
  * The Last-Modified of the service's own documents (catalogs, discovery, OpenAPI): they change

@@ -9,7 +9,7 @@ import { sendAuthorizationPage } from '../http/authorization-page.ts'
 import { consentBrowser } from '../http/consent-cookie.ts'
 import { optionalField, requiredField } from '../http/forms.ts'
 import { authorizationErrorPage, consentContent } from './authorization-pages.ts'
-import type { WriteAction } from './action.ts'
+import type { HandlerAction } from './action.ts'
 
 type Query = Record<string, unknown>
 
@@ -20,8 +20,7 @@ type Query = Record<string, unknown>
  * before the person has seen the consent page would make this origin an open redirector
  * (RFC 9700 §4.11.2). Only the person's decision goes back to the redirect URI.
  */
-export const authorize: WriteAction = {
-  kind: 'write',
+export const authorize: HandlerAction = {
   operation: ({ url }) => ({
     tags: ['Agents'],
     summary: 'Authorization endpoint: the consent page (authorization code with PKCE, S256)',

@@ -2,7 +2,7 @@ import { FIELD_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { bodyFields, formBody, jsonBody, optionalField } from '../http/forms.ts'
 import { error } from './openapi-parts.ts'
-import type { WriteAction } from './action.ts'
+import type { HandlerAction } from './action.ts'
 
 const CLAIM_REQUEST = {
   type: 'object',
@@ -10,8 +10,7 @@ const CLAIM_REQUEST = {
 }
 
 /** POST /agent/identity/claim (docs/api.md#the-agent-flow): the claim ceremony, never completed on this host. */
-export const claimIdentity: WriteAction = {
-  kind: 'write',
+export const claimIdentity: HandlerAction = {
   operation: () => ({
     tags: ['Agents'],
     summary: 'Claim ceremony (never completed on this host)',

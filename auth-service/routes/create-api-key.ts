@@ -5,11 +5,10 @@ import { LABEL_MAX, LIFETIMES } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { bodyFields, formBody, hasBody, jsonBody, JSON_TYPES, FORM_TYPE } from '../http/forms.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import type { WriteAction } from './action.ts'
+import type { HandlerAction } from './action.ts'
 
 /** POST /api/v1/keys (docs/api.md#an-api-key): no body, JSON or a form, with an optional short `label`. */
-export const createApiKey: WriteAction = {
-  kind: 'write',
+export const createApiKey: HandlerAction = {
   operation: () => ({
     tags: ['Keys'],
     summary: 'Issue an API key',

@@ -5,15 +5,14 @@ import { browserOf } from '../http/consent-cookie.ts'
 import { formBody, formFields, requiredField } from '../http/forms.ts'
 import { json, ref } from './openapi-parts.ts'
 import { authorizationErrorPage } from './authorization-pages.ts'
-import type { WriteAction } from './action.ts'
+import type { HandlerAction } from './action.ts'
 
 /**
  * POST /oauth2/authorize: the person's decision on the consent page. The transaction is single
  * use and bound to the browser it was shown to. Approving creates an anonymous identity, as
  * POST /agent/identity does, and sends the client a code; denying sends `access_denied`.
  */
-export const decideAuthorization: WriteAction = {
-  kind: 'write',
+export const decideAuthorization: HandlerAction = {
   operation: () => ({
     tags: ['Agents'],
     summary: 'The person’s decision on the consent page (a form post of the page; not for clients)',

@@ -30,12 +30,20 @@ import {
  */
 export type Budget = 'reads' | 'keys' | 'identities' | 'tokens' | 'clients'
 
+/**
+ * What a request to the endpoint does: `read` changes nothing (a GET, or a message to /mcp);
+ * `write` stores something; `credential` issues, revokes or consents to a credential. Writes and
+ * credentials draw on the general `writes` budget; reads never do.
+ */
+export type Kind = 'read' | 'write' | 'credential'
+
 export interface Endpoint {
   /** The OpenAPI operationId, and the name other documents refer to the endpoint by. */
   operationId: string
   method: 'GET' | 'POST'
   /** An Express path (`:name` parameters). */
   path: string
+  kind: Kind
   budget?: Budget
   /** The scope an identified caller needs; rows with a scope are a protected resource's (bearer-checked). */
   scope?: Scope
@@ -66,6 +74,7 @@ export const ENDPOINTS = [
     operationId: 'getCatalog',
     method: 'GET',
     path: RESOURCE_PATH,
+    kind: 'read',
     budget: 'reads',
     scope: 'research.read',
     action: getCatalog,
@@ -74,6 +83,7 @@ export const ENDPOINTS = [
     operationId: 'listPosts',
     method: 'GET',
     path: '/api/v1/posts',
+    kind: 'read',
     budget: 'reads',
     scope: 'research.read',
     action: listPosts,
@@ -82,6 +92,7 @@ export const ENDPOINTS = [
     operationId: 'getPost',
     method: 'GET',
     path: '/api/v1/posts/:slug',
+    kind: 'read',
     budget: 'reads',
     scope: 'research.read',
     action: getPost,
@@ -90,29 +101,60 @@ export const ENDPOINTS = [
     operationId: 'searchPosts',
     method: 'GET',
     path: '/api/v1/search',
+    kind: 'read',
     budget: 'reads',
     scope: 'research.search',
     action: searchPosts,
   },
   // Each POST is one JSON-RPC message, counted on the read budget; a tool may need more than research.read.
-  { operationId: 'mcp', method: 'POST', path: MCP_PATH, budget: 'reads', scope: 'research.read', action: mcp },
-  { operationId: 'createApiKey', method: 'POST', path: '/api/v1/keys', budget: 'keys', action: createApiKey },
+  {
+    operationId: 'mcp',
+    method: 'POST',
+    path: MCP_PATH,
+    kind: 'read',
+    budget: 'reads',
+    scope: 'research.read',
+    action: mcp,
+  },
+  {
+    operationId: 'createApiKey',
+    method: 'POST',
+    path: '/api/v1/keys',
+    kind: 'credential',
+    budget: 'keys',
+    action: createApiKey,
+  },
   {
     operationId: 'registerIdentity',
     method: 'POST',
     path: '/agent/identity',
+    kind: 'credential',
     budget: 'identities',
     action: registerIdentity,
   },
-  { operationId: 'claimIdentity', method: 'POST', path: '/agent/identity/claim', action: claimIdentity },
-  { operationId: 'exchangeToken', method: 'POST', path: '/oauth2/token', budget: 'tokens', action: exchangeToken },
-  { operationId: 'revokeToken', method: 'POST', path: '/oauth2/revoke', action: revokeToken },
-  { operationId: 'authorize', method: 'GET', path: '/oauth2/authorize', action: authorize },
+  {
+    operationId: 'claimIdentity',
+    method: 'POST',
+    path: '/agent/identity/claim',
+    kind: 'credential',
+    action: claimIdentity,
+  },
+  {
+    operationId: 'exchangeToken',
+    method: 'POST',
+    path: '/oauth2/token',
+    kind: 'credential',
+    budget: 'tokens',
+    action: exchangeToken,
+  },
+  { operationId: 'revokeToken', method: 'POST', path: '/oauth2/revoke', kind: 'credential', action: revokeToken },
+  { operationId: 'authorize', method: 'GET', path: '/oauth2/authorize', kind: 'credential', action: authorize },
   // The decision creates an anonymous identity: it draws on the identity budget.
   {
     operationId: 'decideAuthorization',
     method: 'POST',
     path: '/oauth2/authorize',
+    kind: 'credential',
     budget: 'identities',
     action: decideAuthorization,
   },
@@ -120,37 +162,54 @@ export const ENDPOINTS = [
     operationId: 'registerClient',
     method: 'POST',
     path: '/oauth2/register',
+    kind: 'credential',
     budget: 'clients',
     action: registerClient,
   },
-  { operationId: 'receiveSecurityEvent', method: 'POST', path: '/agent/event/notify', action: receiveSecurityEvent },
+  {
+    operationId: 'receiveSecurityEvent',
+    method: 'POST',
+    path: '/agent/event/notify',
+    kind: 'write',
+    action: receiveSecurityEvent,
+  },
   {
     operationId: 'getProtectedResourceMetadata',
     method: 'GET',
     path: '/.well-known/oauth-protected-resource',
+    kind: 'read',
     action: getProtectedResourceMetadata,
   },
   {
     operationId: 'getProtectedResourceMetadataForPath',
     method: 'GET',
     path: '/.well-known/oauth-protected-resource/api/v1',
+    kind: 'read',
     action: getProtectedResourceMetadataForPath,
   },
   {
     operationId: 'getMcpProtectedResourceMetadata',
     method: 'GET',
     path: `/.well-known/oauth-protected-resource${MCP_PATH}`,
+    kind: 'read',
     action: getMcpProtectedResourceMetadata,
   },
   {
     operationId: 'getAuthorizationServerMetadata',
     method: 'GET',
     path: '/.well-known/oauth-authorization-server',
+    kind: 'read',
     action: getAuthorizationServerMetadata,
   },
-  { operationId: 'getJwks', method: 'GET', path: '/.well-known/jwks.json', action: getJwks },
-  { operationId: 'getOpenApi', method: 'GET', path: '/openapi.json', action: getOpenApi },
-  { operationId: 'getApiCatalog', method: 'GET', path: '/.well-known/api-catalog', action: getApiCatalog },
+  { operationId: 'getJwks', method: 'GET', path: '/.well-known/jwks.json', kind: 'read', action: getJwks },
+  { operationId: 'getOpenApi', method: 'GET', path: '/openapi.json', kind: 'read', action: getOpenApi },
+  {
+    operationId: 'getApiCatalog',
+    method: 'GET',
+    path: '/.well-known/api-catalog',
+    kind: 'read',
+    action: getApiCatalog,
+  },
 ] as const satisfies readonly Endpoint[]
 
 /** `/api/v1/posts/:slug` as OpenAPI writes it: `/api/v1/posts/{slug}`. */
@@ -172,19 +231,4 @@ export function allowedMethods(): Map<string, string> {
   for (const e of ENDPOINTS)
     methods.set(e.path, [...(methods.get(e.path) ?? []), ...(e.method === 'GET' ? ['GET', 'HEAD'] : [e.method])])
   return new Map([...methods].map(([path, list]) => [path, list.join(', ')]))
-}
-
-/**
- * The first segment of every path: requests under one of these are the API's (CORS, JSON
- * errors); a segment that is a folder (`/api/…`) answers its unknown paths with a JSON 404.
- */
-export function namespaces(): { folders: string[]; files: string[] } {
-  const first = new Set<string>()
-  const folders = new Set<string>()
-  for (const e of ENDPOINTS) {
-    const [, head, ...rest] = e.path.split('/')
-    first.add(`/${head}`)
-    if (rest.length > 0) folders.add(`/${head}`)
-  }
-  return { folders: [...folders], files: [...first].filter((p) => !folders.has(p)) }
 }

@@ -16,14 +16,13 @@ import { InvalidTokenError, ServiceError } from '../errors.ts'
 import { formBody, formFields, optionalField, requiredField } from '../http/forms.ts'
 import { oauthNoStore } from '../http/conditional.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import type { ActionContext, WriteAction } from './action.ts'
+import type { ActionContext, HandlerAction } from './action.ts'
 
 type Fields = Record<string, unknown>
 type GrantHandler = (fields: Fields, res: Response) => Promise<void>
 
 /** POST /oauth2/token: the token endpoint (RFC 6749 §5, RFC 7523), one handler per grant type. */
-export const exchangeToken: WriteAction = {
-  kind: 'write',
+export const exchangeToken: HandlerAction = {
   operation: ({ url }) => ({
     tags: ['Agents'],
     summary: 'Token endpoint (jwt-bearer, authorization_code with PKCE, refresh_token and claim grants)',

@@ -11,7 +11,6 @@ export const API_CATALOG_TYPE = `application/linkset+json; profile="${API_CATALO
  * description, its documentation and its auth metadata, without knowing the paths beforehand.
  */
 export const getApiCatalog: ReadAction = {
-  kind: 'read',
   cacheControl: 'public, max-age=300',
   operation: () => ({
     tags: ['Discovery'],

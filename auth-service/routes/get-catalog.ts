@@ -12,7 +12,6 @@ interface Operation {
  * endpoint table), so that the catalog, the description and the routes cannot disagree.
  */
 export const getCatalog: ReadAction = {
-  kind: 'read',
   operation: () => ({
     tags: ['Articles'],
     summary: 'Catalog of the public endpoints',

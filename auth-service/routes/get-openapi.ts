@@ -3,7 +3,6 @@ import { DOCUMENTS_MODIFIED_MS, type ReadAction } from './action.ts'
 
 /** GET /openapi.json: the OpenAPI 3.1 description, with this origin as its server. */
 export const getOpenApi: ReadAction = {
-  kind: 'read',
   cacheControl: 'public, max-age=300',
   read(ctx) {
     const prepared = prepareBody(JSON.stringify(ctx.openapi), DOCUMENTS_MODIFIED_MS)

@@ -5,7 +5,6 @@ import type { ReadAction } from './action.ts'
 
 /** GET /api/v1/posts/:slug (docs/api.md#the-api): one article with its markdown. */
 export const getPost: ReadAction = {
-  kind: 'read',
   operation: () => ({
     tags: ['Articles'],
     summary: 'Fetch one article with its markdown',

@@ -36,7 +36,6 @@ export const readListPosition = (fields: readonly unknown[]): ListPosition | und
 
 /** GET /api/v1/posts (docs/api.md#the-api): the articles, newest first, a page at a time. */
 export const listPosts: ReadAction = {
-  kind: 'read',
   operation: () => ({
     tags: ['Articles'],
     summary: 'List articles, newest first',

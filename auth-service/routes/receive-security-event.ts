@@ -2,7 +2,7 @@ import express, { type RequestHandler } from 'express'
 import { BODY_LIMITS } from '../defaults.ts'
 import { SecurityEventError } from '../errors.ts'
 import { json, ref } from './openapi-parts.ts'
-import type { WriteAction } from './action.ts'
+import type { HandlerAction } from './action.ts'
 
 const SET_TYPE = 'application/secevent+jwt'
 const readText = express.text({ type: () => true, limit: BODY_LIMITS.event })
@@ -22,8 +22,7 @@ const eventBody: RequestHandler = (req, res, next) =>
   })
 
 /** POST /agent/event/notify: the RFC 8935 push receiver, which trusts no issuer on this host. */
-export const receiveSecurityEvent: WriteAction = {
-  kind: 'write',
+export const receiveSecurityEvent: HandlerAction = {
   operation: () => ({
     tags: ['Agents'],
     summary: 'Security Event Token receiver (RFC 8935); clients do not call it',

@@ -4,7 +4,7 @@ import { CLIENT_METADATA_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { JSON_TYPES, bodyFields } from '../http/forms.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import type { WriteAction } from './action.ts'
+import type { HandlerAction } from './action.ts'
 
 const registrationBody = express.json({ limit: CLIENT_METADATA_LIMITS.registrationBody, type: JSON_TYPES })
 
@@ -12,8 +12,7 @@ const registrationBody = express.json({ limit: CLIENT_METADATA_LIMITS.registrati
  * POST /oauth2/register: dynamic client registration (RFC 7591) for public clients only. Redirect
  * URIs are https or loopback http; no secret is issued, PKCE binds each code to its client.
  */
-export const registerClient: WriteAction = {
-  kind: 'write',
+export const registerClient: HandlerAction = {
   operation: () => ({
     tags: ['Agents'],
     summary: 'Register an OAuth client (RFC 7591; public clients, token_endpoint_auth_method none)',

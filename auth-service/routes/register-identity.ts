@@ -3,11 +3,10 @@ import { ID_JAG, SCOPES } from '../auth/policy.ts'
 import { ServiceError } from '../errors.ts'
 import { JSON_TYPES, bodyFields, jsonBody, requiredField } from '../http/forms.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import { SITE_PAGES, type WriteAction } from './action.ts'
+import { SITE_PAGES, type HandlerAction } from './action.ts'
 
 /** POST /agent/identity (docs/api.md#the-agent-flow): anonymous registration; the other methods are off on this host. */
-export const registerIdentity: WriteAction = {
-  kind: 'write',
+export const registerIdentity: HandlerAction = {
   operation: () => ({
     tags: ['Agents'],
     summary: 'Register an agent identity',

@@ -35,7 +35,6 @@ const readSearchPosition = (fields: readonly unknown[]): SearchPosition | undefi
 
 /** GET /api/v1/search (docs/api.md#the-api): ranked keyword search. */
 export const searchPosts: ReadAction = {
-  kind: 'read',
   operation: () => ({
     tags: ['Articles'],
     summary: 'Search articles by keywords',

@@ -72,7 +72,6 @@ function authorizationServerMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>
 /** A read of a document prepared once per app. */
 function document(summary: string, schema: string, build: (ctx: ActionContext) => object): ReadAction {
   return {
-    kind: 'read',
     cacheControl: DOCUMENT_CACHE,
     operation: () => ({ tags: ['Discovery'], summary, responses: documentResponses(schema) }),
     read(ctx) {

@@ -61,64 +61,60 @@ afterAll(async () => {
 })
 
 /** An app behind a trusted proxy (X-Forwarded-For names the client), with these budgets. */
-async function appOn(store: Store, limits: Partial<RateLimits>, readFastPath = true) {
+async function appOn(store: Store, limits: Partial<RateLimits>) {
   return createApp({
     ...(await testDeps({ store })),
     trustProxy: 'loopback',
-    readFastPath,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...limits },
   })
 }
 
 describe.each(['sqlite', 'redis'] as const)('refused credentials draw on a per-address budget (%s)', (kind) => {
-  it.each([true, false])(
-    'ends a flood of bad bearers on /api/v1 and /mcp with 429 (fast path %s), and starves nobody else',
-    async (fastPath) => {
-      const [store] = await storePair(kind)
-      const app = await appOn(store, { badCredentialsPerMinute: 6 }, fastPath)
-      const flooder = '203.0.113.50'
-      const get = (authorization: string, from = flooder) =>
-        request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', from).set('Authorization', authorization)
-      const mcp = (authorization: string, from = flooder) =>
-        request(app)
-          .post('/mcp')
-          .set(MCP_HEADERS)
-          .set('X-Forwarded-For', from)
-          .set('Authorization', authorization)
-          .send(toolCall)
+  it('ends a flood of bad bearers on /api/v1 and /mcp with 429, and starves nobody else', async () => {
+    const [store] = await storePair(kind)
+    const app = await appOn(store, { badCredentialsPerMinute: 6 })
+    const flooder = '203.0.113.50'
+    const get = (authorization: string, from = flooder) =>
+      request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', from).set('Authorization', authorization)
+    const mcp = (authorization: string, from = flooder) =>
+      request(app)
+        .post('/mcp')
+        .set(MCP_HEADERS)
+        .set('X-Forwarded-For', from)
+        .set('Authorization', authorization)
+        .send(toolCall)
 
-      // A valid key, issued before the flood to the same address.
-      const key = (await request(app).post('/api/v1/keys').set('X-Forwarded-For', flooder)).body.key as string
+    // A valid key, issued before the flood to the same address.
+    const key = (await request(app).post('/api/v1/keys').set('X-Forwarded-For', flooder)).body.key as string
 
-      // Within the budget each is refused with its 401 and challenge, and names the budget.
-      for (const [i, bad] of BAD_BEARERS.entries()) {
-        const res = await get(bad)
-        expect(res.status, bad).toBe(401)
-        expect(res.body).toEqual(errorBody('invalid_token'))
-        expect(res.headers['www-authenticate']).toContain('error="invalid_token"')
-        expect(res.headers['ratelimit-policy']).toBe('"bad_credentials"; q=6; w=60')
-        expect(res.headers.ratelimit).toMatch(new RegExp(`^"bad_credentials"; r=${5 - i}; t=\\d+$`))
-      }
-      expect((await mcp(BAD_BEARERS[0]!)).status).toBe(401)
-      expect((await mcp(BAD_BEARERS[2]!)).status).toBe(401)
+    // Within the budget each is refused with its 401 and challenge, and names the budget.
+    for (const [i, bad] of BAD_BEARERS.entries()) {
+      const res = await get(bad)
+      expect(res.status, bad).toBe(401)
+      expect(res.body).toEqual(errorBody('invalid_token'))
+      expect(res.headers['www-authenticate']).toContain('error="invalid_token"')
+      expect(res.headers['ratelimit-policy']).toBe('"bad_credentials"; q=6; w=60')
+      expect(res.headers.ratelimit).toMatch(new RegExp(`^"bad_credentials"; r=${5 - i}; t=\\d+$`))
+    }
+    expect((await mcp(BAD_BEARERS[0]!)).status).toBe(401)
+    expect((await mcp(BAD_BEARERS[2]!)).status).toBe(401)
 
-      // Past it, on either resource: the service's 429, in place of the 401.
-      for (const res of [await get(BAD_BEARERS[3]!), await mcp(BAD_BEARERS[1]!), await get(BAD_BEARERS[0]!)]) {
-        expect(res.status).toBe(429)
-        expect(res.body).toEqual(errorBody('rate_limited'))
-        expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1)
-        expect(res.headers['ratelimit-policy']).toBe('"bad_credentials"; q=6; w=60')
-        expect(res.headers.ratelimit).toMatch(/^"bad_credentials"; r=0; t=\d+$/)
-        expect(res.headers['cache-control']).toBe('no-store')
-      }
+    // Past it, on either resource: the service's 429, in place of the 401.
+    for (const res of [await get(BAD_BEARERS[3]!), await mcp(BAD_BEARERS[1]!), await get(BAD_BEARERS[0]!)]) {
+      expect(res.status).toBe(429)
+      expect(res.body).toEqual(errorBody('rate_limited'))
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+      expect(res.headers['ratelimit-policy']).toBe('"bad_credentials"; q=6; w=60')
+      expect(res.headers.ratelimit).toMatch(/^"bad_credentials"; r=0; t=\d+$/)
+      expect(res.headers['cache-control']).toBe('no-store')
+    }
 
-      // A valid credential and anonymous reads from the same address are not refused; another address keeps its own budget.
-      expect((await get(`Bearer ${key}`)).status).toBe(200)
-      expect((await mcp(`Bearer ${key}`)).status).toBe(200)
-      expect((await request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', flooder)).status).toBe(200)
-      expect((await get(BAD_BEARERS[0]!, '198.51.100.50')).status).toBe(401)
-    },
-  )
+    // A valid credential and anonymous reads from the same address are not refused; another address keeps its own budget.
+    expect((await get(`Bearer ${key}`)).status).toBe(200)
+    expect((await mcp(`Bearer ${key}`)).status).toBe(200)
+    expect((await request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', flooder)).status).toBe(200)
+    expect((await get(BAD_BEARERS[0]!, '198.51.100.50')).status).toBe(401)
+  })
 
   it('lets exactly the budget through as 401s when the bad bearers arrive together', async () => {
     const [store] = await storePair(kind)

@@ -1,7 +1,7 @@
 /**
  * Hostile paths: malformed percent-encoding is a 400 with a code (never a 500, never a stack in the
  * log), and paths are case-sensitive and strict, so that `/API/V1/POSTS` cannot walk around the
- * per-path rules of the proxy (limits, caching). With the fast paths in front of Express and without.
+ * per-path rules of the proxy (limits, caching). Every path goes through the one pipeline.
  */
 import { join } from 'node:path'
 import request from 'supertest'
@@ -14,9 +14,9 @@ const SLUG = 'cafe-latency-notes'
 
 const deps = await testDeps()
 
-describe.each([true, false])('paths, with the fast path %s', (readFastPath) => {
+describe('paths', () => {
   const logged: unknown[] = []
-  const app = createApp({ ...deps, siteDir, readFastPath, logError: (err) => void logged.push(err) })
+  const app = createApp({ ...deps, siteDir, logError: (err) => void logged.push(err) })
 
   it.each([
     '/%',
