@@ -14,9 +14,11 @@ import { apiNotFound, errorHandler, type LogError } from './http/errors-middlewa
 import { pipeline } from './http/pipeline.ts'
 import { addressKey, rateLimiters } from './http/rate-limits.ts'
 import { badCredentialBudget, readBudget } from './http/read-budget.ts'
-import { resourceCheck, rowAnswer, type Resource, type RowParts } from './http/row-answers.ts'
+import { resourceCheck, rowAnswer, type RowParts } from './http/row-answers.ts'
+import type { Resource } from './http/row-stages.ts'
 import { securityHeaderList } from './http/security-headers.ts'
 import { staticSite } from './http/static-site.ts'
+import { originCheck } from './mcp/http.ts'
 import { buildOpenApiDocument } from './openapi/document.ts'
 import { requestLineLogger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
@@ -80,11 +82,12 @@ export function createApp(deps: AppDeps): RequestListener {
   }
   const limits = deps.rateLimits
   const express = expressApp(deps.trustProxy)
-  // The protected resources: the REST API, and the MCP endpoint with tokens of its own, a 401
-  // naming its own metadata, and browsers of other origins refused.
+  // The protected resources: the REST API (every path under it), and the MCP endpoint alone, with
+  // tokens of its own, a 401 naming its own metadata, and browsers of other origins refused first.
   const resources: Resource[] = [
     {
       path: RESOURCE_PATH,
+      subtree: true,
       resolve: principalResolver({
         store: deps.store,
         tokens: deps.tokens,
@@ -94,6 +97,7 @@ export function createApp(deps: AppDeps): RequestListener {
     },
     {
       path: MCP_PATH,
+      subtree: false,
       resolve: principalResolver({
         store: deps.store,
         tokens: deps.tokens,
@@ -101,7 +105,7 @@ export function createApp(deps: AppDeps): RequestListener {
         resource: url('mcp'),
       }),
       metadataUrl: url('getMcpProtectedResourceMetadata'),
-      ownOrigin: new URL(deps.baseUrl).origin,
+      guard: originCheck(deps.baseUrl),
     },
   ]
   const trust = express.get('trust proxy fn') as Parameters<typeof proxyaddr>[1]

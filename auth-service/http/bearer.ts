@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express'
+import type { Response } from 'express'
 import { KNOWN_CREDENTIALS_CACHE_SIZE } from '../defaults.ts'
 import type { Store } from '../store/store.ts'
 import { LRUCache } from 'lru-cache'
@@ -98,26 +98,6 @@ export function principalResolver(deps: {
       known.delete(header)
       return resolve(header)
     })
-  }
-}
-
-/**
- * The bearer check of every `/api/v1` call (RFC 6750 §2.1), as middleware. A refused credential
- * is first reported to `refused` (the bad-credentials budget), which may answer 429 instead of
- * the 401.
- */
-export function authenticate(
-  resolve: ResolvePrincipal,
-  refused?: (req: Request, res: Response) => void,
-): RequestHandler {
-  return async function bearerCheck(req: Request, res: Response, next) {
-    try {
-      res.locals.principal = await resolve(req.headers.authorization)
-    } catch (e) {
-      if (refused && e instanceof ServiceError && e.code === 'invalid_token') refused(req, res)
-      throw e
-    }
-    next()
   }
 }
 

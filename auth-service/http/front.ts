@@ -5,8 +5,9 @@ import type { Metrics } from '../ops/metrics.ts'
 import { rateLimitHeaders, type ReadDecision } from './read-budget.ts'
 
 /**
- * The fast paths that answer in front of Express (the REST reads, MCP tool calls): what they
- * share so that an answer made there looks and counts like the chain's.
+ * What mcp/fast-path.ts answers with. The app no longer runs that fast path: every request goes
+ * through the one pipeline (pipeline.ts), which frames, logs and counts each answer itself. This
+ * module goes when auth-service/mcp/ no longer has a fast path.
  */
 
 /** Answers a request, or hands it on to `fallback` (the app's middleware chain) untouched. */

@@ -1,10 +1,8 @@
-import type { ServerResponse } from 'node:http'
-import type { RequestHandler } from 'express'
 import { ServiceError } from '../errors.ts'
 import type { Store } from '../store/store.ts'
-import { principalOf, type Principal } from './bearer.ts'
+import type { Principal } from './bearer.ts'
 import type { RateLimits } from '../defaults.ts'
-import { BatchedCounters, clientAddress } from './rate-limits.ts'
+import { BatchedCounters } from './rate-limits.ts'
 
 const WINDOW_SECONDS = 60
 
@@ -25,8 +23,6 @@ export function rateLimitHeaders(d: ReadDecision): string[] {
 export interface ReadBudget {
   /** Counts one read for this caller (by its address when anonymous) and says whether it is within the budget. */
   take(principal: Principal, clientAddress: () => string): ReadDecision
-  /** The same as middleware after the bearer check, 429 rate_limited beyond it: each POST to /mcp is one read. */
-  everyRequest: RequestHandler
   shutdown(): void
 }
 
@@ -49,13 +45,6 @@ export function overBudget(d: ReadDecision): ServiceError {
   })
 }
 
-/** Sends a decision's RateLimit headers, and refuses beyond the budget with 429 rate_limited. */
-export function enforce(res: ServerResponse, d: ReadDecision): void {
-  const headers = rateLimitHeaders(d)
-  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
-  if (!d.allowed) throw overBudget(d)
-}
-
 /**
  * The read budget: per credential when identified (a larger budget: what keys are for), per
  * address otherwise; counted in memory and shared through the Store (BatchedCounters).
@@ -73,17 +62,8 @@ export function readBudget(store: Store, limits: RateLimits): ReadBudget {
       : decide(counters, 'reads', policies.identified, limits.identifiedReadsPerMinute, `sub:${principal.subject}`)
   }
 
-  const everyRequest: RequestHandler = (req, res, next) => {
-    enforce(
-      res,
-      take(principalOf(res), () => clientAddress(req)),
-    )
-    next()
-  }
-
   return {
     take,
-    everyRequest,
     shutdown: () => counters.shutdown(),
   }
 }
