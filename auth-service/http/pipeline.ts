@@ -42,6 +42,12 @@ export interface PipelineDeps {
   rest: RequestListener
 }
 
+/** The pipeline as built once: its deps, the table's finder and the CORS pairs. */
+interface Built extends PipelineDeps {
+  find: ReturnType<typeof routeTable<PipelineRow>>
+  cors: readonly string[]
+}
+
 /**
  * The one way every request travels: request id, constant headers, a path that decodes, the
  * table's row (with CORS and a JSON 404 or 405 under the API's namespaces), the row's own stages
@@ -49,72 +55,73 @@ export interface PipelineDeps {
  * is not the table's goes to `rest` with the same frame around it.
  */
 export function pipeline(deps: PipelineDeps): RequestListener {
-  const find = routeTable(deps.rows)
-  const cors = Object.entries(CORS_HEADERS).flat()
+  const built: Built = { ...deps, find: routeTable(deps.rows), cors: Object.entries(CORS_HEADERS).flat() }
+  return (req, res) => travel(built, req, res)
+}
 
-  const record = (ex: Exchange, route: string, status: number) => {
-    const ms = performance.now() - ex.started
-    deps.metrics?.observe(ex.req.method!, route, status, ms / 1000)
-    if (deps.logger) logRequestLine(deps.logger, ex.req, ex.id!, status, ms)
+/** One request, from its arrival to its log line. */
+function travel(p: Built, req: IncomingMessage, res: ServerResponse) {
+  const headers = [...p.constantHeaders]
+  const id = p.logger ? requestIdOf(req) : undefined
+  if (id) headers.push('X-Request-Id', id)
+  if (p.accepting && !p.accepting()) headers.push('Connection', 'close')
+  const url = parseurl(req)
+  const path = url?.pathname ?? '/'
+  const search = typeof url?.query === 'string' ? url.query : null
+  const ex: Exchange = { req, res, headers, search, id, started: performance.now() }
+  if (!decodes(path)) return refuse(p, ex, 'unmatched', new ServiceError('invalid_request', MALFORMED_PATH))
+
+  const place = p.find(req.method!, path)
+  if (!place) {
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
+    res.once('close', () => record(p, ex, routeOf(req), res.statusCode))
+    return p.rest(req, res)
   }
-
-  return function pipeline(req, res) {
-    const started = performance.now()
-    const headers = [...deps.constantHeaders]
-    const id = deps.logger ? requestIdOf(req) : undefined
-    if (id) headers.push('X-Request-Id', id)
-    if (deps.accepting && !deps.accepting()) headers.push('Connection', 'close')
-    const url = parseurl(req)
-    const path = url?.pathname ?? '/'
-    const ex: Exchange = { req, res, headers, search: typeof url?.query === 'string' ? url.query : null, id, started }
-    const refuse = (route: string, err: unknown) => {
-      sendError(req, res, err, deps.logError, headers)
-      record(ex, route, res.statusCode)
-    }
-    if (!decodes(path))
-      return refuse(
-        'unmatched',
-        new ServiceError(
-          'invalid_request',
-          'The path has malformed percent-encoding (RFC 3986 §2.1); escape "%" as %25.',
-        ),
-      )
-
-    const place = find(req.method!, path)
-    if (!place) {
-      for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
-      res.once('close', () => record(ex, routeOf(req), res.statusCode))
-      return deps.rest(req, res)
-    }
-    // The API, agents, OAuth and discovery are meant for any origin's scripts: no cookies are involved.
-    headers.push(...cors)
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-      res.writeHead(204, [...headers, ...PREFLIGHT_HEADERS]).end()
-      return record(ex, 'unmatched', 204)
-    }
-    if ('row' in place) return place.row.answer(ex, place.params, (status) => record(ex, place.row.path, status))
-    const refusal: [string, ServiceError] =
-      'allow' in place
-        ? [
-            place.path,
-            new ServiceError('method_not_allowed', `${req.method} is not supported here; use ${place.allow}.`, {
-              headers: { Allow: place.allow },
-            }),
-          ]
-        : [
-            'unmatched',
-            new ServiceError(
-              'not_found',
-              `Nothing at ${req.method} ${path.slice(0, 200)}. The API catalog is at /api/v1.`,
-            ),
-          ]
-    const checked = deps.checkCredential?.(ex, path)
-    if (!checked) return refuse(...refusal)
-    checked.then(
-      () => refuse(...refusal),
-      (err: unknown) => refuse(refusal[0], err),
-    )
+  // The API, agents, OAuth and discovery are meant for any origin's scripts: no cookies are involved.
+  headers.push(...p.cors)
+  if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+    res.writeHead(204, [...headers, ...PREFLIGHT_HEADERS]).end()
+    return record(p, ex, 'unmatched', 204)
   }
+  if ('row' in place) return place.row.answer(ex, place.params, (status) => record(p, ex, place.row.path, status))
+
+  const [route, refusal] =
+    'allow' in place
+      ? [
+          place.path,
+          new ServiceError('method_not_allowed', `${req.method} is not supported here; use ${place.allow}.`, {
+            headers: { Allow: place.allow },
+          }),
+        ]
+      : [
+          'unmatched',
+          new ServiceError(
+            'not_found',
+            `Nothing at ${req.method} ${path.slice(0, 200)}. The API catalog is at /api/v1.`,
+          ),
+        ]
+  // A path of a protected resource is bearer-checked even when no row has it: a bad credential is a 401 first.
+  const checked = p.checkCredential?.(ex, path)
+  if (!checked) return refuse(p, ex, route, refusal)
+  checked.then(
+    () => refuse(p, ex, route, refusal),
+    (err: unknown) => refuse(p, ex, route, err),
+  )
+}
+
+const MALFORMED_PATH = 'The path has malformed percent-encoding (RFC 3986 §2.1); escape "%" as %25.'
+
+/** Answers a refusal made before any row's stages, and records it. */
+function refuse(p: Built, ex: Exchange, route: string, err: unknown): void {
+  sendError(ex.req, ex.res, err, p.logError, ex.headers)
+  record(p, ex, route, ex.res.statusCode)
+}
+
+/** The one log line and the one metric of an answer; `route` is the metrics' label (a row's path). */
+function record(p: Built, ex: Exchange, route: string, status: number): void {
+  const ms = performance.now() - ex.started
+  p.metrics?.observe(ex.req.method!, route, status, ms / 1000)
+  if (p.logger) logRequestLine(p.logger, ex.req, ex.id!, status, ms)
 }
 
 /** Whether a path's percent-encoding decodes (RFC 3986 §2.1 escapes of UTF-8, RFC 3629). */

@@ -2,6 +2,10 @@ import type { Express, RequestHandler, Response } from 'express'
 import { ServiceError } from '../errors.ts'
 import { isReadAction, type ActionContext, type HandlerAction, type ReadAction } from '../routes/action.ts'
 import type { Endpoint } from '../routes/endpoints.ts'
+import type { PreparedBody } from '../articles/post-index.ts'
+import type { Scope } from '../auth/policy.ts'
+import type { ReadInput } from './read-path.ts'
+import type { ReadBudget } from './read-budget.ts'
 import { ANONYMOUS, hasScope, insufficientScope, principalOf, type Principal } from './bearer.ts'
 import { sendPrepared } from './conditional.ts'
 import { sendError, type LogError } from './errors-middleware.ts'
@@ -36,40 +40,74 @@ export function rowAnswer(e: Endpoint, parts: RowParts): PipelineRow {
   return { method: e.method, path: e.path, answer }
 }
 
-function readAnswer(e: Endpoint, action: ReadAction, resource: Resource | undefined, parts: RowParts) {
-  const read = action.read(parts.ctx)
-  const budget = e.budget === 'reads' ? parts.readBudget : undefined
-  const build = resource ? parts.buildHeader : () => []
+/** A prepared read's row, as built once. */
+interface ReadRow {
+  scope?: Scope
+  resource?: Resource
+  budget?: ReadBudget
+  read: (input: ReadInput) => PreparedBody
+  cacheControl?: string
+  /** The build header of the protected resource's answers; none for documents outside it. */
+  build: () => string[]
+  parts: RowParts
+}
 
-  return (ex: Exchange, params: Record<string, string>, done: (status: number) => void) => {
-    const headers: Headers = (pairs) => ex.headers.push(...pairs)
-    const fail = (err: unknown) => {
-      if (ex.res.headersSent) ex.res.destroy(err instanceof Error ? err : undefined)
-      else sendError(ex.req, ex.res, err, parts.logError, ex.headers)
-      done(ex.res.statusCode)
-    }
-    const answer = (principal: Principal) => {
-      if (e.scope && !hasScope(principal, e.scope)) throw insufficientScope(e.scope, resource!.metadataUrl)
-      if (budget) drawRead(budget, principal, ex.req, parts, headers)
-      // The query is parsed only by reads that look at it.
-      const prepared = read({
-        params,
-        get query() {
-          return parts.parseQuery(ex.search)
-        },
-      })
-      done(sendPrepared(ex.req, ex.res, prepared, action.cacheControl, [...ex.headers, ...build()]))
-    }
-    try {
-      // A document outside the protected resources reads the same for everyone.
-      const principal = resource ? credential(resource, ex.req, parts, headers) : ANONYMOUS
-      if (principal instanceof Promise) principal.then(answer).catch(fail)
-      else answer(principal)
-    } catch (err) {
-      fail(err)
-    }
+function readAnswer(e: Endpoint, action: ReadAction, resource: Resource | undefined, parts: RowParts) {
+  const row: ReadRow = {
+    ...(e.scope ? { scope: e.scope } : {}),
+    ...(resource ? { resource } : {}),
+    ...(e.budget === 'reads' && parts.readBudget ? { budget: parts.readBudget } : {}),
+    read: action.read(parts.ctx),
+    ...(action.cacheControl ? { cacheControl: action.cacheControl } : {}),
+    build: resource ? parts.buildHeader : () => [],
+    parts,
+  }
+  return (ex: Exchange, params: Record<string, string>, done: (status: number) => void) =>
+    answerRead(row, ex, params, done)
+}
+
+/** One read: the credential (at once when there is none), then `sendRead`; any refusal answered as an error. */
+function answerRead(row: ReadRow, ex: Exchange, params: Record<string, string>, done: (status: number) => void) {
+  const fail = (err: unknown) => {
+    if (ex.res.headersSent) ex.res.destroy(err instanceof Error ? err : undefined)
+    else sendError(ex.req, ex.res, err, row.parts.logError, ex.headers)
+    done(ex.res.statusCode)
+  }
+  try {
+    // A document outside the protected resources reads the same for everyone.
+    const principal = row.resource ? credential(row.resource, ex.req, row.parts, pushTo(ex)) : ANONYMOUS
+    if (principal instanceof Promise) principal.then((found) => sendRead(row, ex, params, found, done)).catch(fail)
+    else sendRead(row, ex, params, principal, done)
+  } catch (err) {
+    fail(err)
   }
 }
+
+/** The caller's scope and budget, the action's read, and the answer in one write (conditional.ts). */
+function sendRead(
+  row: ReadRow,
+  ex: Exchange,
+  params: Record<string, string>,
+  principal: Principal,
+  done: (status: number) => void,
+): void {
+  if (row.scope && !hasScope(principal, row.scope)) throw insufficientScope(row.scope, row.resource!.metadataUrl)
+  if (row.budget) drawRead(row.budget, principal, ex.req, row.parts, pushTo(ex))
+  // The query is parsed only by reads that look at it.
+  const prepared = row.read({
+    params,
+    get query() {
+      return row.parts.parseQuery(ex.search)
+    },
+  })
+  done(sendPrepared(ex.req, ex.res, prepared, row.cacheControl, [...ex.headers, ...row.build()]))
+}
+
+/** A stage's headers on an answer not begun yet: carried by whatever it becomes. */
+const pushTo =
+  (ex: Exchange): Headers =>
+  (pairs) =>
+    void ex.headers.push(...pairs)
 
 /**
  * The bearer check of a path that is no row's but lies under a protected resource (a 404 or
@@ -79,7 +117,7 @@ export function resourceCheck(parts: RowParts): (ex: Exchange, path: string) => 
   return (ex, path) => {
     const resource = resourceOf(parts.resources, path)
     if (!resource) return undefined
-    return Promise.resolve(credential(resource, ex.req, parts, (pairs) => ex.headers.push(...pairs)))
+    return Promise.resolve(credential(resource, ex.req, parts, pushTo(ex)))
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Response } from 'express'
+import type { Request, Response } from 'express'
 import { redeemCode, verifierMatches } from '../auth/authorization-codes.ts'
 import { findClaim, findIdentity } from '../auth/identities.ts'
 import {
@@ -50,25 +50,24 @@ export const exchangeToken: HandlerAction = {
   }),
   handle(ctx) {
     const grants = grantHandlers(ctx)
-    return [
-      oauthNoStore,
-      formBody,
-      async function exchangeToken(req, res) {
-        const fields = formFields(req)
-        const grantType = requiredField(fields, 'grant_type')
-        // Public clients only (auth method "none"): client_id identifies, it does not authenticate;
-        // the grants that are bound to a client check it, the jwt-bearer grant ignores it.
-        optionalField(fields, 'client_id')
-        const grant = Object.hasOwn(grants, grantType) ? grants[grantType] : undefined
-        if (!grant)
-          throw new ServiceError(
-            'unsupported_grant_type',
-            `Use "${GRANTS.jwtBearer}", "${GRANTS.authorizationCode}" or "${GRANTS.refreshToken}" (or the claim grant "${GRANTS.claim}").`,
-          )
-        await grant(fields, res)
-      },
-    ]
+    return [oauthNoStore, formBody, (req, res) => exchange(grants, req, res)]
   },
+}
+
+/** One token request: its grant type's handler answers it (RFC 6749 §5.1), or 400 unsupported_grant_type. */
+async function exchange(grants: Record<string, GrantHandler>, req: Request, res: Response): Promise<void> {
+  const fields = formFields(req)
+  const grantType = requiredField(fields, 'grant_type')
+  // Public clients only (auth method "none"): client_id identifies, it does not authenticate;
+  // the grants that are bound to a client check it, the jwt-bearer grant ignores it.
+  optionalField(fields, 'client_id')
+  const grant = Object.hasOwn(grants, grantType) ? grants[grantType] : undefined
+  if (!grant)
+    throw new ServiceError(
+      'unsupported_grant_type',
+      `Use "${GRANTS.jwtBearer}", "${GRANTS.authorizationCode}" or "${GRANTS.refreshToken}" (or the claim grant "${GRANTS.claim}").`,
+    )
+  await grant(fields, res)
 }
 
 function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {

@@ -1,6 +1,8 @@
 import { SLUG_MAX_LENGTH } from '../../model/article.ts'
 import { ServiceError } from '../errors.ts'
 import { READ_ERRORS, SAMPLE_POST, cachedRead, error, json, ref } from './openapi-parts.ts'
+import type { PostIndex, PreparedBody } from '../articles/post-index.ts'
+import type { ReadInput } from '../http/read-path.ts'
 import type { ReadAction } from './action.ts'
 
 /** GET /api/v1/posts/:slug (docs/api.md#the-api): one article with its markdown. */
@@ -27,11 +29,13 @@ export const getPost: ReadAction = {
       ...READ_ERRORS,
     },
   }),
-  read: (ctx) =>
-    function getPost({ params }) {
-      const slug = params.slug ?? ''
-      const prepared = ctx.posts().detail(slug)
-      if (!prepared) throw new ServiceError('not_found', `No article has the slug "${slug.slice(0, 100)}".`)
-      return prepared
-    },
+  read: (ctx) => (input) => readPost(ctx.posts(), input),
+}
+
+/** The prepared detail of the article the path names, or 404 not_found. */
+export function readPost(posts: PostIndex, { params }: ReadInput): PreparedBody {
+  const slug = params.slug ?? ''
+  const prepared = posts.detail(slug)
+  if (!prepared) throw new ServiceError('not_found', `No article has the slug "${slug.slice(0, 100)}".`)
+  return prepared
 }
