@@ -32,12 +32,7 @@ export function routeTable<R extends Routed>(
   const matchers: Array<[MatchFunction<Record<string, string>>, R[]]> = [...byPath]
     .filter(([path]) => path.includes(':'))
     .map(([path, list]) => [match(path, { sensitive: true, trailing: false }), list])
-  const allow = new Map(
-    [...byPath].map(([path, list]) => [
-      path,
-      list.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])).join(', '),
-    ]),
-  )
+  const allow = allowedMethods(rows)
   const { folders, files } = namespacesOf(rows)
 
   const pick = (list: R[], params: Record<string, string>, method: string): Place<R> => {
@@ -57,6 +52,14 @@ export function routeTable<R extends Routed>(
       folders.some((f) => path === f || path.startsWith(`${f}/`)) || files.some((f) => path === f || path === `${f}/`)
     return inside ? { unknown: true } : undefined
   }
+}
+
+/** Each path with the methods it answers (RFC 9110 §10.2.1 `Allow`): HEAD beside GET, as a GET row answers both. */
+export function allowedMethods(rows: readonly Routed[]): Map<string, string> {
+  const methods = new Map<string, string[]>()
+  for (const r of rows)
+    methods.set(r.path, [...(methods.get(r.path) ?? []), ...(r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])])
+  return new Map([...methods].map(([path, list]) => [path, list.join(', ')]))
 }
 
 /**

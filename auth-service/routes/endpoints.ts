@@ -45,7 +45,10 @@ export interface Endpoint {
   path: string
   kind: Kind
   budget?: Budget
-  /** The scope an identified caller needs; rows with a scope are a protected resource's (bearer-checked). */
+  /**
+   * The scope an identified caller needs. The pipeline checks it on reads; a message to /mcp may
+   * need more, which its handler checks. Rows under a protected resource are bearer-checked.
+   */
   scope?: Scope
   action: Action
 }
@@ -65,9 +68,10 @@ export function protectedResources(baseUrl: string): [string, ...string[]] {
 }
 
 /**
- * The one endpoint table. The router, the 405s and their `Allow`, the limiters, the `/api/v1`
- * catalog, the discovery documents and `/openapi.json` all derive from it; adding an endpoint
- * is one row here and one action module (test/http/endpoints.test.ts holds them together).
+ * The one endpoint table. The pipeline (http/pipeline.ts: routing, the 405s and their `Allow`,
+ * credentials, scopes, budgets), the `/api/v1` catalog, the discovery documents and
+ * `/openapi.json` all derive from it; adding an endpoint is one row here and one action module
+ * (test/http/endpoints.test.ts holds them together).
  */
 export const ENDPOINTS = [
   {
@@ -223,12 +227,4 @@ export function endpointUrls(baseUrl: string): (operationId: string) => string {
     if (url === undefined) throw new Error(`No endpoint has the operationId "${operationId}".`)
     return url
   }
-}
-
-/** Each path with the methods it answers; `Allow` lists HEAD beside GET, as Express answers both. */
-export function allowedMethods(): Map<string, string> {
-  const methods = new Map<string, string[]>()
-  for (const e of ENDPOINTS)
-    methods.set(e.path, [...(methods.get(e.path) ?? []), ...(e.method === 'GET' ? ['GET', 'HEAD'] : [e.method])])
-  return new Map([...methods].map(([path, list]) => [path, list.join(', ')]))
 }

@@ -2,7 +2,8 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
-import { ENDPOINTS, allowedMethods, openApiPath, type Endpoint } from '../../auth-service/routes/endpoints.ts'
+import { allowedMethods } from '../../auth-service/http/route-table.ts'
+import { ENDPOINTS, openApiPath, type Endpoint } from '../../auth-service/routes/endpoints.ts'
 import { BASE_URL, testDeps } from '../support/index.ts'
 
 const rows = ENDPOINTS as readonly Endpoint[]
@@ -14,7 +15,7 @@ const send = (method: string, path: string) =>
 
 describe('the endpoint table', () => {
   it('is what the router answers: each row by its method, every other method a 405 with the table’s Allow', async () => {
-    const allow = allowedMethods()
+    const allow = allowedMethods(rows)
     for (const e of rows) {
       const res = await send(e.method, concrete(e.path))
       expect([404, 405], `${e.method} ${e.path}`).not.toContain(res.status)
