@@ -87,7 +87,12 @@ export const LABEL_MAX = 100
 export const BODY_LIMITS = { form: '16kb', event: 64 * 1024, mcp: '64kb', fields: 32 } as const
 
 /** The MCP endpoint: article resources per `resources/list` page; bytes of tool answers' text content kept ready to send. */
-export const MCP_LIMITS = { resourcesPerPage: 100, textCacheBytes: 64 * 1024 * 1024 } as const
+/** `cacheTtlMs`: how long an MCP client may keep tool lists, resources and discovery (2026 `ttlMs`). */
+export const MCP_LIMITS = {
+  resourcesPerPage: 100,
+  textCacheBytes: 64 * 1024 * 1024,
+  cacheTtlMs: 5 * 60 * 1000,
+} as const
 
 /**
  * Lifetimes in seconds. Those of credentials are documented in

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
 import { LRUCache } from 'lru-cache'
 import type { PreparedBody } from '../articles/post-index.ts'
 import { MCP_LIMITS } from '../defaults.ts'

@@ -1,3 +1,4 @@
+import { ProtocolError } from '@modelcontextprotocol/server'
 import { mcpHandlers } from '../mcp/http.ts'
 import { mcpServerFactory } from '../mcp/server.ts'
 import { READ_ERRORS, error, json, ref } from './openapi-parts.ts'
@@ -54,6 +55,11 @@ export const mcp: WriteAction = {
     return mcpHandlers({
       servers: mcpServerFactory(ctx, ctx.logError),
       resourceMetadataUrl: ctx.url('getMcpProtectedResourceMetadata'),
+      baseUrl: ctx.baseUrl,
+      // A refusal of a request is the client's mistake, answered; anything else is the service's.
+      onerror: (e) => {
+        if (!(e instanceof ProtocolError)) ctx.logError(e, { method: 'POST', path: '/mcp' })
+      },
     })
   },
 }

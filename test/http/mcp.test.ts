@@ -316,11 +316,17 @@ describe('/mcp refusals', () => {
   })
 
   it('refuses bad JSON, a batch, a scalar, another media type and an oversized body with a coded 4xx', async () => {
-    expect((await post('{"jsonrpc": "2.0", ')).body).toEqual(errorBody('invalid_request'))
+    // A body that is not one message is a JSON-RPC error (-32700, -32600), not the REST envelope.
+    const bad = await post('{"jsonrpc": "2.0", ')
+    expect(bad.status).toBe(400)
+    expect(bad.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } })
     const batch = await post([call, call])
     expect(batch.status).toBe(400)
-    expect(batch.body.error_description).toMatch(/batches/)
-    expect((await post('42')).status).toBe(400)
+    expect(batch.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+    expect(batch.body.error.message).toMatch(/batches/)
+    const scalar = await post('42')
+    expect(scalar.status).toBe(400)
+    expect(scalar.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
     const text = await request(app)
       .post('/mcp')
       .set({ ...MCP_HEADERS, 'Content-Type': 'text/plain' })
