@@ -73,7 +73,7 @@ describe('/mcp with the official SDK client', () => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} })
 
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_post', 'list_posts', 'search_posts'])
+    expect(tools.map((t) => t.name)).toEqual(['search', 'fetch', 'search_posts', 'get_post', 'list_posts'])
     for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object')
     expect(tools.find((t) => t.name === 'search_posts')!.inputSchema).toMatchObject({
       required: ['q'],
