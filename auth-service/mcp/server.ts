@@ -102,7 +102,7 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
     } catch (e) {
       // A refusal of the arguments is the tool's answer (MCP: tool execution errors), so the model can correct them.
       if (e instanceof ServiceError && e.status < 500)
-        return { refusal: { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] } }
+        return { refusal: { content: [{ type: 'text', text: `${e.code}: ${e.message}` }], isError: true } }
       throw e
     }
   }
