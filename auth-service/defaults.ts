@@ -86,11 +86,15 @@ export const LABEL_MAX = 100
 /** Largest request bodies: a token request or a label; a Security Event Token; one MCP JSON-RPC message. */
 export const BODY_LIMITS = { form: '16kb', event: 64 * 1024, mcp: '64kb', fields: 32 } as const
 
-/** The MCP endpoint: article resources per `resources/list` page; bytes of tool answers' text content kept ready to send. */
-/** `cacheTtlMs`: how long an MCP client may keep tool lists, resources and discovery (2026 `ttlMs`). */
+/**
+ * The MCP endpoint: article resources per `resources/list` page; bytes of tool answers kept per
+ * loaded index, and of their text content kept ready to send; how long a client may keep tool
+ * lists, resources and discovery (the 2026 `ttlMs`: they change only on a rebuild).
+ */
 export const MCP_LIMITS = {
   resourcesPerPage: 100,
   textCacheBytes: 64 * 1024 * 1024,
+  answerCacheBytes: 64 * 1024 * 1024,
   cacheTtlMs: 5 * 60 * 1000,
 } as const
 

@@ -1,5 +1,6 @@
 import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server'
-import type { PreparedBody } from '../articles/post-index.ts'
+import { LRUCache } from 'lru-cache'
+import type { PostIndex, PreparedBody } from '../articles/post-index.ts'
 import { MCP_LIMITS } from '../defaults.ts'
 import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 import type { LogError } from '../http/errors-middleware.ts'
@@ -89,6 +90,24 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
       }
     }
 
+  /**
+   * The answers of each loaded index, by tool and arguments: a read's answer depends on nothing
+   * else, and some reads lay their body out anew on each call (an article's), so the same answer
+   * kept is what lets the direct answer keep its escaped text. A rebuild swaps in another index.
+   */
+  const answers = new WeakMap<PostIndex, LRUCache<string, ToolAnswer>>()
+  const answersOf = (index: PostIndex) => {
+    let cache = answers.get(index)
+    if (!cache) {
+      cache = new LRUCache<string, ToolAnswer>({
+        maxSize: MCP_LIMITS.answerCacheBytes,
+        sizeCalculation: (a, key) => key.length + ('prepared' in a ? a.prepared.body.length : 256),
+      })
+      answers.set(index, cache)
+    }
+    return cache
+  }
+
   /** A tool's answer: the REST read's JSON text, or the refusal of the arguments as a tool error. */
   function runTool(name: string, args: Record<string, unknown> | undefined): ToolAnswer {
     const tool = byName.get(name)
@@ -97,6 +116,17 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
         RPC_CODES.invalidParams,
         `Unknown tool "${name.slice(0, 60)}"; the tools are ${tools.map((t) => t.name).join(', ')}.`,
       )
+    const cache = answersOf(ctx.posts())
+    const key = `${name} ${JSON.stringify(args ?? {})}`
+    let answer = cache.get(key)
+    if (!answer) {
+      answer = answerOf(tool, args)
+      cache.set(key, answer)
+    }
+    return answer
+  }
+
+  function answerOf(tool: ArticleTool, args: Record<string, unknown> | undefined): ToolAnswer {
     try {
       return { prepared: tool.call(args ?? {}) }
     } catch (e) {
