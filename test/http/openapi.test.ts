@@ -29,6 +29,7 @@ describe('/openapi.json', () => {
     expect(Object.keys(paths).sort()).toEqual([
       '/.well-known/api-catalog',
       '/.well-known/jwks.json',
+      '/.well-known/mcp/server-card.json',
       '/.well-known/oauth-authorization-server',
       '/.well-known/oauth-protected-resource',
       '/.well-known/oauth-protected-resource/api/v1',
@@ -42,6 +43,7 @@ describe('/openapi.json', () => {
       '/api/v1/posts/{slug}',
       '/api/v1/search',
       '/mcp',
+      '/mcp/server-card',
       '/oauth2/authorize',
       '/oauth2/register',
       '/oauth2/revoke',
