@@ -8,10 +8,13 @@ export const DEFAULT_CONTENT_SIGNALS = 'search=yes, ai-input=yes, ai-train=no'
 
 const SIGNALS = ['search', 'ai-input', 'ai-train'] as const
 
-/** The value normalised (`name=yes|no`, comma-separated, in the canonical order), or an error naming the fix. */
+/**
+ * The value normalised (`name=yes|no`, comma-separated, in the canonical order; unset or empty:
+ * the default), or an error naming the fix.
+ */
 export function contentSignals(value: string | undefined = process.env.CONTENT_SIGNALS): string {
   const given = new Map<string, string>()
-  for (const part of (value ?? DEFAULT_CONTENT_SIGNALS).split(',')) {
+  for (const part of (value?.trim() || DEFAULT_CONTENT_SIGNALS).split(',')) {
     const [name, answer, ...rest] = part.trim().split('=')
     if (!SIGNALS.includes(name as (typeof SIGNALS)[number]) || (answer !== 'yes' && answer !== 'no') || rest.length)
       throw new Error(

@@ -4,6 +4,7 @@ import { DEFAULT_CONTENT_SIGNALS, contentSignals, robotsTxt } from '../../site/l
 describe('robots.txt and its Content Signals', () => {
   it('states the default signals when none are configured', () => {
     expect(contentSignals(undefined)).toBe(DEFAULT_CONTENT_SIGNALS)
+    expect(contentSignals('')).toBe(DEFAULT_CONTENT_SIGNALS) // compose passes an unset variable as empty
     const text = robotsTxt('https://research.example.org', contentSignals(undefined))
     expect(text).toContain('User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n')
     expect(text).toContain('Sitemap: https://research.example.org/sitemap-index.xml')
