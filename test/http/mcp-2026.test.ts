@@ -11,6 +11,7 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' },
   'io.modelcontextprotocol/clientCapabilities': {},
 }
+const META_VERSION = 'io.modelcontextprotocol/protocolVersion'
 const base64Name = (name: string) => `=?base64?${Buffer.from(name).toString('base64')}?=`
 
 /** A 2026-07-28 request as the specification writes it: the envelope in _meta and the standard headers. */
@@ -314,5 +315,29 @@ describe('the direct answer of a 2026-07-28 tools/call', () => {
       expect(comparedHeaders(a), label).toEqual(comparedHeaders(b))
       expect(reachedChain.length > before ? 'chain' : 'fast', label).toBe(answerer)
     }
+  })
+})
+
+describe('refusals of 2026-07-28 requests', () => {
+  it('are answered, never logged as the service’s failures', async () => {
+    const { chain, logs } = await fastPathPair()
+    const bad: Array<[unknown, Record<string, string>]> = [
+      [message('admin/shutdown'), headersOf('admin/shutdown')],
+      [message('tools/call', { name: 'fetch', arguments: { id: 'x' } }), headersOf('tools/call', 'search')],
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { nonsense: true } } }, headersOf('tools/list')],
+      [
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { ...META, [META_VERSION]: '2099-01-01' } } },
+        { ...headersOf('tools/list'), 'MCP-Protocol-Version': '2099-01-01' },
+      ],
+      [message('tools/call', { arguments: {} }), headersOf('tools/call')],
+      [message('resources/read', { uri: 'file:///etc/passwd' }), headersOf('resources/read', 'file:///etc/passwd')],
+    ]
+    for (const [body, headers] of bad) {
+      const res = await request(chain).post('/mcp').set(headers).send(JSON.stringify(body))
+      expect(res.status, JSON.stringify(body)).toBeLessThan(500)
+      expect(res.body.error, JSON.stringify(body)).toBeDefined()
+    }
+    const failures = logs.chain.map((l) => JSON.parse(l) as { level: number }).filter((l) => l.level >= 50)
+    expect(failures).toEqual([])
   })
 })
