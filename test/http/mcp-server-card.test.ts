@@ -95,4 +95,22 @@ describe('the MCP server card', () => {
     const prm = await request(app).get(new URL(auth.protected_resource_metadata).pathname)
     expect(prm.body.resource).toBe(card.remotes[0].url)
   })
+
+  it('is found through the AI catalog of the origin', async () => {
+    const res = await request(app).get('/.well-known/ai-catalog.json')
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toMatch(/^application\/ai-catalog\+json/)
+    expect(res.headers['access-control-allow-origin']).toBe('*')
+    const catalog = JSON.parse(res.text)
+    expect(catalog).toEqual({
+      specVersion: '1.0',
+      entries: [
+        {
+          identifier: 'urn:air:research.example.org:mcp:lattice-research',
+          type: 'application/mcp-server-card+json',
+          url: 'https://research.example.org/mcp/server-card',
+        },
+      ],
+    })
+  })
 })

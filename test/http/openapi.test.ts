@@ -27,6 +27,7 @@ describe('/openapi.json', () => {
   it('describes every endpoint of the interface, with its parameters, bounds and errors', async () => {
     const { paths, components } = (await request(app).get('/openapi.json')).body
     expect(Object.keys(paths).sort()).toEqual([
+      '/.well-known/ai-catalog.json',
       '/.well-known/api-catalog',
       '/.well-known/jwks.json',
       '/.well-known/mcp/server-card.json',
