@@ -64,7 +64,7 @@ export const ENV_DEFAULTS = {
   REDIS_KEY_PREFIX: 'lattice:',
   ANONYMOUS_REGISTRATION: 'true',
   LOG_LEVEL: 'info',
-  /** robots.txt's Content Signals, read by the build; site/lib/robots.ts, which imports nothing of the service, keeps it too. */
+  /** robots.txt's Content Signals, read by the build (site/lib/robots.ts keeps the same value). */
   CONTENT_SIGNALS: 'search=yes, ai-input=yes, ai-train=no',
   ...(Object.fromEntries(
     Object.entries(RATE_LIMIT_VARS).map(([name, field]) => [name, String(DEFAULT_RATE_LIMITS[field])]),
