@@ -26,8 +26,13 @@ export const SERVER_INFO = { name: 'lattice-research', title: 'Lattice Research'
 
 export const SERVER_DESCRIPTION = 'Research articles: search them, fetch one as markdown, list the newest.'
 
-export const INSTRUCTIONS =
-  'Research articles. search and fetch find an article by keywords and fetch its text (the shape of ChatGPT connectors); search_posts, get_post and list_posts answer what the REST API answers; every article is also a resource (its markdown twin URL). Articles change only when the site is rebuilt, so answers may be cached for the ttlMs given. Reads need no credential; an API key or an access token for this resource identifies the caller and earns a larger read budget.'
+export const INSTRUCTIONS = [
+  'Research articles. search and fetch find an article by keywords and fetch its text (the shape of ChatGPT',
+  'connectors); search_posts, get_post and list_posts answer what the REST API answers; every article is also a',
+  'resource (its markdown twin URL). Articles change only when the site is rebuilt, so answers may be cached for the',
+  'ttlMs given. Reads need no credential; an API key or an access token for this resource identifies the caller and',
+  'earns a larger read budget.',
+].join(' ')
 
 export const CAPABILITIES = { tools: {}, resources: {} } as const
 

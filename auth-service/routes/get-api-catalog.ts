@@ -19,7 +19,8 @@ export const getApiCatalog: ReadAction = {
     tags: ['Discovery'],
     summary: 'API catalog (RFC 9727 linkset)',
     description:
-      'The API, its OpenAPI description, its documentation (/auth.md, the developer portal) and its protected resource metadata, and the MCP endpoint with its server card, as an RFC 9264 linkset.',
+      'The API, its OpenAPI description, its documentation (/auth.md, the developer portal) and its protected ' +
+      'resource metadata, and the MCP endpoint with its server card, as an RFC 9264 linkset.',
     responses: {
       '200': {
         description: 'The catalog.',

@@ -18,7 +18,13 @@ export const mcp: WriteAction = {
   operation: (ctx) => ({
     tags: ['MCP'],
     summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
-    description: `One JSON-RPC message per POST, MCP 2026-07-28 (the per-request \`_meta\` envelope and the Mcp-Method / Mcp-Name headers; server/discover) or 2025-11-25 (initialize): tools search, fetch, search_posts, get_post and list_posts, and every article as a resource. Send Accept: application/json, text/event-stream; answers are JSON. Reads need no credential; an API key, or an access token issued for the resource ${ctx.url('mcp')}, identifies the caller.`,
+    description: [
+      'One JSON-RPC message per POST, MCP 2026-07-28 (the per-request `_meta` envelope and the Mcp-Method /',
+      'Mcp-Name headers; server/discover) or 2025-11-25 (initialize): tools search, fetch, search_posts, get_post',
+      'and list_posts, and every article as a resource. Send Accept: application/json, text/event-stream; answers',
+      'are JSON. Reads need no credential; an API key, or an access token issued for the resource',
+      `${ctx.url('mcp')}, identifies the caller.`,
+    ].join(' '),
     requestBody: {
       required: true,
       content: json(message, {
