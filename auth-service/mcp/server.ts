@@ -144,7 +144,8 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
 
   function callTool(name: string, args: Record<string, unknown> | undefined): CallToolResult {
     const answer = runTool(name, args)
-    if ('refusal' in answer) return answer.refusal
+    // A copy: the answer is kept, and what the SDK is given is its own.
+    if ('refusal' in answer) return structuredClone(answer.refusal)
     // The structured content, and its serialisation as text, as the specification recommends.
     const text = answer.prepared.body.toString()
     return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> }
