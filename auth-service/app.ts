@@ -176,7 +176,8 @@ export function createApp(deps: AppDeps): RequestListener {
   if (budget) api.use(RESOURCE_PATH, budget.middleware)
   // The MCP endpoint: a browser page of another origin is refused first (DNS rebinding), then the
   // bearer is checked for this resource; every message is one read. Scopes depend on the message.
-  api.use(MCP_PATH, originCheck(deps.baseUrl), authenticate(resolveMcpPrincipal, refusedCredential))
+  // The endpoint alone: its server card below it is a public document for any origin.
+  api.all(MCP_PATH, originCheck(deps.baseUrl), authenticate(resolveMcpPrincipal, refusedCredential))
   if (budget) api.post(MCP_PATH, budget.everyRequest)
   for (const e of ENDPOINTS as readonly Endpoint[])
     api[e.method === 'GET' ? 'get' : 'post'](e.path, ...handlers.get(e)!)

@@ -64,6 +64,8 @@ export const ENV_DEFAULTS = {
   REDIS_KEY_PREFIX: 'lattice:',
   ANONYMOUS_REGISTRATION: 'true',
   LOG_LEVEL: 'info',
+  /** robots.txt's Content Signals, read by the build (site/lib/robots.ts keeps the same value). */
+  CONTENT_SIGNALS: 'search=yes, ai-input=yes, ai-train=no',
   ...(Object.fromEntries(
     Object.entries(RATE_LIMIT_VARS).map(([name, field]) => [name, String(DEFAULT_RATE_LIMITS[field])]),
   ) as Record<keyof typeof RATE_LIMIT_VARS, string>),
@@ -86,8 +88,17 @@ export const LABEL_MAX = 100
 /** Largest request bodies: a token request or a label; a Security Event Token; one MCP JSON-RPC message. */
 export const BODY_LIMITS = { form: '16kb', event: 64 * 1024, mcp: '64kb', fields: 32 } as const
 
-/** The MCP endpoint: article resources per `resources/list` page; bytes of tool answers' text content kept ready to send. */
-export const MCP_LIMITS = { resourcesPerPage: 100, textCacheBytes: 64 * 1024 * 1024 } as const
+/**
+ * The MCP endpoint: article resources per `resources/list` page; bytes of tool answers kept per
+ * loaded index, and of their text content kept ready to send; how long a client may keep tool
+ * lists, resources and discovery (the 2026 `ttlMs`: they change only on a rebuild).
+ */
+export const MCP_LIMITS = {
+  resourcesPerPage: 100,
+  textCacheBytes: 64 * 1024 * 1024,
+  answerCacheBytes: 64 * 1024 * 1024,
+  cacheTtlMs: 5 * 60 * 1000,
+} as const
 
 /**
  * Lifetimes in seconds. Those of credentials are documented in

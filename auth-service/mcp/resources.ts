@@ -1,4 +1,8 @@
-import type { ListResourcesResult, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js'
+import type {
+  ListResourcesResult,
+  ReadResourceResult,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server'
 import type { Post } from '../../model/article.ts'
 import type { PostIndex } from '../articles/post-index.ts'
 import { POSTS_PATH } from '../../model/article-address.ts'

@@ -7,6 +7,7 @@ import { decideAuthorization } from './decide-authorization.ts'
 import { exchangeToken } from './exchange-token.ts'
 import { getApiCatalog } from './get-api-catalog.ts'
 import { getCatalog } from './get-catalog.ts'
+import { getAiCatalog, getMcpServerCard, getMcpServerCardWellKnown } from './get-mcp-server-card.ts'
 import { getOpenApi } from './get-openapi.ts'
 import { getPost } from './get-post.ts'
 import { listPosts } from './list-posts.ts'
@@ -151,6 +152,14 @@ export const ENDPOINTS = [
   { operationId: 'getJwks', method: 'GET', path: '/.well-known/jwks.json', action: getJwks },
   { operationId: 'getOpenApi', method: 'GET', path: '/openapi.json', action: getOpenApi },
   { operationId: 'getApiCatalog', method: 'GET', path: '/.well-known/api-catalog', action: getApiCatalog },
+  { operationId: 'getMcpServerCard', method: 'GET', path: `${MCP_PATH}/server-card`, action: getMcpServerCard },
+  {
+    operationId: 'getMcpServerCardWellKnown',
+    method: 'GET',
+    path: '/.well-known/mcp/server-card.json',
+    action: getMcpServerCardWellKnown,
+  },
+  { operationId: 'getAiCatalog', method: 'GET', path: '/.well-known/ai-catalog.json', action: getAiCatalog },
 ] as const satisfies readonly Endpoint[]
 
 /** `/api/v1/posts/:slug` as OpenAPI writes it: `/api/v1/posts/{slug}`. */

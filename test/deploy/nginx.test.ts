@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
 import { Redis } from 'ioredis'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client'
 import { discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -279,6 +280,34 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const get = await fetch(`${origin}/mcp`, { headers: { Accept: 'text/event-stream' } })
     expect(get.status).toBe(405)
     expect(get.headers.get('allow')).toBe('POST')
+  })
+
+  it('serves a 2026-07-28 client and the server card through nginx', async () => {
+    const client = new ClientV2(
+      { name: 'edge-v2', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    )
+    await client.connect(new TransportV2(new URL(`${origin}/mcp`)))
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+      const rest = await (await fetch(`${origin}/api/v1/posts/hashing-rings`)).json()
+      for (let i = 0; i < 3; i++)
+        expect(
+          (await client.callTool({ name: 'fetch', arguments: { id: 'hashing-rings' } })).structuredContent,
+        ).toMatchObject({ id: 'hashing-rings', text: rest.markdown })
+    } finally {
+      await client.close()
+    }
+    // The card at both addresses, open to any origin, from the service (not the static site's 404).
+    const card = await fetch(`${origin}/mcp/server-card`, { headers: { Origin: 'https://agent.example' } })
+    expect(card.status).toBe(200)
+    expect(card.headers.get('content-type')).toMatch(/^application\/mcp-server-card\+json/)
+    expect(card.headers.get('access-control-allow-origin')).toBe('*')
+    const body = (await card.json()) as { remotes: Array<{ url: string }> }
+    expect(body.remotes[0]!.url).toBe(`${origin}/mcp`)
+    const wellKnown = await fetch(`${origin}/.well-known/mcp/server-card.json`)
+    expect(wellKnown.status).toBe(200)
+    expect(await wellKnown.json()).toEqual(body)
   })
 
   it("walks an MCP client's authorization through nginx: registration, the consent page as the service sends it, the code, a tool call", async () => {
