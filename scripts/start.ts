@@ -10,8 +10,11 @@ const { contentDir, baseUrl, distDir } = buildEnv(process.env)
 if (isStale(distDir, computeInputs(contentDir, baseUrl))) {
   console.log('The build is missing or out of date: building the site first.')
   // A separate process, so the server does not carry the build's memory.
-  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { stdio: 'inherit' })
+  // Told what to build for: without settings, the build would follow a server already running.
+  const env = { ...process.env, BASE_URL: baseUrl, CONTENT_DIR: contentDir }
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { stdio: 'inherit', env })
   if (built.status !== 0) process.exit(built.status ?? 1)
 }
 const { main } = await import('../auth-service/server.ts')
-await main()
+const { exitOnListenError } = await import('../auth-service/http/listen-error.ts')
+await main().catch(exitOnListenError)
