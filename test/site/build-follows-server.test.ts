@@ -82,4 +82,13 @@ describe('npm run build beside a running npm start', () => {
     expect(lines[0]).toMatch(/PORT=\d+ npm start/)
     expect(start.stdout).not.toContain('EADDRINUSE')
   }, 60_000)
+
+  it('says so before building, when there is no build yet', () => {
+    const fresh = tempDir('busy-fresh')
+    const env = bareEnv({ DIST_DIR: join(fresh, 'dist'), DATA_DIR: join(fresh, 'data'), PORT: String(port) })
+    const start = spawnSync('npm', ['start', '--silent'], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 })
+    expect(start.status).not.toBe(0)
+    expect(start.stderr.trim()).toMatch(new RegExp(`^Port ${port} is already in use: .*PORT=\\d+ npm start$`))
+    expect(start.stdout).not.toContain('building the site first')
+  })
 })
