@@ -244,3 +244,18 @@ describe('the list pages', { timeout: TIMEOUT }, () => {
     expect(problems).toEqual([])
   })
 })
+
+describe('every page in dark mode', { timeout: TIMEOUT }, () => {
+  for (const [name, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const)
+    it(`at ${name} width: no console error, no serious accessibility violation, nothing wider than the window`, async () => {
+      for (const path of ['/', '/tags', '/posts/typesetting-checks', '/search', '/developers']) {
+        const { page, problems } = await open(path, viewport, 'dark')
+        expect(await overflow(page), path).toBeLessThanOrEqual(0)
+        expect(await seriousViolations(page), path).toEqual([])
+        expect(problems, path).toEqual([])
+      }
+    })
+})
