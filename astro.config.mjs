@@ -29,6 +29,8 @@ export default defineConfig({
   ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   trailingSlash: 'never',
   build: { format: 'file' },
+  // Scripts are never inlined into a page, whatever their size: the CSP allows no inline script.
+  vite: { build: { assetsInlineLimit: (file) => (file.endsWith('.js') ? false : undefined) } },
   integrations: [
     sitemap({
       customPages: articlePages,

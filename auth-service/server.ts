@@ -16,6 +16,8 @@ import { protectedResources } from './routes/endpoints.ts'
 import { createLimitedServer } from './http/server-limits.ts'
 import { SERVER_TIMEOUTS } from './defaults.ts'
 import { configBuildLink, findBuildFor } from '../model/build-dir.ts'
+import { exitOnListenError } from './http/listen-error.ts'
+import { recordServing } from './ops/serving-record.ts'
 
 /** How the live preview (scripts/dev.ts) runs this same service. */
 export interface MainOptions {
@@ -133,6 +135,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   })
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs
   const { port } = server.address() as AddressInfo
+  // `npm run build` without settings builds for the running server (scripts/build-targets.ts).
+  const forgetServing = recordServing(config.distDir, { port, baseUrl: config.baseUrl, contentDir: config.contentDir })
   logger.info(
     {
       host: config.host,
@@ -149,6 +153,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
     if (!accepting) return
     accepting = false
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
+    forgetServing()
     stopWatching()
     // Stop accepting; requests already received finish, and keep-alive sockets close as soon
     // as they are idle (responses now carry Connection: close).
@@ -173,4 +178,4 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   return { origin: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, reloadIndex }
 }
 
-if (import.meta.main) await main()
+if (import.meta.main) await main().catch(exitOnListenError)

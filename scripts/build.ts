@@ -23,6 +23,7 @@ import {
   siteSourcesFingerprint,
   type BuildInfo,
 } from './build-state.ts'
+import { buildTargets, builtLine } from './build-targets.ts'
 import { WRITE_CONCURRENCY, writeArticles } from './build/article-files.ts'
 import { runAstro } from './build/astro.ts'
 import { openCache } from './build/cache.ts'
@@ -263,15 +264,17 @@ function sortProblems(problems: BuildProblem[]): BuildProblem[] {
 }
 
 if (import.meta.main) {
-  const started = Date.now()
   try {
-    const info = await build(process.env, {
-      log: (line) => console.log(line),
-      search: !process.argv.includes('--no-search'),
-    })
-    console.log(
-      `Built ${info.articles} articles in ${((Date.now() - started) / 1000).toFixed(1)} s -> dist/builds/${info.id}`,
-    )
+    const { targets, notes } = buildTargets(process.env)
+    for (const target of targets) {
+      const started = Date.now()
+      const info = await build(target.env, {
+        log: (line) => console.log(line),
+        search: !process.argv.includes('--no-search'),
+      })
+      console.log(builtLine(target, info.articles, (Date.now() - started) / 1000, info.id))
+    }
+    for (const note of notes) console.log(note)
   } catch (e) {
     console.error(e instanceof Error ? e.message : e)
     process.exit(1)

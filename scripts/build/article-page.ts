@@ -8,6 +8,7 @@ import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
 import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
 import { escapeHtml } from './html.ts'
+import { keepTogether } from '../../site/lib/typography.ts'
 import { articleUrl } from '../../model/article-address.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
@@ -66,8 +67,8 @@ export function articlePage(
     a.lastModified && isoDate(new Date(a.lastModified)) !== isoDate(date) ? new Date(a.lastModified) : undefined
   const values: Record<string, string> = {
     slug: a.slug,
-    title: escapeHtml(a.title),
-    description: escapeHtml(a.description),
+    title: escapeHtml(keepTogether(a.title)),
+    description: escapeHtml(keepTogether(a.description)),
     imageUrl: escapeHtml(new URL(a.image ?? DEFAULT_IMAGE_PATH, baseUrl).href),
     author: escapeHtml(a.author),
     isoDate: isoDate(date),

@@ -119,6 +119,35 @@ describe('citations on an article page, in Chromium', () => {
     await context.close()
   })
 
+  it('at phone width gives each entry the whole box, its button above it, and nothing to scroll sideways', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+    const { page, problems } = await openArticle(context)
+    await page.getByText('Cite this article').click()
+    await expect.poll(() => page.locator('.cite-box button.copy').first().isVisible()).toBe(true)
+    const layout = await page.evaluate(() => {
+      const box = document.querySelector('.cite-box details')!.getBoundingClientRect()
+      return [...document.querySelectorAll('.cite-entry')].map((entry) => {
+        const content = entry.firstElementChild!
+        const button = entry.querySelector('button')!.getBoundingClientRect()
+        const r = content.getBoundingClientRect()
+        return {
+          share: r.width / box.width,
+          buttonAbove: button.bottom <= r.top + 1,
+          scrolls: content.scrollWidth > content.clientWidth,
+        }
+      })
+    })
+    expect(layout).toHaveLength(2)
+    for (const entry of layout) {
+      expect(entry.share).toBeGreaterThan(0.85)
+      expect(entry).toMatchObject({ buttonAbove: true, scrolls: false })
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+    expect(await seriousViolations(page)).toEqual([])
+    expect(problems).toEqual([])
+    await context.close()
+  })
+
   it('keeps the citation readable and selectable without JavaScript, and hides the buttons', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false })
     const { page } = await openArticle(context)
