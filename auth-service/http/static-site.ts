@@ -2,19 +2,17 @@ import express, { type RequestHandler, type Response } from 'express'
 import { statSync } from 'node:fs'
 import { extname, join, normalize } from 'node:path'
 import { CORS_HEADERS, OPEN_FILES } from './cors.ts'
-import { articlePath } from '../../model/article-address.ts'
+import { ARTICLE_FILE_TYPES, ARTICLE_PAGE_PATTERN, articlePath } from '../../model/article-address.ts'
 
 /** An article page's address (the twin is the same with `.md`). */
-const ARTICLE = /^\/posts\/([a-z0-9]+(?:-[a-z0-9]+)*)$/
+const ARTICLE = new RegExp(ARTICLE_PAGE_PATTERN)
 
 /** Files whose names carry a content hash never change: cache them for a year. */
 const HASHED = /^\/(_astro|pagefind\/(fragment|index|filter))\//
 
 /** Types of the twins and feeds, which file extensions alone do not tell (the same in deploy/nginx). */
 const TYPES: ReadonlyArray<readonly [suffix: string, type: string]> = [
-  ['.md', 'text/markdown; charset=utf-8'],
-  ['.bib', 'application/x-bibtex; charset=utf-8'],
-  ['.csl.json', 'application/vnd.citationstyles.csl+json; charset=utf-8'],
+  ...Object.entries(ARTICLE_FILE_TYPES).map(([form, type]) => [`.${form}`, type] as const),
   ['/atom.xml', 'application/atom+xml; charset=utf-8'],
   ['/rss.xml', 'application/rss+xml; charset=utf-8'],
 ]

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
-import { Frontmatter, SLUG_PATTERN, readingMinutes } from '../../model/article.ts'
+import { FRONTMATTER_FIELDS, Frontmatter, SLUG_PATTERN, manifestFields, readingMinutes } from '../../model/article.ts'
 import type { BuildProblem } from './errors.ts'
 import type { ManifestRecord } from '../../model/article.ts'
 
@@ -33,7 +33,7 @@ export interface SourceFile extends SourceRef {
 
 const SLUG_RE = new RegExp(SLUG_PATTERN)
 const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/
-const FIELDS = Object.keys(Frontmatter.shape).join(', ')
+const FIELDS = FRONTMATTER_FIELDS.join(', ')
 
 /** Files read at once: enough to keep the disk busy, few enough to bound open descriptors. */
 const READ_CONCURRENCY = 64
@@ -136,15 +136,7 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
   return {
     slug: f.slug,
     hash: f.hash,
-    title: fm.title,
-    description: fm.description,
-    date: fm.date.toISOString(),
-    ...(fm.lastModified ? { lastModified: fm.lastModified.toISOString() } : {}),
-    author: fm.author,
-    tags: fm.tags,
-    ...(fm.image !== undefined ? { image: fm.image } : {}),
-    ...(fm.imageAlt !== undefined ? { imageAlt: fm.imageAlt } : {}),
-    ...(fm.doi !== undefined ? { doi: fm.doi } : {}),
+    ...manifestFields(fm),
     draft: fm.draft,
     readingMinutes: readingMinutes(articleBody(f.source)),
   }
