@@ -8,6 +8,7 @@
 import { z } from 'zod'
 import { articleUrl } from './article-address.ts'
 import { DOI_RE, Doi } from './doi.ts'
+import { Author, AuthorWire, Change, ChangeWire, License, namesSeveral, toAuthorWire } from './research.ts'
 import { SLUG_MAX_LENGTH, SLUG_RE, Slug } from './slug.ts'
 
 /** Where a field is shown: the REST API, the feeds, MCP's tool results, the article page. */
@@ -34,6 +35,10 @@ export interface FieldDef {
 const EVERYWHERE = ['api', 'feeds', 'mcp', 'page'] as const
 /** Cover used when an article names no `image`. */
 export const DEFAULT_IMAGE_PATH = '/images/default-cover.svg'
+const AUTHORS_MAX = 50
+const CHANGES_MAX = 100
+/** The longest byline: every author's name, joined. */
+const BYLINE_MAX = AUTHORS_MAX * 126
 /** The longest URL a field may hold (a common limit of browsers and proxies). */
 const URL_MAX = 2048
 
@@ -83,11 +88,29 @@ export const ARTICLE_FIELDS = {
     toIndex: (r) => r.lastModified ?? r.date,
   },
   author: {
-    doc: 'The author’s name.',
+    doc: 'The byline in one string: the authors’ names joined ("A and B", "A, B and C"); see authors.',
     shows: EVERYWHERE,
     examples: ['Jonas Lindqvist'],
-    input: text(120),
-    index: text(120),
+    // One person: several go under `authors`, or citations would read them as one name.
+    input: text(120)
+      .refine((v) => !namesSeveral(v), {
+        error: 'author names several people, which citations would read as one person',
+        params: { fix: 'list them under "authors:", one "- name: …" each, in byline order' },
+      })
+      .optional(),
+    index: z.string().min(1).max(BYLINE_MAX),
+  },
+  authors: {
+    doc: 'Every author in byline order, with their ORCID iD and affiliation when given.',
+    shows: EVERYWHERE,
+    input: z.array(Author).min(1).max(AUTHORS_MAX).optional(),
+    // Optional in the index (an entry without it has one author, `author`), always in the API.
+    index: z.array(AuthorWire).min(1).max(AUTHORS_MAX).optional(),
+    toIndex: (r) => (r.authors as Author[]).map(toAuthorWire),
+    api: {
+      schema: z.array(AuthorWire).min(1).max(AUTHORS_MAX),
+      of: (e) => e.authors ?? [toAuthorWire({ name: String(e.author) })],
+    },
   },
   tags: {
     doc: 'Topics, lowercase words joined by hyphens.',
@@ -132,6 +155,23 @@ export const ARTICLE_FIELDS = {
     input: Doi.optional(),
     index: z.string().max(URL_MAX).regex(DOI_RE).optional(),
     api: { schema: z.string().max(URL_MAX).regex(DOI_RE).nullable(), of: (e) => e.doi ?? null },
+  },
+  license: {
+    doc: 'The licence, an SPDX identifier (https://spdx.org/licenses/); the site default when the article has none.',
+    shows: EVERYWHERE,
+    examples: ['CC-BY-4.0'],
+    input: License.optional(),
+    index: z.string().max(100).optional(),
+    api: { schema: z.string().max(100).nullable(), of: (e) => e.license ?? null },
+  },
+  changes: {
+    doc: 'Corrections and updates, oldest first; the last one, when later, is the modification date.',
+    shows: EVERYWHERE,
+    input: z.array(Change).max(CHANGES_MAX).default([]),
+    index: z.array(ChangeWire).max(CHANGES_MAX).optional(),
+    api: { schema: z.array(ChangeWire).max(CHANGES_MAX), of: (e) => e.changes ?? [] },
+    toIndex: (r) =>
+      (r.changes as Array<{ date: string; note: string }>).map((c) => ({ date: c.date.slice(0, 10), note: c.note })),
   },
   readingMinutes: {
     doc: 'Reading time in minutes, at least one.',

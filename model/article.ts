@@ -9,10 +9,12 @@
  */
 import { z } from 'zod'
 import { ARTICLE_FIELDS, type FieldDef } from './article-fields.ts'
+import { joinNames } from './research.ts'
 
 export { ARTICLE_FIELDS, DEFAULT_IMAGE_PATH, Tag, type Place } from './article-fields.ts'
 export { DOI_PATTERN, doiUrl } from './doi.ts'
 export { SLUG_MAX_LENGTH, SLUG_PATTERN, Slug } from './slug.ts'
+export { type Author, licenseUrl, orcidUrl } from './research.ts'
 
 export const WORDS_PER_MINUTE = 230
 
@@ -48,22 +50,60 @@ const API = shape((f) => {
   return s && described(f, s)
 }, API_NAMES) as { [K in ApiName]: ApiSchema<K> }
 
-/** The fields of the front matter, unknown keys stripped: how the pages read the build's manifest back. */
+/** The fields of the front matter, unknown keys stripped. */
 export const ArticleFields = z.object(INPUT)
+type Fm = z.output<typeof ArticleFields>
+
+/** The front matter as the build passes it on: `authors` always, `author` their names joined. */
+function normalize(a: Fm) {
+  const authors = a.authors ?? [{ name: a.author ?? '' }]
+  const lastChange = a.changes.at(-1)?.date
+  const modified = a.lastModified ?? a.date
+  return {
+    ...a,
+    author: joinNames(authors.map((p) => p.name)),
+    authors,
+    ...(lastChange && lastChange > modified ? { lastModified: lastChange } : {}),
+  }
+}
+
+/** The rules that join fields; a rule names its fix (`params.fix`) where the message does not. */
+function crossFieldRules(a: Fm, ctx: z.RefinementCtx): void {
+  const issue = (path: PropertyKey[], message: string, fix: string) =>
+    ctx.addIssue({ code: 'custom', path, message, params: { fix } })
+  if (a.author === undefined && a.authors === undefined)
+    issue(['author'], 'author is required', 'add "author: Your Name", or "authors:" with one "- name: …" each')
+  if (a.author !== undefined && a.authors !== undefined)
+    issue(['authors'], 'give authors or author, not both', 'keep "authors:" and remove "author:"')
+  if (a.lastModified && a.lastModified < a.date)
+    issue(['lastModified'], 'lastModified must not be before date', 'give the date of the last change, or remove it')
+  a.changes.forEach((c, i) => {
+    if (c.date < a.date)
+      issue(['changes', i, 'date'], 'a change is dated before the article', 'date it on or after the article’s date')
+    else if (i > 0 && c.date < a.changes[i - 1]!.date)
+      issue(['changes', i, 'date'], 'changes are listed oldest first', 'move this change above the one before it')
+  })
+}
 
 /** What a writer puts between the `---` lines. Unknown fields are refused: a misspelt `tag:` must not drop the tags. */
-export const Frontmatter = ArticleFields.strict().refine((a) => !a.lastModified || a.lastModified >= a.date, {
-  message: 'lastModified must not be before date',
-  path: ['lastModified'],
-})
+export const Frontmatter = ArticleFields.strict().superRefine(crossFieldRules).transform(normalize)
 export type Frontmatter = z.output<typeof Frontmatter>
 /** The names a writer may use, for the fix of an unknown field. */
 export const FRONTMATTER_FIELDS: readonly string[] = Object.keys(INPUT)
 
+/** How the pages read the build's manifest back (dates as dates): its `author` is the joined byline. */
+export const ArticleRecord = ArticleFields.extend({ author: z.string() }).transform(normalize)
+
 /** An article's metadata as the pages read it. */
 export type ArticleData = Omit<Frontmatter, 'draft'>
 
-type JsonOf<T> = T extends Date ? string : T
+type JsonOf<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? JsonOf<U>[]
+    : T extends object
+      ? { [K in keyof T]: JsonOf<T[K]> }
+      : T
 /**
  * One published article's metadata as the build hands it to the pages (the articles manifest):
  * the front matter with its dates as ISO strings, the slug and the reading time; no body.
@@ -72,13 +112,10 @@ export type ManifestRecord = { slug: string; readingMinutes: number } & {
   [K in keyof ArticleData]: JsonOf<ArticleData[K]>
 }
 
-/** The manifest's form of validated front matter: dates as ISO strings, absent fields left out, drafts' flag dropped. */
+/** The manifest's form of validated front matter: ISO dates, absent fields left out, no draft flag. */
 export function manifestFields(fm: Frontmatter): Omit<ManifestRecord, 'slug' | 'readingMinutes'> {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(fm)) {
-    if (k !== 'draft' && v !== undefined) out[k] = v instanceof Date ? v.toISOString() : v
-  }
-  return out as Omit<ManifestRecord, 'slug' | 'readingMinutes'>
+  const { draft: _draft, ...data } = fm
+  return JSON.parse(JSON.stringify(data)) as Omit<ManifestRecord, 'slug' | 'readingMinutes'>
 }
 
 /**

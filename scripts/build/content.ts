@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
 import { FRONTMATTER_FIELDS, Frontmatter, SLUG_PATTERN, manifestFields, readingMinutes } from '../../model/article.ts'
+import { SITE } from '../../site/lib/site.ts'
 import type { BuildProblem } from './errors.ts'
 import type { ManifestRecord } from '../../model/article.ts'
 
@@ -112,7 +113,7 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
             message: `unknown field "${key}"`,
             fix: `remove it, or use one of: ${FIELDS}`,
           })
-      } else if (issue.path.length === 1 && data[String(issue.path[0])] === undefined) {
+      } else if (issue.code !== 'custom' && issue.path.length === 1 && data[String(issue.path[0])] === undefined) {
         problems.push({
           file: f.file,
           field: String(issue.path[0]),
@@ -137,6 +138,7 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
     slug: f.slug,
     hash: f.hash,
     ...manifestFields(fm),
+    ...(fm.license === undefined && SITE.license !== undefined ? { license: SITE.license } : {}),
     draft: fm.draft,
     readingMinutes: readingMinutes(articleBody(f.source)),
   }

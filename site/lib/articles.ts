@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { ArticleFields, DEFAULT_IMAGE_PATH, type ArticleData, type ManifestRecord } from '../../model/article.ts'
+import { ArticleRecord, DEFAULT_IMAGE_PATH, type ArticleData, type ManifestRecord } from '../../model/article.ts'
 import { articlePath } from '../../model/article-address.ts'
 
 export { coverAlt } from '../../model/article.ts'
@@ -29,7 +29,7 @@ function loadManifest(): Article[] {
   if (!file) throw new Error('ARTICLES_MANIFEST is not set: build the site with "npm run build".')
   const records = JSON.parse(readFileSync(file, 'utf8')) as ManifestRecord[]
   return records.map((r) => {
-    const { draft: _draft, ...data } = ArticleFields.parse(r)
+    const { draft: _draft, ...data } = ArticleRecord.parse(r)
     return { id: r.slug, data, readingMinutes: r.readingMinutes }
   })
 }

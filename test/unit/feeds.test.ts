@@ -7,7 +7,16 @@ const SITE = new URL('https://research.example.org')
 
 const article = (id: string, data: Partial<Article['data']>): Article => ({
   id,
-  data: { title: 'T', description: 'D', date: new Date('2025-01-10T00:00:00Z'), author: 'A', tags: [], ...data },
+  data: {
+    title: 'T',
+    description: 'D',
+    date: new Date('2025-01-10T00:00:00Z'),
+    author: 'A',
+    authors: [{ name: data.author ?? 'A' }],
+    tags: [],
+    changes: [],
+    ...data,
+  },
   readingMinutes: 1,
 })
 
