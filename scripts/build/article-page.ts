@@ -9,7 +9,8 @@ import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
 import { escapeHtml } from './html.ts'
 import { jsonLdScript } from './json-ld.ts'
-import { bylineHtml, changesHtml, licenseHtml } from './research-parts.ts'
+import { articleSignposts } from '../../model/signposting.ts'
+import { bylineHtml, changesHtml, licenseHtml, signpostElements } from './research-parts.ts'
 import { articleUrl } from '../../model/article-address.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
@@ -32,6 +33,7 @@ const MARKERS = [
   // site/components/CiteBox.astro and CitationMeta.astro
   'citationMeta',
   'jsonLd',
+  'signposts',
   'citeDoi',
   'citeText',
   'citeBibtex',
@@ -87,6 +89,7 @@ export function articlePage(
     content: html,
     citationMeta: citation.metaTags,
     jsonLd: jsonLdScript(a, baseUrl),
+    signposts: signpostElements(articleSignposts(a, baseUrl)),
     citeDoi: citation.doiLine,
     citeText: citation.textHtml,
     citeBibtex: citation.bibtexHtml,

@@ -5,6 +5,7 @@
  */
 import { displayDate } from '../../site/lib/articles.ts'
 import { licenseUrl, orcidUrl } from '../../model/article.ts'
+import type { TypedLink } from '../../model/signposting.ts'
 import type { ArticleMeta } from './content.ts'
 import { escapeHtml } from './html.ts'
 
@@ -50,4 +51,11 @@ export function changesHtml(a: Pick<ArticleMeta, 'changes'>): string {
     '<section class="article-changes" aria-labelledby="article-changes-title" data-pagefind-ignore>' +
     `<h2 id="article-changes-title">Corrections and updates</h2><ol>${items.join('')}</ol></section>`
   )
+}
+
+/** The page's Signposting links as `<link>` elements of its head (the same links as its Link header). */
+export function signpostElements(links: readonly TypedLink[]): string {
+  return links
+    .map((l) => `<link rel="${l.rel}" href="${escapeHtml(l.href)}"${l.type ? ` type="${escapeHtml(l.type)}"` : ''}>`)
+    .join('')
 }
