@@ -114,7 +114,7 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
         EDGE_ROOT: join(o.dist, 'current', 'edge'),
         APP_1: replicas[0]!,
         APP_2: replicas[1]!,
-        ...includedFiles(join(work, `nginx-${port}`)),
+        ...includedFiles(join(work, `nginx-${port}`), { NGINX_API_CACHE: cache }),
         NGINX_API_CACHE_PARAMS: join(ROOT, 'deploy', 'nginx', 'api-cache.conf'),
         NGINX_CACHE_DIR: join(work, `api-cache-${cache}`),
         NGINX_API_CACHE: cache,

@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ARTICLE_FILE_TYPES, ARTICLE_PAGE_PATTERN, POSTS_PATH } from '../../model/article-address.ts'
+import { describesLink, linkHeader } from '../../model/signposting.ts'
 
 export const ARTICLES_CONF = join(import.meta.dirname, '..', '..', 'deploy', 'nginx', 'articles.conf.template')
 
@@ -15,9 +16,13 @@ const literal = (s: string) => s.replace(/[.]/g, '\\.')
 
 /** The citation files beside a page, in the types the service gives them (auth-service/http/static-site.ts). */
 function fileLocation(form: string, type: string): string {
-  return `location ~ ^${POSTS_PATH}/[^/]+${literal(`.${form}`)}$ {
+  // The named capture is the slug (a variable no later regular expression resets): the metadata
+  // document links back to its page (FAIR Signposting).
+  const describes = linkHeader([describesLink('', '$lattice_slug')])
+  return `location ~ ^${POSTS_PATH}/(?<lattice_slug>[^/]+)${literal(`.${form}`)}$ {
     types { }
     default_type "${type}";
+    add_header Link '${describes}' always;
     add_header Cache-Control "public, max-age=0, must-revalidate" always;
     include \${NGINX_CORS_HEADERS};
     include \${NGINX_SECURITY_HEADERS};
@@ -42,6 +47,12 @@ location ~ ${ARTICLE_PAGE_PATTERN} {
     if ($lattice_markdown_named) {
         return 418;
     }
+    # Its FAIR Signposting links: the Link header a replica sends for the page (the build wrote
+    # it beside the page, from model/signposting.ts), fetched once per page and build.
+    set $lattice_page $uri;
+    auth_request /_lattice/signposts;
+    auth_request_set $lattice_signposts $upstream_http_link;
+    add_header Link $lattice_signposts always;
     add_header Vary "Accept" always;
     add_header Cache-Control "public, max-age=0, must-revalidate" always;
     include \${NGINX_SECURITY_HEADERS};
@@ -51,6 +62,36 @@ location ~ ${ARTICLE_PAGE_PATTERN} {
 location @lattice_negotiate {
     proxy_pass http://lattice_service;
     include \${NGINX_PROXY_PARAMS};
+}
+# The subrequest for a page's links. Whatever goes wrong (no such page, no replica) answers
+# "no links" (204): the page itself never depends on a replica.
+location = /_lattice/signposts {
+    internal;
+    proxy_pass http://lattice_service$lattice_page;
+    # Not proxy-params.conf, which lets the replica's errors through: here they are intercepted.
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $host;
+    proxy_set_header X-Forwarded-Proto $scheme;
+    proxy_set_header X-Forwarded-Host $host;
+    proxy_set_header X-Request-Id $lattice_request_id;
+    proxy_connect_timeout 2s;
+    proxy_read_timeout 5s;
+    proxy_next_upstream error timeout http_502 http_503;
+    proxy_method HEAD;
+    proxy_pass_request_body off;
+    proxy_set_header Content-Length "";
+    proxy_set_header Accept "text/html";
+    proxy_set_header Authorization "";
+    proxy_cache \${NGINX_API_CACHE};
+    proxy_cache_key $realpath_root/signposts$lattice_page;
+    proxy_cache_valid 200 1d;
+    proxy_ignore_headers Cache-Control Expires;
+    proxy_intercept_errors on;
+    error_page 400 404 500 502 503 504 = @lattice_no_signposts;
+}
+location @lattice_no_signposts {
+    return 204;
 }
 `
 }

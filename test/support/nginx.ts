@@ -39,9 +39,10 @@ export function edgeVars(options: {
 
 /**
  * The paths of the files the server block includes; the generated article locations, a
- * template too, are rendered into `dir` as the nginx image renders its templates.
+ * template too, are rendered into `dir` with the deployment's variables, as the nginx image
+ * renders its templates.
  */
-export function includedFiles(dir: string): Record<string, string> {
+export function includedFiles(dir: string, deployment: Record<string, string>): Record<string, string> {
   const vars = {
     NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
     NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
@@ -49,7 +50,7 @@ export function includedFiles(dir: string): Record<string, string> {
     NGINX_ARTICLE_LOCATIONS: join(dir, 'articles.conf'),
   }
   mkdirSync(dir, { recursive: true })
-  writeFileSync(vars.NGINX_ARTICLE_LOCATIONS, renderTemplate(vars, 'articles.conf.template'))
+  writeFileSync(vars.NGINX_ARTICLE_LOCATIONS, renderTemplate({ ...deployment, ...vars }, 'articles.conf.template'))
   return vars
 }
 
@@ -61,7 +62,7 @@ export async function startNginx(dir: string, vars: Record<string, string>): Pro
   mkdirSync(join(dir, 'logs'), { recursive: true })
   writeFileSync(
     join(dir, 'default.conf'),
-    renderTemplate({ NGINX_ACCESS_LOG: join(dir, 'logs', 'access.log'), ...vars, ...includedFiles(dir) }),
+    renderTemplate({ NGINX_ACCESS_LOG: join(dir, 'logs', 'access.log'), ...vars, ...includedFiles(dir, vars) }),
   )
   writeFileSync(
     join(dir, 'nginx.conf'),
