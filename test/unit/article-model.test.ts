@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ARTICLE_FIELDS, Frontmatter, Post, toPost, type IndexEntry } from '../../model/article.ts'
 import { ARTICLE_PAGE_PATTERN, articlePath } from '../../model/article-address.ts'
 import { SCHEMAS } from '../../auth-service/openapi/schemas.ts'
+import { SAMPLE_POST } from '../../auth-service/routes/openapi-parts.ts'
 import { ARTICLES_CONF, articlesConf } from '../../scripts/deploy/nginx-articles.ts'
 
 const entry: Omit<IndexEntry, 'markdown'> = {
@@ -29,6 +30,10 @@ describe('the article model', () => {
     // The limit the OpenAPI document states is the one a build refuses past.
     const long = { title: 'x'.repeat(201), description: 'd', date: '2025-01-01', author: 'A' }
     expect(Frontmatter.safeParse(long).error?.issues[0]?.path).toEqual(['title'])
+  })
+
+  it('documents an example Post that the Post schema accepts', () => {
+    expect(Post.safeParse(SAMPLE_POST).error).toBeUndefined()
   })
 
   it('makes a Post that its own schema accepts, with absolute URLs from the base', () => {
