@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
 import { FRONTMATTER_FIELDS, Frontmatter, SLUG_PATTERN, manifestFields, readingMinutes } from '../../model/article.ts'
+import { Author, Change } from '../../model/research.ts'
 import { SITE } from '../../site/lib/site.ts'
 import type { BuildProblem } from './errors.ts'
 import type { ManifestRecord } from '../../model/article.ts'
@@ -35,6 +36,10 @@ export interface SourceFile extends SourceRef {
 const SLUG_RE = new RegExp(SLUG_PATTERN)
 const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/
 const FIELDS = FRONTMATTER_FIELDS.join(', ')
+const NESTED_FIELDS: Record<string, string> = {
+  authors: Object.keys(Author.shape).join(', '),
+  changes: Object.keys(Change.shape).join(', '),
+}
 
 /** Files read at once: enough to keep the disk busy, few enough to bound open descriptors. */
 const READ_CONCURRENCY = 64
@@ -106,13 +111,17 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys)
+        // Inside a list item (`authors.0`), the fields of that item's kind.
+        const allowed = issue.path.length ? NESTED_FIELDS[String(issue.path[0])] : FIELDS
+        for (const key of issue.keys) {
+          const field = [...issue.path, key].join('.')
           problems.push({
             file: f.file,
-            field: key,
-            message: `unknown field "${key}"`,
-            fix: `remove it, or use one of: ${FIELDS}`,
+            field,
+            message: `unknown field "${field}"`,
+            fix: `remove it, or use one of: ${allowed ?? FIELDS}`,
           })
+        }
       } else if (issue.code !== 'custom' && issue.path.length === 1 && data[String(issue.path[0])] === undefined) {
         problems.push({
           file: f.file,

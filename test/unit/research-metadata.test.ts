@@ -118,6 +118,18 @@ describe('the research front matter', () => {
     if (field !== 'authors.0.name' && field !== 'authors') expect(problem!.fix).toEqual(expect.any(String))
   })
 
+  it('names an unknown field inside an author by its path, with the fields an author takes', () => {
+    const { problems } = parse('authors:\n  - name: "A"\n    orcId: 0000-0002-1825-0097')
+    expect(problems).toEqual([
+      {
+        file: 'an-article.md',
+        field: 'authors.0.orcId',
+        message: 'unknown field "authors.0.orcId"',
+        fix: 'remove it, or use one of: name, orcid, affiliation',
+      },
+    ])
+  })
+
   it('refuses an unknown key inside an author', () => {
     const r = Frontmatter.safeParse({
       title: 'T',
