@@ -20,6 +20,10 @@ type Record_ = Record<string, unknown>
 export interface FieldDef {
   /** What the field means: the OpenAPI description and the docs say this. */
   doc: string
+  /**
+   * Where it shows. `api` makes it a field of Post (so of MCP's tool results too, which are
+   * Posts: `mcp` goes with `api`); `feeds` and `page` say which renderers show it.
+   */
   shows: readonly Place[]
   examples?: readonly unknown[]
   /** The front matter's rule; absent for fields the build computes. */

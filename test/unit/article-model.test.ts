@@ -32,6 +32,13 @@ describe('the article model', () => {
     expect(Frontmatter.safeParse(long).error?.issues[0]?.path).toEqual(['title'])
   })
 
+  it('shows a field over MCP exactly when the API shows it (MCP answers Posts)', () => {
+    for (const [name, f] of Object.entries(ARTICLE_FIELDS)) {
+      const shows = f.shows as readonly string[]
+      expect(shows.includes('mcp'), name).toBe(shows.includes('api'))
+    }
+  })
+
   it('documents an example Post that the Post schema accepts', () => {
     expect(Post.safeParse(SAMPLE_POST).error).toBeUndefined()
   })
