@@ -1,8 +1,8 @@
 /**
  * An article's addresses: its page and the files beside it. The one place they are spelled; the
  * build writes the files under these names, the service and the proxy serve them (the proxy's
- * article locations are generated from here: scripts/nginx-articles.ts), and the API, feeds and
- * MCP link to them.
+ * article locations are generated from here by scripts/deploy/nginx-articles.ts), and the API,
+ * feeds and MCP link to them.
  */
 import { SLUG_PATTERN } from './slug.ts'
 
