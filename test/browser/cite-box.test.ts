@@ -16,7 +16,8 @@ import { tempDir } from '../support/temp.ts'
 const BUILT_FOR = 'http://localhost:4321'
 /** What the writer put in the frontmatter: every character that HTML, XML, BibTeX or JSON treats specially. */
 const TITLE = `<script>alert("t")</script> {Braces} & 'quotes' $x^2$ 100% #1 a_b ~ \\ Ærø 東京`
-const AUTHOR = `Zoë <Z> "Q" & van der Berg`
+// One person (" & " would name two): the characters that break naive escaping, without that word.
+const AUTHOR = `Zoë <Z> "Q&A" van der Berg`
 const DOI = '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O'
 const SLUG = 'hostile-metadata'
 
@@ -71,18 +72,21 @@ describe('citations on an article page, in Chromium', () => {
     )
     expect(Object.fromEntries(tags)).toEqual({
       citation_title: TITLE,
-      citation_author: 'van der Berg, Zoë <Z> "Q" &',
+      citation_author: 'van der Berg, Zoë <Z> "Q&A"',
       citation_publication_date: '2025/07/09',
       citation_online_date: '2025/07/09',
       citation_journal_title: 'Lattice Research',
       citation_abstract: 'A <b>description</b> & "more"',
+      citation_abstract_html_url: `${BUILT_FOR}/posts/${SLUG}`,
       citation_fulltext_html_url: `${BUILT_FOR}/posts/${SLUG}`,
       citation_doi: DOI,
       citation_keywords: 'citations',
       citation_language: 'en',
     })
-    // The title's <script> is text, never an element.
-    expect(await page.evaluate(() => document.scripts.length)).toBe(1)
+    // The title's <script> is text, never an element; the one data block is the JSON-LD, whole.
+    const scripts = await page.evaluate(() => [...document.scripts].map((s) => [s.type, s.textContent]))
+    expect(scripts.map(([type]) => type)).toEqual(['application/ld+json', expect.any(String)])
+    expect(JSON.parse(scripts[0]![1]!)).toMatchObject({ headline: TITLE, author: [{ name: AUTHOR }] })
     expect(await page.title()).toBe(`${TITLE} · Lattice Research`)
     expect(problems).toEqual([])
     await context.close()
@@ -206,7 +210,7 @@ describe('citations on an article page, in Chromium', () => {
     const csl = await fetch(`${origin}/posts/${SLUG}.csl.json`)
     expect(csl.headers.get('content-type')).toBe('application/vnd.citationstyles.csl+json; charset=utf-8')
     expect(await csl.json()).toEqual([
-      expect.objectContaining({ title: TITLE, DOI, author: [{ family: 'van der Berg', given: 'Zoë <Z> "Q" &' }] }),
+      expect.objectContaining({ title: TITLE, DOI, author: [{ family: 'van der Berg', given: 'Zoë <Z> "Q&A"' }] }),
     ])
     const post = await (await fetch(`${origin}/api/v1/posts/${SLUG}`)).json()
     expect(post).toMatchObject({ title: TITLE, author: AUTHOR, doi: DOI })

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -135,6 +135,47 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       )
       .replace(/"(assertion_expires|claim_token_expires)":"[^"]*"/g, '"$1":"…"')
       .replaceAll(direct[0]!, origin)
+
+  it('sends the FAIR Signposting Link headers a replica sends, for pages and their metadata documents', async () => {
+    const slugs = readdirSync(content).map((f) => f.replace(/\.md$/, ''))
+    // Twice: the second time from nginx's cache.
+    for (const round of [1, 2])
+      for (const slug of slugs)
+        for (const path of [`/posts/${slug}`, `/posts/${slug}.bib`, `/posts/${slug}.csl.json`]) {
+          const [edge, replica] = await Promise.all([fetch(origin + path), fetch(direct[0] + path)])
+          expect(edge.status, path).toBe(200)
+          const link = edge.headers.get('link')
+          expect(link, `${path} (${round})`).toBe(replica.headers.get('link'))
+          expect(link, path).toMatch(path.endsWith(slug) ? /rel="cite-as".*rel="describedby"/ : /rel="describes"/)
+        }
+    const missing = await fetch(`${origin}/posts/no-such-article`)
+    expect(missing.status).toBe(404)
+    expect(missing.headers.get('link')).toBeNull()
+  })
+
+  it('serves an article page without its Link header when no replica answers', async () => {
+    const [port, nobody] = [await freePort(), await freePort()]
+    const lone = await startNginx(
+      join(dir, 'lone'),
+      edgeVars({
+        dir: join(dir, 'lone'),
+        port,
+        distDir,
+        replicas: [`127.0.0.1:${nobody}`, `127.0.0.1:${nobody}`],
+        anonymousReadsPerMinute: ANONYMOUS_READS,
+        credentialedPerMinute: ANONYMOUS_READS,
+      }),
+    )
+    try {
+      const slug = readdirSync(content)[0]!.replace(/\.md$/, '')
+      const res = await fetch(`http://127.0.0.1:${port}/posts/${slug}`)
+      expect(res.status).toBe(200)
+      expect(await res.text()).toContain('<h1 class="page-title"')
+      expect(res.headers.get('link')).toBeNull()
+    } finally {
+      await stopEdge(lone)
+    }
+  })
 
   it.each([
     ['GET', '/api/v1'],

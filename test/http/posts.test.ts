@@ -13,11 +13,14 @@ const POST_FIELDS = [
   'date',
   'lastModified',
   'author',
+  'authors',
   'tags',
   'url',
   'markdown_url',
   'image',
   'doi',
+  'license',
+  'changes',
 ]
 const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
 
