@@ -57,7 +57,7 @@ export const listPosts: ReadAction = {
         name: 'author',
         in: 'query',
         required: false,
-        description: `Only articles by this author, the full name (case-insensitive), e.g. \`${SAMPLE_POST.author}\`.`,
+        description: `Only articles by this author: the full name of any one author, or the whole byline (case-insensitive), e.g. \`${SAMPLE_POST.author}\`.`,
         schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength },
       },
       {

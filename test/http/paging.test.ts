@@ -137,6 +137,21 @@ describe('filters of the list', () => {
     expect(slugsOf(await request(app).get('/api/v1/posts?author=Fontaine'))).toEqual([])
   })
 
+  it('finds an article of several authors by any one of them, and by its byline', async () => {
+    const authors = ['Ada Lovelace', 'Charles Babbage', 'Mary Somerville'].map((name) => ({
+      name,
+      orcid: null,
+      affiliation: null,
+    }))
+    const shared = { ...entries(1, 'joint')[0]!, author: 'Ada Lovelace, Charles Babbage and Mary Somerville', authors }
+    const joint = appOn(() => createPostIndex([shared, ...entries(3)], BASE_URL))
+    for (const name of ['charles babbage', 'Mary Somerville', 'ada lovelace, charles babbage and mary somerville'])
+      expect(slugsOf(await request(joint).get(`/api/v1/posts?author=${encodeURIComponent(name)}`))).toContain(
+        'joint-000',
+      )
+    expect(slugsOf(await request(joint).get('/api/v1/posts?author=Babbage'))).toEqual([])
+  })
+
   it('keeps what changed at or after updated_since (compared with lastModified), for incremental sync', async () => {
     const since = '2025-06-01T00:00:00Z'
     const changed = expected((e) => Date.parse(e.lastModified) >= Date.parse(since))
