@@ -2,8 +2,10 @@
  * Every default of the service, in one place: the environment's defaults (the configuration
  * table of docs/configuration.md is checked against ENV_DEFAULTS by test/unit/defaults.test.ts),
  * the budgets, the bounds of requests, the lifetimes of credentials and the server's timeouts.
- * Nothing else writes one of these numbers.
+ * Nothing else writes one of these numbers. The site's settings, which the build reads too, have
+ * their defaults in model/site-config.ts.
  */
+import { SITE_ENV_DEFAULTS } from '../model/site-config.ts'
 
 /** Requests allowed per window. Identity earns a larger read budget: that is what keys are for. */
 export interface RateLimits {
@@ -55,17 +57,11 @@ export const RATE_LIMIT_VARS = {
  * CLIENT_METADATA_DEV_ORIGINS) are unset by default.
  */
 export const ENV_DEFAULTS = {
-  PORT: '4321',
-  HOST: '127.0.0.1',
-  BASE_URL: 'http://localhost:$PORT',
-  CONTENT_DIR: './content',
-  DIST_DIR: './dist',
+  ...SITE_ENV_DEFAULTS,
   DATA_DIR: './data',
   REDIS_KEY_PREFIX: 'lattice:',
   ANONYMOUS_REGISTRATION: 'true',
   LOG_LEVEL: 'info',
-  /** robots.txt's Content Signals, read by the build (site/lib/robots.ts keeps the same value). */
-  CONTENT_SIGNALS: 'search=yes, ai-input=yes, ai-train=no',
   ...(Object.fromEntries(
     Object.entries(RATE_LIMIT_VARS).map(([name, field]) => [name, String(DEFAULT_RATE_LIMITS[field])]),
   ) as Record<keyof typeof RATE_LIMIT_VARS, string>),

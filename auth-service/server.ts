@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { RequestListener } from 'node:http'
 import { createApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
-import { ConfigError } from './errors.ts'
+import { ConfigError } from '../model/site-config.ts'
 import { indexSource, keepYoungGenerationSmall, loadIndexFile, watchIndexFile } from './articles/index-file.ts'
 import type { PostIndex } from './articles/post-index.ts'
 import { loadSealingSecret } from './auth/sealing-secret.ts'
@@ -17,9 +17,9 @@ import { createLimitedServer } from './http/server-limits.ts'
 import { SERVER_TIMEOUTS } from './defaults.ts'
 import { configBuildLink, findBuildFor } from '../model/build-dir.ts'
 import { exitOnListenError } from './http/listen-error.ts'
-import { recordServing } from './ops/serving-record.ts'
+import { recordServing } from '../model/serving-record.ts'
 
-/** How the live preview (scripts/dev.ts) runs this same service. */
+/** How the live preview (bin/dev.ts) runs this same service. */
 export interface MainOptions {
   /** What the server listens with: the app, or something in front of it (live reload). */
   wrap?: (app: RequestListener) => RequestListener

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { loadConfig } from '../auth-service/config.ts'
+import { loadSiteConfig } from '../model/site-config.ts'
 import { configKey } from '../model/build-dir.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
@@ -23,7 +23,7 @@ export interface BuildInfo extends BuildInputs {
 
 /** The build's settings, parsed (and refused) exactly as the server parses them. */
 export function buildEnv(env: NodeJS.ProcessEnv): { contentDir: string; baseUrl: string; distDir: string } {
-  const { contentDir, baseUrl, distDir } = loadConfig(env, ROOT)
+  const { contentDir, baseUrl, distDir } = loadSiteConfig(env, ROOT)
   return { contentDir, baseUrl, distDir }
 }
 

@@ -5,7 +5,7 @@
  * only when none runs for the defaults. With settings, it is for them, and says so when no
  * running server will pick it up.
  */
-import { runningServers, type ServingRecord } from '../auth-service/ops/serving-record.ts'
+import { runningServers, type ServingRecord } from '../model/serving-record.ts'
 import { buildEnv } from './build-state.ts'
 
 export interface BuildTarget {

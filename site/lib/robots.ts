@@ -4,7 +4,9 @@
  * and to train AI models (ai-train). One configuration value, `CONTENT_SIGNALS`, at build time;
  * by default search and AI answers that cite the articles are welcome, training is not.
  */
-export const DEFAULT_CONTENT_SIGNALS = 'search=yes, ai-input=yes, ai-train=no'
+import { SITE_ENV_DEFAULTS } from '../../model/site-config.ts'
+
+export const DEFAULT_CONTENT_SIGNALS = SITE_ENV_DEFAULTS.CONTENT_SIGNALS
 
 const SIGNALS = ['search', 'ai-input', 'ai-train'] as const
 

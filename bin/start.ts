@@ -7,7 +7,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { loadConfig } from '../auth-service/config.ts'
 import { exitOnListenError } from '../auth-service/http/listen-error.ts'
-import { ROOT, buildEnv, computeInputs, isStale } from './build-state.ts'
+import { ROOT, buildEnv, computeInputs, isStale } from '../scripts/build-state.ts'
 
 const { contentDir, baseUrl, distDir } = buildEnv(process.env)
 const { port, host } = loadConfig(process.env, ROOT)
