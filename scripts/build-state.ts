@@ -50,7 +50,7 @@ export function siteSourcesFingerprint(): string {
 
 /**
  * The build's own code (scripts/ and model/), which assembles the article pages, and the post
- * index's (auth-service/articles/), which lays out the API answers the build writes as files.
+ * index's (post-index/), which lays out the API answers the build writes as files.
  */
 export function buildSourcesFingerprint(): string {
   const hash = createHash('sha256')
@@ -66,7 +66,7 @@ function addSiteSources(files: FileHasher): void {
 function addBuildSources(files: FileHasher): void {
   files.walk(join(ROOT, 'scripts'), (n) => n.endsWith('.ts'))
   files.walk(join(ROOT, 'model'), (n) => n.endsWith('.ts'))
-  files.walk(join(ROOT, 'auth-service', 'articles'), (n) => n.endsWith('.ts'))
+  files.walk(join(ROOT, 'post-index'), (n) => n.endsWith('.ts'))
 }
 
 class FileHasher {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import parseurl from 'parseurl'
 import { match, type MatchFunction } from 'path-to-regexp'
-import type { PreparedBody } from '../articles/post-index.ts'
+import type { PreparedBody } from '../../post-index/post-index.ts'
 import type { Scope } from '../auth/policy.ts'
 import { ANONYMOUS, hasScope, type Principal, type ResolvePrincipal } from './bearer.ts'
 import { preconditionsHold, sendPrepared } from './conditional.ts'

@@ -1,4 +1,4 @@
-import type { PreparedBody } from '../articles/post-index.ts'
+import type { PreparedBody } from '../../post-index/post-index.ts'
 import { ServiceError } from '../errors.ts'
 import type { ActionContext } from '../routes/action.ts'
 import { getPost } from '../routes/get-post.ts'

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
 import { LRUCache } from 'lru-cache'
-import type { PreparedBody } from '../articles/post-index.ts'
+import type { PreparedBody } from '../../post-index/post-index.ts'
 import { MCP_LIMITS } from '../defaults.ts'
 import { modernToolCall, type ToolCall } from './modern-call.ts'
 import { META } from './protocol.ts'

@@ -1,6 +1,6 @@
 import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server'
 import { LRUCache } from 'lru-cache'
-import type { PostIndex, PreparedBody } from '../articles/post-index.ts'
+import type { PostIndex, PreparedBody } from '../../post-index/post-index.ts'
 import { MCP_LIMITS } from '../defaults.ts'
 import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 import type { LogError } from '../http/errors-middleware.ts'

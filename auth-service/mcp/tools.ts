@@ -1,4 +1,4 @@
-import type { PreparedBody } from '../articles/post-index.ts'
+import type { PreparedBody } from '../../post-index/post-index.ts'
 import type { Scope } from '../auth/policy.ts'
 import { ServiceError } from '../errors.ts'
 import type { ReadInput } from '../http/read-path.ts'

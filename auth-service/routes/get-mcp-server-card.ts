@@ -1,4 +1,4 @@
-import { prepareBody, type PreparedBody } from '../articles/post-index.ts'
+import { prepareBody, type PreparedBody } from '../../post-index/post-index.ts'
 import { SERVER_CARD_TYPE, serverCard } from '../mcp/server-card.ts'
 import { SERVER_INFO, mcpServerFactory } from '../mcp/server.ts'
 import { DOCUMENTS_MODIFIED_MS, type ReadAction } from './action.ts'

@@ -1,5 +1,5 @@
 import { READ_LIMITS } from '../defaults.ts'
-import { filterKey, type ListFilter, type ListPosition } from '../articles/post-index.ts'
+import { filterKey, type ListFilter, type ListPosition } from '../../post-index/post-index.ts'
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
 import { instantParam, intParam, onlyParams, optionalTextParam } from '../http/params.ts'
 import { SLUG_PATTERN } from '../../model/article.ts'

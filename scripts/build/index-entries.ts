@@ -1,6 +1,6 @@
 /** What the build hands on about each article: the post index's entries and the manifest Astro reads. */
 import { indexFields, type IndexEntry } from '../../model/article.ts'
-import { compareEntries } from '../../auth-service/articles/post-index.ts'
+import { compareEntries } from '../../post-index/post-index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
 import type { EntrySource } from './entries.ts'
 import { mapAhead } from './limited.ts'

@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
-import { createPostIndex, type PostIndex } from '../../auth-service/articles/post-index.ts'
+import { createPostIndex, type PostIndex } from '../../post-index/post-index.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { BASE_URL, testDeps } from '../support/index.ts'
 

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { toPost, type IndexEntry, type Post } from '../../model/article.ts'
+import { toPost, type IndexEntry, type Post } from '../model/article.ts'
 import { fileValidators } from './edge-files.ts'
 import { keywordIndexBuilder, keywordIndexFrom, type KeywordIndexState } from './search.ts'
 
