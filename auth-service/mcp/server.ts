@@ -156,6 +156,9 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
     listed,
     runTool,
     create() {
+      // The SDK's low-level Server, which it keeps for this case, rather than McpServer: the tool
+      // list is served as written (JSON Schema 2020-12 from the model, in a stable order) and
+      // arguments are checked by our own rules, so their refusals read as the REST API's.
       const server = new Server(SERVER_INFO, {
         capabilities: CAPABILITIES,
         instructions: INSTRUCTIONS,
