@@ -16,6 +16,7 @@ COPY astro.config.mjs tsconfig.json ./
 COPY site ./site
 COPY scripts ./scripts
 COPY model ./model
+COPY post-index ./post-index
 COPY auth-service ./auth-service
 COPY content ./content
 ENV CONTENT_DIR=/content DIST_DIR=/srv/dist ASTRO_TELEMETRY_DISABLED=1
@@ -29,6 +30,7 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY model ./model
+COPY post-index ./post-index
 COPY auth-service ./auth-service
 RUN mkdir -p /var/lib/lattice && chown node:node /var/lib/lattice
 USER node

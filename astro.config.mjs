@@ -12,12 +12,18 @@ const site = process.env.BASE_URL ?? `http://localhost:${process.env.PORT ?? 432
 // sitemap lists them from the same manifest the list pages read.
 const TEMPLATE_PAGES = ['/article-template', '/authorize-template']
 const manifest = process.env.ARTICLES_MANIFEST
-/** @type {string[]} */
-const articlePages = manifest
-  ? JSON.parse(readFileSync(manifest, 'utf8')).map(
-      (/** @type {{ slug: string }} */ a) => new URL(articlePath(a.slug), site).href,
-    )
-  : []
+/** Each article page's address and its last change, the sitemap's `lastmod` (sitemaps.org protocol). */
+/** @type {Map<string, string>} */
+const articlePages = new Map(
+  manifest
+    ? JSON.parse(readFileSync(manifest, 'utf8')).map(
+        (/** @type {{ slug: string, date: string, lastModified?: string }} */ a) => [
+          new URL(articlePath(a.slug), site).href,
+          a.lastModified ?? a.date,
+        ],
+      )
+    : [],
+)
 
 export default defineConfig({
   site,
@@ -29,10 +35,16 @@ export default defineConfig({
   ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   trailingSlash: 'never',
   build: { format: 'file' },
+  // Scripts are never inlined into a page, whatever their size: the CSP allows no inline script.
+  vite: { build: { assetsInlineLimit: (file) => (file.endsWith('.js') ? false : undefined) } },
   integrations: [
     sitemap({
-      customPages: articlePages,
+      customPages: [...articlePages.keys()],
       filter: (page) => !TEMPLATE_PAGES.includes(new URL(page).pathname),
+      serialize: (item) => {
+        const lastmod = articlePages.get(item.url)
+        return lastmod ? { ...item, lastmod } : item
+      },
     }),
   ],
 })

@@ -1,18 +1,12 @@
 import { resolve } from 'node:path'
+import { ConfigError, parseSiteConfig, type SiteConfig } from '../model/site-config.ts'
 import { DEFAULT_RATE_LIMITS, ENV_DEFAULTS, RATE_LIMIT_VARS, type RateLimits } from './defaults.ts'
-import { ConfigError } from './errors.ts'
 
 export { ConfigError }
 
-export interface Config {
-  readonly port: number
-  readonly host: string
-  /** Public origin, no trailing slash: every absolute URL and the OAuth metadata derive from it. */
-  readonly baseUrl: string
-  readonly contentDir: string
+/** The site's settings (model/site-config.ts), which the build shares, and the service's own. */
+export interface Config extends SiteConfig {
   readonly dataDir: string
-  /** Where scripts/build.ts puts builds; `<distDir>/current` is the live one. */
-  readonly distDir: string
   readonly redisUrl: string | undefined
   /** A Redis Cluster's seed nodes (REDIS_CLUSTER_NODES); exclusive with redisUrl. */
   readonly redisClusterNodes: readonly { host: string; port: number }[] | undefined
@@ -38,12 +32,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** Parses the environment once, listing every problem, and freezes the result. */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
   const problems: string[] = []
-  const rawPort = env.PORT ?? ENV_DEFAULTS.PORT
-  const port = Number(rawPort)
-  if (!/^\d+$/.test(rawPort) || port > 65535)
-    problems.push(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`)
-  const host = env.HOST ?? ENV_DEFAULTS.HOST
-  const baseUrl = parseOrigin(env.BASE_URL ?? ENV_DEFAULTS.BASE_URL.replace('$PORT', String(port)), problems)
+  const site = parseSiteConfig(env, cwd, problems)
   const redisUrl = env.REDIS_URL || undefined
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push(`REDIS_URL must start with redis:// or rediss://`)
   const redisClusterNodes = parseClusterNodes(env.REDIS_CLUSTER_NODES, problems)
@@ -76,12 +65,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   )
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze({
-    port,
-    host,
-    baseUrl,
-    contentDir: resolve(cwd, env.CONTENT_DIR ?? ENV_DEFAULTS.CONTENT_DIR),
+    ...site,
     dataDir: resolve(cwd, env.DATA_DIR ?? ENV_DEFAULTS.DATA_DIR),
-    distDir: resolve(cwd, env.DIST_DIR ?? ENV_DEFAULTS.DIST_DIR),
     redisUrl,
     redisClusterNodes,
     redisKeyPrefix,
@@ -92,22 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     clientMetadataDevOrigins,
     rateLimits,
   })
-}
-
-/** An http(s) origin (the site is served from the root), normalised without a trailing slash. */
-function parseOrigin(value: string, problems: string[]): string {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    problems.push(`BASE_URL must be an absolute http(s) URL, got "${value}"`)
-    return ''
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    problems.push(`BASE_URL must use http or https, got "${value}"`)
-  if (url.pathname !== '/' || url.search || url.hash || url.username)
-    problems.push(`BASE_URL must be a bare origin like https://research.example.org, got "${value}"`)
-  return url.origin
 }
 
 /** A comma-separated list of bare http(s) origins. */

@@ -2,8 +2,10 @@
  * Every default of the service, in one place: the environment's defaults (the configuration
  * table of docs/configuration.md is checked against ENV_DEFAULTS by test/unit/defaults.test.ts),
  * the budgets, the bounds of requests, the lifetimes of credentials and the server's timeouts.
- * Nothing else writes one of these numbers.
+ * Nothing else writes one of these numbers. The site's settings, which the build reads too, have
+ * their defaults in model/site-config.ts.
  */
+import { SITE_ENV_DEFAULTS } from '../model/site-config.ts'
 
 /** Requests allowed per window. Identity earns a larger read budget: that is what keys are for. */
 export interface RateLimits {
@@ -55,11 +57,7 @@ export const RATE_LIMIT_VARS = {
  * CLIENT_METADATA_DEV_ORIGINS) are unset by default.
  */
 export const ENV_DEFAULTS = {
-  PORT: '4321',
-  HOST: '127.0.0.1',
-  BASE_URL: 'http://localhost:$PORT',
-  CONTENT_DIR: './content',
-  DIST_DIR: './dist',
+  ...SITE_ENV_DEFAULTS,
   DATA_DIR: './data',
   REDIS_KEY_PREFIX: 'lattice:',
   ANONYMOUS_REGISTRATION: 'true',
@@ -86,8 +84,17 @@ export const LABEL_MAX = 100
 /** Largest request bodies: a token request or a label; a Security Event Token; one MCP JSON-RPC message. */
 export const BODY_LIMITS = { form: '16kb', event: 64 * 1024, mcp: '64kb', fields: 32 } as const
 
-/** The MCP endpoint: article resources per `resources/list` page; bytes of tool answers' text content kept ready to send. */
-export const MCP_LIMITS = { resourcesPerPage: 100, textCacheBytes: 64 * 1024 * 1024 } as const
+/**
+ * The MCP endpoint: article resources per `resources/list` page; bytes of tool answers kept per
+ * loaded index, and of their text content kept ready to send; how long a client may keep tool
+ * lists, resources and discovery (the 2026 `ttlMs`: they change only on a rebuild).
+ */
+export const MCP_LIMITS = {
+  resourcesPerPage: 100,
+  textCacheBytes: 64 * 1024 * 1024,
+  answerCacheBytes: 64 * 1024 * 1024,
+  cacheTtlMs: 5 * 60 * 1000,
+} as const
 
 /**
  * Lifetimes in seconds. Those of credentials are documented in

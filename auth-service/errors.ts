@@ -56,7 +56,7 @@ export const EVENT_ERROR_CODES = [
 export type EventErrorCode = (typeof EVENT_ERROR_CODES)[number]
 
 /** Codes of the errors that never reach a client as such (start-up, credentials checked inside). */
-type InternalCode = 'invalid_configuration' | 'signing_key_unusable' | 'token_invalid' | 'store_unavailable'
+type InternalCode = 'signing_key_unusable' | 'token_invalid' | 'store_unavailable'
 
 interface Options {
   cause?: unknown
@@ -161,16 +161,6 @@ export class InvalidTokenError extends LatticeError {
   readonly code = 'token_invalid'
   override response(): ErrorResponse {
     return new ServiceError('invalid_token', this.message).response()
-  }
-}
-
-/** The environment is not a valid configuration: start-up stops with every problem listed. */
-export class ConfigError extends LatticeError {
-  readonly code = 'invalid_configuration'
-  readonly problems: readonly string[]
-  constructor(problems: string[]) {
-    super(`Invalid configuration:\n- ${problems.join('\n- ')}`)
-    this.problems = problems
   }
 }
 

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net'
 import type { RequestListener } from 'node:http'
 import { createApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
-import { ConfigError } from './errors.ts'
-import { indexSource, keepYoungGenerationSmall, loadIndexFile, watchIndexFile } from './articles/index-file.ts'
-import type { PostIndex } from './articles/post-index.ts'
+import { ConfigError } from '../model/site-config.ts'
+import { indexSource, keepYoungGenerationSmall, loadIndexFile, watchIndexFile } from '../post-index/index-file.ts'
+import type { PostIndex } from '../post-index/post-index.ts'
 import { loadSealingSecret } from './auth/sealing-secret.ts'
 import { loadOrCreateSigningKey } from './auth/signing-key.ts'
 import { createTokenService } from './auth/tokens.ts'
@@ -16,8 +16,10 @@ import { protectedResources } from './routes/endpoints.ts'
 import { createLimitedServer } from './http/server-limits.ts'
 import { SERVER_TIMEOUTS } from './defaults.ts'
 import { configBuildLink, findBuildFor } from '../model/build-dir.ts'
+import { exitOnListenError } from './http/listen-error.ts'
+import { recordServing } from '../model/serving-record.ts'
 
-/** How the live preview (scripts/dev.ts) runs this same service. */
+/** How the live preview (bin/dev.ts) runs this same service. */
 export interface MainOptions {
   /** What the server listens with: the app, or something in front of it (live reload). */
   wrap?: (app: RequestListener) => RequestListener
@@ -133,6 +135,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   })
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs
   const { port } = server.address() as AddressInfo
+  // `npm run build` without settings builds for the running server (scripts/build-targets.ts).
+  const forgetServing = recordServing(config.distDir, { port, baseUrl: config.baseUrl, contentDir: config.contentDir })
   logger.info(
     {
       host: config.host,
@@ -149,6 +153,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
     if (!accepting) return
     accepting = false
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
+    forgetServing()
     stopWatching()
     // Stop accepting; requests already received finish, and keep-alive sockets close as soon
     // as they are idle (responses now carry Connection: close).
@@ -173,4 +178,4 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   return { origin: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, reloadIndex }
 }
 
-if (import.meta.main) await main()
+if (import.meta.main) await main().catch(exitOnListenError)

@@ -41,7 +41,7 @@ export async function measurePreview(options: { work: string; size: number; port
   }
 
   const started = performance.now()
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.ts')], {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'dev.ts')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

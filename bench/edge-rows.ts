@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runWrk, type LoadResult } from './load.ts'
 import { loadRow, type Row } from './table.ts'
-import { renderTemplate } from '../test/support/nginx.ts'
+import { includedFiles, renderTemplate } from '../test/support/nginx.ts'
 import { freePort, startProcess, type Running } from '../test/support/processes.ts'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -114,9 +114,7 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
         EDGE_ROOT: join(o.dist, 'current', 'edge'),
         APP_1: replicas[0]!,
         APP_2: replicas[1]!,
-        NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
-        NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
-        NGINX_CORS_HEADERS: join(ROOT, 'deploy', 'nginx', 'cors-headers.conf'),
+        ...includedFiles(join(work, `nginx-${port}`), { NGINX_API_CACHE: cache }),
         NGINX_API_CACHE_PARAMS: join(ROOT, 'deploy', 'nginx', 'api-cache.conf'),
         NGINX_CACHE_DIR: join(work, `api-cache-${cache}`),
         NGINX_API_CACHE: cache,

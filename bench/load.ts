@@ -22,6 +22,8 @@ export function runWrk(options: {
   contentType?: string
   postPath?: string
   accept?: string
+  /** Further headers sent with every request, as `Name: value`. */
+  headers?: string[]
   seconds: number
   connections?: number
   cpu: number
@@ -46,6 +48,7 @@ export function runWrk(options: {
     options.contentType ?? '',
     options.postPath ?? '/',
     options.accept ?? '',
+    ...(options.headers ?? []),
   ]
   const run = spawnSync('taskset', args, { encoding: 'utf8' })
   rmSync(file, { force: true })

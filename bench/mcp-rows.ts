@@ -1,7 +1,9 @@
 /**
- * The MCP rows of `npm run bench`: a `tools/call` of get_post and of search_posts on /mcp against
- * the REST read it stands for (GET /api/v1/posts/:slug, GET /api/v1/search), on the same server,
- * in the same run, with the same slugs and queries. Target: MCP at least half the REST rate.
+ * The MCP rows of `npm run bench`: a `tools/call` of get_post and of search_posts on /mcp (protocol
+ * 2025-11-25), and of fetch and search (2026-07-28, the `_meta` envelope and the standard
+ * headers), against the REST read each stands for (GET /api/v1/posts/:slug, GET /api/v1/search),
+ * on the same server, in the same run, with the same slugs and queries. Target: MCP at least half
+ * the REST rate.
  *
  * Alone: `node bench/mcp-rows.ts [articles]` builds a generated corpus, starts the service and
  * prints these rows.
@@ -13,7 +15,7 @@ import { spawnSync } from 'node:child_process'
 import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
 import { loadRow, markdownTable, ratio, type Row } from './table.ts'
-import { readIndexEntries } from '../auth-service/articles/index-file.ts'
+import { readIndexEntries } from '../post-index/index-file.ts'
 import { freePort, startProcess } from '../test/support/processes.ts'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -34,12 +36,30 @@ export interface McpBenchOptions {
   serverPid?: number
 }
 
-/** One JSON-RPC tools/call per line, as wrk sends them. */
-function toolCalls(name: string, args: Array<Record<string, unknown>>): string[] {
+/** One JSON-RPC tools/call per line, as wrk sends them; with `meta`, as a 2026-07-28 request. */
+function toolCalls(name: string, args: Array<Record<string, unknown>>, meta?: object): string[] {
   return args.map((a, i) =>
-    JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: a } }),
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name, arguments: a, ...(meta ? { _meta: meta } : {}) },
+    }),
   )
 }
+
+/** The 2026-07-28 envelope of every request (MCP 2026-07-28, Basic, `_meta`). */
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'lattice-bench', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+}
+/** The standard headers of a 2026-07-28 tools/call of `name` (Streamable HTTP, Standard Request Headers). */
+const modernHeaders = (name: string) => [
+  'MCP-Protocol-Version: 2026-07-28',
+  'Mcp-Method: tools/call',
+  `Mcp-Name: ${name}`,
+]
 
 export async function mcpRows(o: McpBenchOptions): Promise<Row[]> {
   let cpuNote = ''
@@ -61,14 +81,23 @@ export async function mcpRows(o: McpBenchOptions): Promise<Row[]> {
   // wrk ran synchronously, so a keep-alive socket the server closed meanwhile is still in fetch's
   // pool until its close is read, and reusing it would fail with "other side closed".
   await new Promise((r) => setTimeout(r, 100))
-  const probe = await fetch(`${o.origin}/mcp`, {
-    method: 'POST',
-    headers: { 'Content-Type': mcp.contentType, Accept: MCP_ACCEPT },
-    body: toolCalls('get_post', [{ slug: o.slugs[0] }])[0],
-  })
-  const answer = (await probe.json()) as { result?: { isError?: boolean } }
-  if (probe.status !== 200 || !answer.result || answer.result.isError)
-    throw new Error(`/mcp answered ${probe.status}: ${JSON.stringify(answer).slice(0, 300)}`)
+  for (const [body, headers] of [
+    [toolCalls('get_post', [{ slug: o.slugs[0] }])[0]!, []],
+    [toolCalls('fetch', [{ id: o.slugs[0] }], ENVELOPE)[0]!, modernHeaders('fetch')],
+  ] as const) {
+    const probe = await fetch(`${o.origin}/mcp`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': mcp.contentType,
+        Accept: MCP_ACCEPT,
+        ...Object.fromEntries(headers.map((h) => h.split(': '))),
+      },
+      body,
+    })
+    const answer = (await probe.json()) as { result?: { isError?: boolean } }
+    if (probe.status !== 200 || !answer.result || answer.result.isError)
+      throw new Error(`/mcp answered ${probe.status}: ${JSON.stringify(answer).slice(0, 300)}`)
+  }
 
   const rows: Row[] = []
   const measure = (figure: string, results: LoadResult[]) => {
@@ -108,6 +137,30 @@ export async function mcpRows(o: McpBenchOptions): Promise<Row[]> {
     ),
   )
   ratio(mcpSearch, restSearch, TARGET)
+  const mcpFetch = measure(
+    'mcp: tools/call fetch on 2026-07-28, anonymous',
+    load(
+      toolCalls(
+        'fetch',
+        o.slugs.map((id) => ({ id })),
+        ENVELOPE,
+      ),
+      { ...mcp, headers: modernHeaders('fetch') },
+    ),
+  )
+  ratio(mcpFetch, restGet, TARGET)
+  const mcpModernSearch = measure(
+    'mcp: tools/call search on 2026-07-28, 1-3 words',
+    load(
+      toolCalls(
+        'search',
+        o.queries.map((query) => ({ query })),
+        ENVELOPE,
+      ),
+      { ...mcp, headers: modernHeaders('search') },
+    ),
+  )
+  ratio(mcpModernSearch, restSearch, TARGET)
   return rows
 }
 

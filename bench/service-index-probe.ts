@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
-import { keepYoungGenerationSmall, loadIndexFile } from '../auth-service/articles/index-file.ts'
-import type { PostIndexCore } from '../auth-service/articles/post-index.ts'
+import { keepYoungGenerationSmall, loadIndexFile } from '../post-index/index-file.ts'
+import type { PostIndexCore } from '../post-index/post-index.ts'
 import { loadJsonIndex } from './references/json-post-index.ts'
 
 const [kind, dir, workloadFile] = process.argv.slice(2)

@@ -1,6 +1,6 @@
 -- wrk script: cycles through request lines from a file (paths for GET, bodies for POST), so
 -- every request can differ (random slugs, queries, one-time assertions).
--- args: <lines file> <GET|POST> [authorization] [content-type] [post path] [accept]
+-- args: <lines file> <GET|POST> [authorization] [content-type] [post path] [accept] ["Name: value"...]
 local lines, method, headers, post_path = {}, "GET", {}, "/"
 local i = 0
 
@@ -11,6 +11,10 @@ function init(args)
   if args[4] and args[4] ~= "" then headers["Content-Type"] = args[4] end
   post_path = args[5] or "/"
   if args[6] and args[6] ~= "" then headers["Accept"] = args[6] end
+  for j = 7, #args do
+    local name, value = args[j]:match("^([^:]+):%s*(.*)$")
+    if name then headers[name] = value end
+  end
 end
 
 function request()

@@ -1,14 +1,26 @@
 /**
  * An article's addresses: its page and the files beside it. The one place they are spelled; the
- * build writes the files under these names, the service and the proxy serve them, and the API,
+ * build writes the files under these names, the service and the proxy serve them (the proxy's
+ * article locations are generated from here by scripts/deploy/nginx-articles.ts), and the API,
  * feeds and MCP link to them.
  */
+import { SLUG_PATTERN } from './slug.ts'
 
 /** The folder of the article pages, from the site's root. */
 export const POSTS_PATH = '/posts'
 
 /** The forms an article is served in: its page, its markdown twin, and its citation files. */
 export type ArticleForm = 'page' | 'md' | 'bib' | 'csl.json'
+
+/** The media types of the files beside a page, which their extensions alone do not tell. */
+export const ARTICLE_FILE_TYPES = {
+  md: 'text/markdown; charset=utf-8',
+  bib: 'application/x-bibtex; charset=utf-8',
+  'csl.json': 'application/vnd.citationstyles.csl+json; charset=utf-8',
+} as const satisfies Record<Exclude<ArticleForm, 'page'>, string>
+
+/** An article page's path, the slug captured: the slug pattern under POSTS_PATH. */
+export const ARTICLE_PAGE_PATTERN = `^${POSTS_PATH}/(${SLUG_PATTERN.slice(1, -1)})$`
 
 /** The path of an article, or of one of its files, from the site's root. */
 export function articlePath(slug: string, form: ArticleForm = 'page'): string {

@@ -1,180 +1,145 @@
 /**
- * The one article schema. The build validates frontmatter with `Frontmatter`, writes
- * `IndexEntry` records for the service, and the service answers with `Post` / `PostDetail`;
- * the OpenAPI schemas are generated from these with `z.toJSONSchema`. Nothing else spells a
- * field, a pattern or a default of an article.
+ * The article's schemas, derived from its fields (model/article-fields.ts): the build validates
+ * front matter with `Frontmatter`, hands the pages `ManifestRecord`s and the service
+ * `IndexEntry` records, and the service answers with `Post` / `PostDetail`, whose JSON Schemas
+ * (with their limits and descriptions) are the OpenAPI document's.
  *
- * Shared by the build (scripts/, site/) and the service (auth-service/). The service imports
- * nothing from the build, and site/ nothing but this folder; scripts/ imports from the service
- * what it must write as the service reads it (the post index, the edge files, the OpenAPI
- * document), its configuration, and (for the live preview) the service itself.
+ * Shared by the build (scripts/, site/) and the service (auth-service/), which imports nothing
+ * from the build.
  */
 import { z } from 'zod'
-import { articleUrl } from './article-address.ts'
+import { ARTICLE_FIELDS, type FieldDef } from './article-fields.ts'
+import { joinNames } from './research.ts'
 
-/** Lowercase words joined by hyphens: the slug is the file name and the article's address. */
-export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
-/** The longest slug (a file name, and a path segment every client may have to store). */
-export const SLUG_MAX_LENGTH = 128
-const SLUG_RE = new RegExp(SLUG_PATTERN)
-/** Cover used when an article names no `image`. */
-export const DEFAULT_IMAGE_PATH = '/images/default-cover.svg'
+export { ARTICLE_FIELDS, DEFAULT_IMAGE_PATH, Tag, type Place } from './article-fields.ts'
+export { DOI_PATTERN, doiUrl } from './doi.ts'
+export { SLUG_MAX_LENGTH, SLUG_PATTERN, Slug } from './slug.ts'
+export { type Author, licenseUrl, orcidUrl } from './research.ts'
+
 export const WORDS_PER_MINUTE = 230
 
-/** The alt text of an article's cover: the writer's `imageAlt`, else one made from the title. */
-export function coverAlt(a: { title: string; imageAlt?: string }): string {
-  return a.imageAlt ?? `Cover image of “${a.title}”`
+type Fields = typeof ARTICLE_FIELDS
+type Name = keyof Fields
+type With<P extends keyof FieldDef> = { [K in Name]: Fields[K] extends Record<P, unknown> ? K : never }[Name]
+type ApiName = { [K in Name]: 'api' extends Fields[K]['shows'][number] ? K : never }[Name]
+type ApiSchema<K extends Name> = Fields[K] extends { api: { schema: infer S } }
+  ? S
+  : Fields[K] extends { index: infer S }
+    ? S
+    : never
+
+const NAMES = Object.keys(ARTICLE_FIELDS) as Name[]
+const field = (name: Name): FieldDef => ARTICLE_FIELDS[name]
+const described = (f: FieldDef, s: z.ZodType) =>
+  s.meta({ description: f.doc, ...(f.examples ? { examples: [...f.examples] } : {}) })
+
+function shape(pick: (f: FieldDef) => z.ZodType | undefined, names: readonly Name[] = NAMES) {
+  const out: Record<string, z.ZodType> = {}
+  for (const n of names) {
+    const s = pick(field(n))
+    if (s) out[n] = s
+  }
+  return out
 }
 
-/**
- * A DOI as the DOI Handbook spells it, `10.<registrant>/<suffix>`: the registrant is digits
- * (with optional `.`-separated subdivisions), the suffix any printable characters except
- * whitespace and the three that cannot sit verbatim in a BibTeX field (`{`, `}`, `\`).
- */
-export const DOI_PATTERN = '^10\\.\\d{4,9}(?:\\.\\d+)*/[^\\s{}\\\\]+$'
-const DOI_RE = new RegExp(DOI_PATTERN)
-const DOI_EXAMPLE = '10.5555/12345678'
+const INPUT = shape((f) => f.input) as { [K in With<'input'>]: Fields[K]['input'] }
+const INDEX = shape((f) => f.index) as { [K in With<'index'>]: Fields[K]['index'] }
+const API_NAMES = NAMES.filter((n) => field(n).shows.includes('api'))
+const API = shape((f) => {
+  const s = f.api?.schema ?? f.index
+  return s && described(f, s)
+}, API_NAMES) as { [K in ApiName]: ApiSchema<K> }
 
-// Characters a DOI may hold that a URL path may not (RFC 3986 pchar, and `/`).
-const NOT_URL_PATH = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu
+/** The fields of the front matter, unknown keys stripped. */
+export const ArticleFields = z.object(INPUT)
+type Fm = z.output<typeof ArticleFields>
 
-/** A DOI's resolver link, `https://doi.org/<doi>`, percent-encoded as the DOI Handbook asks. */
-export function doiUrl(doi: string): string {
-  return `https://doi.org/${doi.replace(NOT_URL_PATH, (c) => encodeURIComponent(c))}`
+/** The front matter as the build passes it on: `authors` always, `author` their names joined. */
+function normalize(a: Fm) {
+  const authors = a.authors ?? [{ name: a.author ?? '' }]
+  const lastChange = a.changes.at(-1)?.date
+  const modified = a.lastModified ?? a.date
+  return {
+    ...a,
+    author: joinNames(authors.map((p) => p.name)),
+    authors,
+    ...(lastChange && lastChange > modified ? { lastModified: lastChange } : {}),
+  }
 }
 
-/** The DOI alone, refused with a fix when it is a link or not a DOI. */
-const Doi = z
-  .string({ error: `doi must be text like ${DOI_EXAMPLE}` })
-  .trim()
-  .refine((v) => DOI_RE.test(v), {
-    error: (issue) =>
-      /^(https?:\/\/|doi:)/i.test(String(issue.input))
-        ? `doi must be the DOI alone, not a link, like ${DOI_EXAMPLE}`
-        : `doi must look like 10.<registrant>/<suffix>, like ${DOI_EXAMPLE}`,
-    params: { fix: `write the DOI alone, like "doi: ${DOI_EXAMPLE}" (no https://doi.org/ or doi: in front)` },
+/** The rules that join fields; a rule names its fix (`params.fix`) where the message does not. */
+function crossFieldRules(a: Fm, ctx: z.RefinementCtx): void {
+  const issue = (path: PropertyKey[], message: string, fix: string) =>
+    ctx.addIssue({ code: 'custom', path, message, params: { fix } })
+  if (a.author === undefined && a.authors === undefined)
+    issue(['author'], 'author is required', 'add "author: Your Name", or "authors:" with one "- name: …" each')
+  if (a.author !== undefined && a.authors !== undefined)
+    issue(['authors'], 'give authors or author, not both', 'keep "authors:" and remove "author:"')
+  if (a.lastModified && a.lastModified < a.date)
+    issue(['lastModified'], 'lastModified must not be before date', 'give the date of the last change, or remove it')
+  a.changes.forEach((c, i) => {
+    if (c.date < a.date)
+      issue(['changes', i, 'date'], 'a change is dated before the article', 'date it on or after the article’s date')
+    else if (i > 0 && c.date < a.changes[i - 1]!.date)
+      issue(['changes', i, 'date'], 'changes are listed oldest first', 'move this change above the one before it')
   })
-
-export const Slug = z
-  .string()
-  .max(SLUG_MAX_LENGTH, `the file name is the slug and must be at most ${SLUG_MAX_LENGTH} characters`)
-  .regex(SLUG_RE, 'the file name is the slug and must be lowercase words joined by hyphens, like "my-article.md"')
-  .meta({
-    description: 'Unique identifier, the file name of the article.',
-    examples: ['tail-latency-in-fan-out-services'],
-  })
-
-export const Tag = z.string().regex(SLUG_RE, 'tags are lowercase words joined by hyphens, like "machine-learning"')
-
-const dateField = (name: string, example: string) =>
-  z.coerce.date({
-    error: (issue) =>
-      issue.input === undefined ? `${name} is required, like ${example}` : `${name} must be a date, like ${example}`,
-  })
+}
 
 /** What a writer puts between the `---` lines. Unknown fields are refused: a misspelt `tag:` must not drop the tags. */
-export const Frontmatter = z
-  .object({
-    title: z.string().trim().min(1).max(200),
-    description: z.string().trim().min(1).max(400),
-    date: dateField('date', '2025-03-14'),
-    lastModified: dateField('lastModified', '2025-04-02T10:30:00Z').optional(),
-    author: z.string().trim().min(1).max(120),
-    tags: z.array(Tag).max(12).default([]),
-    image: z
-      .string()
-      .refine(
-        (v) => v.startsWith('/') || /^https?:\/\//.test(v),
-        'image must be a site path (/images/x.png) or an http(s) URL',
-      )
-      .optional(),
-    /** The cover's alt text; without it, the pages describe the cover by the article's title. */
-    imageAlt: z.string().trim().min(1).max(300).optional(),
-    doi: Doi.optional(),
-    // Drafts are validated but not published.
-    draft: z.boolean().default(false),
-  })
-  .strict()
-  .refine((a) => !a.lastModified || a.lastModified >= a.date, {
-    message: 'lastModified must not be before date',
-    path: ['lastModified'],
-  })
+export const Frontmatter = ArticleFields.strict().superRefine(crossFieldRules).transform(normalize)
 export type Frontmatter = z.output<typeof Frontmatter>
+/** The names a writer may use, for the fix of an unknown field. */
+export const FRONTMATTER_FIELDS: readonly string[] = Object.keys(INPUT)
 
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
-const isoDateTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time')
+/** How the pages read the build's manifest back (dates as dates): its `author` is the joined byline. */
+export const ArticleRecord = ArticleFields.extend({ author: z.string() }).transform(normalize)
+
+/** An article's metadata as the pages read it. */
+export type ArticleData = Omit<Frontmatter, 'draft'>
+
+type JsonOf<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? JsonOf<U>[]
+    : T extends object
+      ? { [K in keyof T]: JsonOf<T[K]> }
+      : T
+/**
+ * One published article's metadata as the build hands it to the pages (the articles manifest):
+ * the front matter with its dates as ISO strings, the slug and the reading time; no body.
+ */
+export type ManifestRecord = { slug: string; readingMinutes: number } & {
+  [K in keyof ArticleData]: JsonOf<ArticleData[K]>
+}
+
+/** The manifest's form of validated front matter: ISO dates, absent fields left out, no draft flag. */
+export function manifestFields(fm: Frontmatter): Omit<ManifestRecord, 'slug' | 'readingMinutes'> {
+  const { draft: _draft, ...data } = fm
+  return JSON.parse(JSON.stringify(data)) as Omit<ManifestRecord, 'slug' | 'readingMinutes'>
+}
 
 /**
  * One published article as the build hands it to the service: wire forms of the dates, URLs
  * left relative (the service makes them absolute with its BASE_URL), and the markdown body.
  */
-export const IndexEntry = z.object({
-  slug: Slug,
-  title: z.string(),
-  description: z.string(),
-  /** `YYYY-MM-DD` */
-  date: isoDay,
-  /** ISO 8601 UTC date-time; the publication date when the article names none. */
-  lastModified: isoDateTime,
-  author: z.string(),
-  tags: z.array(z.string()),
-  /** A site path or an absolute URL; absent means the default cover. */
-  image: z.string().optional(),
-  /** The article's DOI, when it has one. */
-  doi: z.string().regex(DOI_RE).optional(),
-  readingMinutes: z.number(),
-  markdown: z.string(),
-})
+export const IndexEntry = z.object({ ...INDEX, markdown: z.string() })
 export type IndexEntry = z.infer<typeof IndexEntry>
 
-/**
- * One published article's metadata as the build hands it to the site's pages (the articles
- * manifest): dates as ISO strings, no body.
- */
-export interface ManifestRecord {
-  slug: string
-  title: string
-  description: string
-  /** ISO 8601 date-time of the publication date. */
-  date: string
-  lastModified?: string
-  author: string
-  tags: string[]
-  image?: string
-  imageAlt?: string
-  doi?: string
-  readingMinutes: number
+/** An index entry's fields from a manifest record (the body is the caller's). */
+export function indexFields(record: ManifestRecord): Omit<IndexEntry, 'markdown'> {
+  const r = record as unknown as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const n of NAMES) {
+    const f = field(n)
+    if (!f.index) continue
+    const v = f.toIndex ? f.toIndex(r) : r[n]
+    if (v !== undefined) out[n] = v
+  }
+  return out as Omit<IndexEntry, 'markdown'>
 }
 
-const uri = () => z.url()
-
 /** The wire Post (docs/api.md#the-api): every field always present, absolute URLs. */
-export const Post = z
-  .object({
-    slug: Slug,
-    title: z.string(),
-    description: z.string(),
-    date: z.iso.date().meta({ description: 'Publication date, YYYY-MM-DD.', examples: ['2025-07-09'] }),
-    lastModified: z.iso
-      .datetime()
-      .meta({ description: 'Last modification, ISO 8601 UTC.', examples: ['2025-08-01T14:20:00.000Z'] }),
-    author: z.string(),
-    tags: z.array(z.string()),
-    url: uri().meta({ description: 'The article page.' }),
-    markdown_url: uri().meta({ description: 'The markdown twin of the article (text/markdown).' }),
-    image: uri().meta({ description: 'Cover image; a default image when the article names none.' }),
-    doi: z
-      .string()
-      .regex(DOI_RE)
-      .nullable()
-      .meta({
-        description:
-          "The article's DOI (`10.<registrant>/<suffix>`, resolved at https://doi.org/<doi>); null when it has none.",
-        examples: ['10.5555/12345678'],
-      }),
-  })
-  .strict()
-  .meta({ description: 'A published article. Every field is always present.' })
+export const Post = z.object(API).strict().meta({ description: 'A published article. Every field is always present.' })
 export type Post = z.infer<typeof Post>
 
 export const PostDetail = Post.extend({
@@ -184,26 +149,25 @@ export const PostDetail = Post.extend({
   .meta({ description: 'A Post with its markdown body.' })
 export type PostDetail = z.infer<typeof PostDetail>
 
+/** The wire Post for an index entry, with absolute URLs from `baseUrl` (an origin, no trailing slash). */
+export function toPost(p: Omit<IndexEntry, 'markdown'>, baseUrl: string): Post {
+  const e = p as unknown as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const n of API_NAMES) {
+    const f = field(n)
+    out[n] = f.api ? f.api.of(e, baseUrl) : e[n]
+  }
+  return out as Post
+}
+
+/** The alt text of an article's cover: the writer's `imageAlt`, else one made from the title. */
+export function coverAlt(a: { title: string; imageAlt?: string }): string {
+  return a.imageAlt ?? `Cover image of “${a.title}”`
+}
+
 /** Reading time at WORDS_PER_MINUTE, at least one minute. */
 export function readingMinutes(markdown: string): number {
   let words = 0
   for (const w of markdown.split(/\s+/)) if (/[\p{L}\p{N}]/u.test(w)) words++
   return Math.max(1, Math.round(words / WORDS_PER_MINUTE))
-}
-
-/** The wire Post for an index entry, with absolute URLs from `baseUrl` (an origin, no trailing slash). */
-export function toPost(p: Omit<IndexEntry, 'markdown'>, baseUrl: string): Post {
-  return {
-    slug: p.slug,
-    title: p.title,
-    description: p.description,
-    date: p.date,
-    lastModified: p.lastModified,
-    author: p.author,
-    tags: [...p.tags],
-    url: articleUrl(baseUrl, p.slug),
-    markdown_url: articleUrl(baseUrl, p.slug, 'md'),
-    image: new URL(p.image ?? DEFAULT_IMAGE_PATH, `${baseUrl}/`).href,
-    doi: p.doi ?? null,
-  }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { loadConfig } from '../auth-service/config.ts'
+import { loadSiteConfig } from '../model/site-config.ts'
 import { configKey } from '../model/build-dir.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
@@ -23,7 +23,7 @@ export interface BuildInfo extends BuildInputs {
 
 /** The build's settings, parsed (and refused) exactly as the server parses them. */
 export function buildEnv(env: NodeJS.ProcessEnv): { contentDir: string; baseUrl: string; distDir: string } {
-  const { contentDir, baseUrl, distDir } = loadConfig(env, ROOT)
+  const { contentDir, baseUrl, distDir } = loadSiteConfig(env, ROOT)
   return { contentDir, baseUrl, distDir }
 }
 
@@ -50,7 +50,7 @@ export function siteSourcesFingerprint(): string {
 
 /**
  * The build's own code (scripts/ and model/), which assembles the article pages, and the post
- * index's (auth-service/articles/), which lays out the API answers the build writes as files.
+ * index's (post-index/), which lays out the API answers the build writes as files.
  */
 export function buildSourcesFingerprint(): string {
   const hash = createHash('sha256')
@@ -66,7 +66,7 @@ function addSiteSources(files: FileHasher): void {
 function addBuildSources(files: FileHasher): void {
   files.walk(join(ROOT, 'scripts'), (n) => n.endsWith('.ts'))
   files.walk(join(ROOT, 'model'), (n) => n.endsWith('.ts'))
-  files.walk(join(ROOT, 'auth-service', 'articles'), (n) => n.endsWith('.ts'))
+  files.walk(join(ROOT, 'post-index'), (n) => n.endsWith('.ts'))
 }
 
 class FileHasher {

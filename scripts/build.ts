@@ -11,9 +11,8 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildOpenApiDocument } from '../auth-service/openapi/document.ts'
-import { writeIndexFile } from '../auth-service/articles/index-file.ts'
-import { EDGE_DIR } from '../auth-service/articles/edge-files.ts'
+import { writeIndexFile } from '../post-index/index-file.ts'
+import { EDGE_DIR } from '../post-index/edge-files.ts'
 import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
 import {
   ROOT,
@@ -23,9 +22,11 @@ import {
   siteSourcesFingerprint,
   type BuildInfo,
 } from './build-state.ts'
+import { buildTargets, builtLine } from './build-targets.ts'
 import { WRITE_CONCURRENCY, writeArticles } from './build/article-files.ts'
 import { runAstro } from './build/astro.ts'
 import { openCache } from './build/cache.ts'
+import { serviceOpenApi } from './build/openapi.ts'
 import { listArticleFiles, parseArticle, readSources, type ArticleMeta } from './build/content.ts'
 import { acquireLock, configKey, linkTree, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
 import { writeEdgeFiles } from './build/edge-files.ts'
@@ -84,6 +85,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   }
   const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
+    const openapiText = serviceOpenApi(baseUrl)
     const inputs = computeInputs(contentDir, baseUrl)
     const problems: BuildProblem[] = []
     // Refused here, before anything is written, when no plan fits the cap.
@@ -117,7 +119,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
 
     const published = metas.filter((m) => !m.draft).sort(newestFirst)
     const manifest = JSON.stringify(published.map(manifestRecord))
-    const openapi = JSON.stringify(buildOpenApiDocument(baseUrl))
+    const openapi = await openapiText
     const templateKey = sha(`${STATE_VERSION}`, siteSourcesFingerprint(), baseUrl)
     const astroKey = sha(templateKey, manifest, openapi)
     const assemblyKey = sha(renderer.version, buildSourcesFingerprint())
@@ -263,15 +265,17 @@ function sortProblems(problems: BuildProblem[]): BuildProblem[] {
 }
 
 if (import.meta.main) {
-  const started = Date.now()
   try {
-    const info = await build(process.env, {
-      log: (line) => console.log(line),
-      search: !process.argv.includes('--no-search'),
-    })
-    console.log(
-      `Built ${info.articles} articles in ${((Date.now() - started) / 1000).toFixed(1)} s -> dist/builds/${info.id}`,
-    )
+    const { targets, notes } = buildTargets(process.env)
+    for (const target of targets) {
+      const started = Date.now()
+      const info = await build(target.env, {
+        log: (line) => console.log(line),
+        search: !process.argv.includes('--no-search'),
+      })
+      console.log(builtLine(target, info.articles, (Date.now() - started) / 1000, info.id))
+    }
+    for (const note of notes) console.log(note)
   } catch (e) {
     console.error(e instanceof Error ? e.message : e)
     process.exit(1)

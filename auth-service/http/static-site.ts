@@ -1,20 +1,39 @@
 import express, { type RequestHandler, type Response } from 'express'
-import { statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { extname, join, normalize } from 'node:path'
 import { CORS_HEADERS, OPEN_FILES } from './cors.ts'
-import { articlePath } from '../../model/article-address.ts'
+import { ARTICLE_FILE_TYPES, ARTICLE_PAGE_PATTERN, articlePath } from '../../model/article-address.ts'
+import { describesLink, linkHeader, signpostsFile } from '../../model/signposting.ts'
 
 /** An article page's address (the twin is the same with `.md`). */
-const ARTICLE = /^\/posts\/([a-z0-9]+(?:-[a-z0-9]+)*)$/
+const ARTICLE = new RegExp(ARTICLE_PAGE_PATTERN)
+
+const PAGE_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}\\.html$`)
+const METADATA_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}\\.(?:bib|csl\\.json)$`)
+
+/**
+ * The FAIR Signposting links of a file of the site (model/signposting.ts): an article page's, as
+ * the build wrote them beside the page, and a metadata document's link back to its page.
+ */
+function signpostsOf(siteDir: string, url: string): string | undefined {
+  const page = PAGE_FILE.exec(url)
+  if (page) {
+    try {
+      return readFileSync(signpostsFile(siteDir, page[1]!), 'utf8')
+    } catch {
+      return undefined // a build from before Signposting
+    }
+  }
+  const metadata = METADATA_FILE.exec(url)
+  return metadata ? linkHeader([describesLink('', metadata[1]!)]) : undefined
+}
 
 /** Files whose names carry a content hash never change: cache them for a year. */
 const HASHED = /^\/(_astro|pagefind\/(fragment|index|filter))\//
 
 /** Types of the twins and feeds, which file extensions alone do not tell (the same in deploy/nginx). */
 const TYPES: ReadonlyArray<readonly [suffix: string, type: string]> = [
-  ['.md', 'text/markdown; charset=utf-8'],
-  ['.bib', 'application/x-bibtex; charset=utf-8'],
-  ['.csl.json', 'application/vnd.citationstyles.csl+json; charset=utf-8'],
+  ...Object.entries(ARTICLE_FILE_TYPES).map(([form, type]) => [`.${form}`, type] as const),
   ['/atom.xml', 'application/atom+xml; charset=utf-8'],
   ['/rss.xml', 'application/rss+xml; charset=utf-8'],
 ]
@@ -36,6 +55,8 @@ export function staticSite(siteDir: string): RequestHandler[] {
         'Cache-Control',
         HASHED.test(url) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
       )
+      const link = signpostsOf(siteDir, url)
+      if (link) res.setHeader('Link', link)
       const type = TYPES.find(([suffix]) => path.endsWith(suffix))
       if (type) res.setHeader('Content-Type', type[1])
       if (OPEN_FILES.test(path)) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)

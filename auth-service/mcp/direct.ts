@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http'
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
 import { LRUCache } from 'lru-cache'
-import type { PreparedBody } from '../articles/post-index.ts'
+import type { PreparedBody } from '../../post-index/post-index.ts'
 import { MCP_LIMITS } from '../defaults.ts'
+import { modernToolCall, type ToolCall } from './modern-call.ts'
+import { META } from './protocol.ts'
 import { RPC_CODES } from './rpc-error.ts'
-import type { McpServerFactory, ToolAnswer } from './server.ts'
+import { SERVER_INFO, type McpServerFactory, type ToolAnswer } from './server.ts'
 
 /**
  * The answer to a message, as the bytes of a JSON-RPC response in parts sent one after another,
@@ -16,6 +18,12 @@ export type DirectAnswerer = (req: IncomingMessage, message: object) => Buffer[]
 const TEXT_OPEN = Buffer.from('{"result":{"content":[{"type":"text","text":')
 const STRUCTURED_OPEN = Buffer.from('}],"structuredContent":')
 const RESULT_CLOSE = Buffer.from('},"jsonrpc":"2.0","id":')
+/**
+ * What the SDK appends to a 2026-07-28 result (its encode contract): the result type, then the
+ * server's identity in `_meta` (MCP 2026-07-28, Basic, `_meta`: servers SHOULD include it).
+ */
+const MODERN_FIELDS = { resultType: 'complete', _meta: { [META.serverInfo]: SERVER_INFO } }
+const MODERN_CLOSE = Buffer.from(`,${JSON.stringify(MODERN_FIELDS).slice(1)},"jsonrpc":"2.0","id":`)
 
 const answerers = new WeakMap<McpServerFactory, DirectAnswerer>()
 
@@ -45,6 +53,8 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
 
   const tools = [...known].join(', ')
   answerer = (req, message) => {
+    const modern = modernToolCall(req, message)
+    if (modern) return known.has(modern.name) ? modernAnswer(modern) : undefined
     const call = plainToolCall(req, message)
     if (!call) return undefined
     // A call that fails CallToolRequest's schema is a protocol error, -32602 (MCP 2025-11-25, Tools,
@@ -63,6 +73,22 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
       return [TEXT_OPEN, textOf(answer.prepared), STRUCTURED_OPEN, answer.prepared.body, RESULT_CLOSE, id]
     return [Buffer.from(`{"result":${JSON.stringify(answer.refusal)},"jsonrpc":"2.0","id":`), id]
   }
+
+  /** The bytes the SDK writes for a 2026 call: the 2025 result with the fields of MODERN_FIELDS after it. */
+  function modernAnswer(call: ToolCall): Buffer[] | undefined {
+    let answer: ToolAnswer
+    try {
+      answer = servers.runTool(call.name, call.arguments)
+    } catch {
+      return undefined
+    }
+    const id = Buffer.from(`${JSON.stringify(call.id)}}`)
+    if ('prepared' in answer)
+      return [TEXT_OPEN, textOf(answer.prepared), STRUCTURED_OPEN, answer.prepared.body, MODERN_CLOSE, id]
+    const result = JSON.stringify({ ...answer.refusal, ...MODERN_FIELDS })
+    return [Buffer.from(`{"result":${result},"jsonrpc":"2.0","id":`), id]
+  }
+
   answerers.set(servers, answerer)
   return answerer
 }
@@ -82,7 +108,6 @@ const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS)
 const invalidParams = (id: string | number, message: string) =>
   Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, error: { code: RPC_CODES.invalidParams, message } }))
 
-type ToolCall = { id: string | number; name: string; arguments?: Record<string, unknown> }
 /** A tools/call whose params are malformed, with what to say about them (given the tools' names). */
 type MalformedCall = { id: string | number; invalid: (tools: string) => string }
 

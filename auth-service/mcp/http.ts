@@ -1,5 +1,10 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { ServerResponse } from 'node:http'
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server'
 import express, { type RequestHandler } from 'express'
 import type { Scope } from '../auth/policy.ts'
 import { BODY_LIMITS } from '../defaults.ts'
@@ -7,9 +12,11 @@ import { ServiceError } from '../errors.ts'
 import { hasScope, insufficientScope, principalOf, type Principal } from '../http/bearer.ts'
 import { JSON_TYPES } from '../http/forms.ts'
 import { directAnswerer } from './direct.ts'
+import { RPC_CODES } from './rpc-error.ts'
 import type { McpServerFactory } from './server.ts'
+import { sendWebResponse, webRequestOf } from './web-exchange.ts'
 
-const readJson = express.json({ limit: BODY_LIMITS.mcp, type: JSON_TYPES })
+const readJson = express.json({ limit: BODY_LIMITS.mcp, type: JSON_TYPES, strict: false })
 
 /** Bodies the fast path read but could not parse, for the chain to refuse. */
 const bodyErrors = new WeakMap<express.Request, unknown>()
@@ -55,54 +62,97 @@ export function originCheck(baseUrl: string): RequestHandler {
 }
 
 /**
- * POST /mcp: one JSON-RPC message, answered by a fresh stateless Streamable HTTP transport (one
- * JSON answer, no session) and a server of the factory. The body is read here, bounded, so that
- * malformed or oversized messages get the service's own 4xx; the caller's scope is checked
- * against what the message asks (a tool's scope, research.read otherwise) before it is handled.
+ * A JSON-RPC error for a body that is not one message (JSON-RPC 2.0 §5.1: -32700 parse error,
+ * -32600 invalid request), answered as JSON-RPC with HTTP 400 (MCP 2026-07-28, Streamable HTTP,
+ * Server Validation), not with the REST error envelope: a client of /mcp reads JSON-RPC.
+ */
+function rpcRefusal(res: express.Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', id: null, error: { code, message } })
+}
+
+/**
+ * POST /mcp: one JSON-RPC message, answered by the official SDK (v2) from a fresh server of the
+ * factory. A 2026-07-28 request (its `_meta` envelope) goes to the SDK's per-request handler,
+ * which validates the envelope and the Mcp-Method / Mcp-Name headers and answers server/discover;
+ * a 2025 request (no envelope) to a stateless Streamable HTTP transport with JSON answers, as
+ * before. The body is read here, bounded; the caller's scope is checked against what the message
+ * asks (a tool's scope, research.read otherwise) before it is handled.
  *
  * A plain tools/call, most of the traffic, is answered directly (direct.ts): building a server and
  * a transport per request costs about ten times the read itself.
  */
-export function mcpHandlers(deps: { servers: McpServerFactory; resourceMetadataUrl: string }): RequestHandler[] {
+export function mcpHandlers(deps: {
+  servers: McpServerFactory
+  resourceMetadataUrl: string
+  baseUrl: string
+  onerror: (e: Error) => void
+}): RequestHandler[] {
   const toolScopes = new Map<string, Scope>(deps.servers.tools.map((t) => [t.name, t.scope]))
   const answerDirectly = directAnswerer(deps.servers)
+  const origin = new URL(deps.baseUrl).origin
+  const modern: McpHttpHandler = createMcpHandler(() => deps.servers.create(), {
+    legacy: 'reject',
+    responseMode: 'json',
+    onerror: deps.onerror,
+  })
 
   const body: RequestHandler = (req, res, next) => {
     // The fast path may have read the body already: its refusal is answered here, in the chain.
     const failed = bodyErrors.get(req)
-    if (failed !== undefined) throw failed
+    if (failed !== undefined) return refuseBody(failed, res, next)
     if (!req.is(JSON_TYPES))
       throw new ServiceError('unsupported_media_type', 'Send one JSON-RPC message with Content-Type: application/json.')
-    readJson(req, res, next)
+    readJson(req, res, (err?: unknown) => (err === undefined ? next() : refuseBody(err, res, next)))
+  }
+
+  function refuseBody(err: unknown, res: express.Response, next: express.NextFunction): void {
+    const type = (err as { type?: unknown }).type
+    // Too large, a bad charset: the service's own 4xx.
+    if (type !== 'entity.parse.failed') next(err)
+    else rpcRefusal(res, 400, RPC_CODES.parseError, 'Parse error: the body is not valid JSON.')
   }
 
   async function handleMcp(req: express.Request, res: express.Response): Promise<void> {
     const message: unknown = req.body
     if (Array.isArray(message))
-      throw new ServiceError(
-        'invalid_request',
-        'Send one JSON-RPC message per request: batches are not part of MCP since 2025-06-18.',
+      return rpcRefusal(
+        res,
+        400,
+        RPC_CODES.invalidRequest,
+        'Invalid request: send one JSON-RPC message per request; batches are not part of MCP since 2025-06-18.',
       )
     if (typeof message !== 'object' || message === null)
-      throw new ServiceError('invalid_request', 'The body must be one JSON-RPC message (an object).')
+      return rpcRefusal(res, 400, RPC_CODES.invalidRequest, 'Invalid request: the body must be one JSON-RPC message.')
 
     const principal = principalOf(res)
     const scope = scopeOf(message as { method?: unknown; params?: { name?: unknown } })
     if (!hasScope(principal, scope)) throw insufficientScope(scope, deps.resourceMetadataUrl)
-    res.setHeader('Cache-Control', cacheControlOf(principal))
-    res.setHeader('Vary', 'Authorization')
+    const extra = ['Cache-Control', cacheControlOf(principal), 'Vary', 'Authorization']
 
     const direct = answerDirectly(req, message)
     if (direct) {
-      sendDirect(res, direct, [])
+      sendDirect(res, direct, extra)
       return
     }
 
+    const request = webRequestOf(req, origin)
+    const options = { parsedBody: message }
+    if (!(await isLegacyRequest(request, message))) {
+      await sendWebResponse(res, await modern.fetch(request, options), extra)
+      return
+    }
+    // A 2025 client: one stateless exchange with JSON answers, as the 2025 specification allows.
     const server = deps.servers.create()
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-    res.once('close', () => void server.close())
-    await server.connect(transport)
-    await transport.handleRequest(req, res, message)
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    })
+    try {
+      await server.connect(transport)
+      await sendWebResponse(res, await transport.handleRequest(request, options), extra)
+    } finally {
+      void server.close()
+    }
   }
 
   function scopeOf(message: { method?: unknown; params?: { name?: unknown } }): Scope {

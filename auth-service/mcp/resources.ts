@@ -1,6 +1,10 @@
-import type { ListResourcesResult, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js'
+import type {
+  ListResourcesResult,
+  ReadResourceResult,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server'
 import type { Post } from '../../model/article.ts'
-import type { PostIndex } from '../articles/post-index.ts'
+import type { PostIndex } from '../../post-index/post-index.ts'
 import { POSTS_PATH } from '../../model/article-address.ts'
 import { MCP_LIMITS } from '../defaults.ts'
 import { RPC_CODES, RpcError } from './rpc-error.ts'

@@ -1,39 +1,20 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import {
-  CallToolRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js'
-import { z } from 'zod'
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js'
-import type { PreparedBody } from '../articles/post-index.ts'
+import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server'
+import { LRUCache } from 'lru-cache'
+import type { PostIndex, PreparedBody } from '../../post-index/post-index.ts'
+import { MCP_LIMITS } from '../defaults.ts'
 import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 import type { LogError } from '../http/errors-middleware.ts'
 import type { ActionContext } from '../routes/action.ts'
+import { PROTOCOL_VERSIONS } from './protocol.ts'
 import { articleResources } from './resources.ts'
 import { RPC_CODES, RpcError } from './rpc-error.ts'
 import { articleTools, type ArticleTool } from './tools.ts'
 
-/**
- * A request schema that only names the method: the SDK answers a request its schema refuses
- * with -32603 (internal error), so the params are checked by `strict`, as -32602 invalid params.
- */
-const loose = <M extends string>(method: M) => z.object({ method: z.literal(method), params: z.optional(z.unknown()) })
-
-function strict<S extends z.ZodType>(schema: S, request: unknown): z.output<S> {
-  const parsed = schema.safeParse(request)
-  if (parsed.success) return parsed.data
-  const problems = parsed.error.issues.map((i) => `${i.path.slice(1).join('.') || 'params'}: ${i.message}`).join('; ')
-  throw new RpcError(RPC_CODES.invalidParams, `Invalid params: ${problems.slice(0, 300)}`)
-}
-
 export interface McpServerFactory {
   create: () => Server
   tools: readonly ArticleTool[]
+  /** The tools as tools/list lists them, in a stable order (the order of `tools`). */
+  listed: { tools: Tool[] }
   /** What the server's tools/call handler answers with; refusals of the call itself (an unknown tool) are thrown. */
   runTool(name: string, args: Record<string, unknown> | undefined): ToolAnswer
 }
@@ -43,14 +24,37 @@ export type ToolAnswer = { prepared: PreparedBody } | { refusal: CallToolResult 
 
 export const SERVER_INFO = { name: 'lattice-research', title: 'Lattice Research', version: '1.0.0' } as const
 
-const INSTRUCTIONS =
-  'Research articles. search_posts finds articles by keywords, get_post fetches one with its markdown, list_posts gives the newest; every article is also a resource (its markdown twin URL). Reads need no credential; an API key or an access token for this resource identifies the caller and earns a larger read budget.'
+export const SERVER_DESCRIPTION = 'Research articles: search them, fetch one as markdown, list the newest.'
+
+export const INSTRUCTIONS = [
+  'Research articles. search and fetch find an article by keywords and fetch its text (the shape of ChatGPT',
+  'connectors); search_posts, get_post and list_posts answer what the REST API answers; every article is also a',
+  'resource (its markdown twin URL). Articles change only when the site is rebuilt, so answers may be cached for the',
+  'ttlMs given. Reads need no credential; an API key or an access token for this resource identifies the caller and',
+  'earns a larger read budget.',
+].join(' ')
+
+export const CAPABILITIES = { tools: {}, resources: {} } as const
 
 /**
- * Makes the MCP server of one request. The Streamable HTTP transport is stateless (no session,
- * so any replica answers any request) and a transport serves one request, hence a server per
- * request; everything that does not depend on the request (tools, their schemas, the schema
- * validator, the resource listing) is built once here and shared.
+ * How long a client may keep the cacheable 2026 results (MCP 2026-07-28, Server, Utilities,
+ * Caching): the tools, the resources and the articles change only when the site is rebuilt, and
+ * they are the same for every caller, so a shared cache may keep them.
+ */
+const CACHE_HINT = { ttlMs: MCP_LIMITS.cacheTtlMs, cacheScope: 'public' } as const
+const CACHE_HINTS = {
+  'server/discover': CACHE_HINT,
+  'tools/list': CACHE_HINT,
+  'resources/list': CACHE_HINT,
+  'resources/templates/list': CACHE_HINT,
+  'resources/read': CACHE_HINT,
+} as const
+
+/**
+ * Makes the MCP server of one request. The endpoint is stateless (no session, so any replica
+ * answers any request, in both protocol eras) and a transport serves one request, hence a server
+ * per request; everything that does not depend on the request (tools, their schemas, the resource
+ * listing) is built once here and shared.
  */
 export function mcpServerFactory(ctx: ActionContext, logError: LogError): McpServerFactory {
   // One per app: the endpoint's handlers and its fast path share the tools and their caches.
@@ -69,13 +73,12 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
       name: t.name,
       title: t.title,
       description: t.description,
-      inputSchema: t.inputSchema,
-      outputSchema: t.outputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      inputSchema: t.inputSchema as Tool['inputSchema'],
+      outputSchema: t.outputSchema as Tool['outputSchema'],
+      annotations: { title: t.title, readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     })),
   }
   const resources = articleResources(ctx.baseUrl, () => ctx.posts())
-  const jsonSchemaValidator = new AjvJsonSchemaValidator()
 
   /** A failure that is not a refusal is logged and answered without its details (no stack or message leaks). */
   const guard =
@@ -92,6 +95,24 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
       }
     }
 
+  /**
+   * The answers of each loaded index, by tool and arguments: a read's answer depends on nothing
+   * else, and some reads lay their body out anew on each call (an article's), so the same answer
+   * kept is what lets the direct answer keep its escaped text. A rebuild swaps in another index.
+   */
+  const answers = new WeakMap<PostIndex, LRUCache<string, ToolAnswer>>()
+  const answersOf = (index: PostIndex) => {
+    let cache = answers.get(index)
+    if (!cache) {
+      cache = new LRUCache<string, ToolAnswer>({
+        maxSize: MCP_LIMITS.answerCacheBytes,
+        sizeCalculation: (a, key) => key.length + ('prepared' in a ? a.prepared.body.length : 256),
+      })
+      answers.set(index, cache)
+    }
+    return cache
+  }
+
   /** A tool's answer: the REST read's JSON text, or the refusal of the arguments as a tool error. */
   function runTool(name: string, args: Record<string, unknown> | undefined): ToolAnswer {
     const tool = byName.get(name)
@@ -100,19 +121,31 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
         RPC_CODES.invalidParams,
         `Unknown tool "${name.slice(0, 60)}"; the tools are ${tools.map((t) => t.name).join(', ')}.`,
       )
+    const cache = answersOf(ctx.posts())
+    const key = `${name} ${JSON.stringify(args ?? {})}`
+    let answer = cache.get(key)
+    if (!answer) {
+      answer = answerOf(tool, args)
+      cache.set(key, answer)
+    }
+    return answer
+  }
+
+  function answerOf(tool: ArticleTool, args: Record<string, unknown> | undefined): ToolAnswer {
     try {
       return { prepared: tool.call(args ?? {}) }
     } catch (e) {
       // A refusal of the arguments is the tool's answer (MCP: tool execution errors), so the model can correct them.
       if (e instanceof ServiceError && e.status < 500)
-        return { refusal: { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] } }
+        return { refusal: { content: [{ type: 'text', text: `${e.code}: ${e.message}` }], isError: true } }
       throw e
     }
   }
 
   function callTool(name: string, args: Record<string, unknown> | undefined): CallToolResult {
     const answer = runTool(name, args)
-    if ('refusal' in answer) return answer.refusal
+    // A copy: the answer is kept, and what the SDK is given is its own.
+    if ('refusal' in answer) return structuredClone(answer.refusal)
     // The structured content, and its serialisation as text, as the specification recommends.
     const text = answer.prepared.body.toString()
     return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> }
@@ -120,32 +153,34 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
 
   return {
     tools,
+    listed,
     runTool,
     create() {
+      // The SDK's low-level Server, which it keeps for this case, rather than McpServer: the tool
+      // list is served as written (JSON Schema 2020-12 from the model, in a stable order) and
+      // arguments are checked by our own rules, so their refusals read as the REST API's.
       const server = new Server(SERVER_INFO, {
-        capabilities: { tools: {}, resources: {} },
+        capabilities: CAPABILITIES,
         instructions: INSTRUCTIONS,
-        jsonSchemaValidator,
+        supportedProtocolVersions: [...PROTOCOL_VERSIONS],
+        cacheHints: CACHE_HINTS,
       })
-      server.setRequestHandler(ListToolsRequestSchema, () => listed)
+      server.setRequestHandler('tools/list', () => listed)
       server.setRequestHandler(
-        loose('tools/call'),
-        guard('tools/call', (req) => {
-          const { params } = strict(CallToolRequestSchema, req)
-          return callTool(params.name, params.arguments)
-        }),
+        'tools/call',
+        guard('tools/call', (req) => callTool(req.params.name, req.params.arguments)),
       )
       server.setRequestHandler(
-        loose('resources/list'),
-        guard('resources/list', (req) => resources.list(strict(ListResourcesRequestSchema, req).params?.cursor)),
+        'resources/list',
+        guard('resources/list', (req) => resources.list(req.params?.cursor)),
       )
       server.setRequestHandler(
-        ListResourceTemplatesRequestSchema,
+        'resources/templates/list',
         guard('resources/templates/list', () => resources.templates()),
       )
       server.setRequestHandler(
-        loose('resources/read'),
-        guard('resources/read', (req) => resources.read(strict(ReadResourceRequestSchema, req).params.uri)),
+        'resources/read',
+        guard('resources/read', (req) => resources.read(req.params.uri)),
       )
       return server
     },

@@ -1,4 +1,4 @@
-import type { PreparedBody } from '../articles/post-index.ts'
+import type { PreparedBody } from '../../post-index/post-index.ts'
 import type { Scope } from '../auth/policy.ts'
 import { ServiceError } from '../errors.ts'
 import type { ReadInput } from '../http/read-path.ts'
@@ -8,6 +8,7 @@ import { getPost } from '../routes/get-post.ts'
 import { listPosts } from '../routes/list-posts.ts'
 import type { Json } from '../routes/openapi-parts.ts'
 import { searchPosts } from '../routes/search-posts.ts'
+import { connectorTools } from './connector-tools.ts'
 
 /** A JSON Schema object, as MCP's tool definitions carry them. */
 type ObjectSchema = { type: 'object'; properties?: Record<string, object>; required?: string[]; [key: string]: unknown }
@@ -34,7 +35,8 @@ interface Parameter {
 }
 
 /**
- * The tools, each built from a REST read of the endpoint table: its input schema is the
+ * The tools, in the order tools/list gives them: search and fetch for connectors
+ * (connector-tools.ts), then the REST reads'. Each of these is built from a REST read of the endpoint table: its input schema is the
  * operation's documented parameters, its output schema the documented 200 body, and a call runs
  * the action's own read with the arguments as the query (or path) REST would have parsed. So a
  * parameter added to the REST read (paging, filters) is a tool argument too, parsed and refused
@@ -42,6 +44,7 @@ interface Parameter {
  */
 export function articleTools(ctx: ActionContext): ArticleTool[] {
   return [
+    ...connectorTools(ctx),
     tool(ctx, searchPosts, {
       name: 'search_posts',
       title: 'Search articles',

@@ -5,6 +5,9 @@ import { SCHEMAS } from './schemas.ts'
 
 const optionalBearer = [{}, { bearer: [] }]
 
+/** What any operation may answer, less 413: an operation that takes no body refuses no body as too large. */
+const BODILESS_COMMON: Json = Object.fromEntries(Object.entries(COMMON).filter(([status]) => status !== '413'))
+
 /** The responses with these headers added to each. */
 function withHeaders(responses: Json, headers: Json): Json {
   if (Object.keys(headers).length === 0) return responses
@@ -47,7 +50,8 @@ export function buildOpenApiDocument(baseUrl: string): Json {
     const protectedResource = e.path.startsWith(RESOURCE_PATH) || e.path === MCP_PATH
     // Every answer of a budgeted operation (a read of a protected resource, a write or a credential) carries the budget's headers.
     const budgeted = protectedResource || e.kind !== 'read'
-    const responses = withHeaders({ ...COMMON, ...(operation.responses as Json) }, budgeted ? RATE_LIMIT_HEADERS : {})
+    const common = e.method === 'GET' ? BODILESS_COMMON : COMMON
+    const responses = withHeaders({ ...common, ...(operation.responses as Json) }, budgeted ? RATE_LIMIT_HEADERS : {})
     // Everything under a protected resource takes an optional bearer credential (docs/api.md#the-api, docs/mcp.md).
     const security = protectedResource ? optionalBearer : []
     const ops = (paths[openApiPath(e.path)] ??= {})

@@ -345,6 +345,34 @@ export const SCHEMAS = {
       'agent_auth',
     ],
   },
+  ServerCard: {
+    type: 'object',
+    description:
+      'MCP server card (experimental extension, SEP-2127): identity, remote endpoints and their protocol versions; ' +
+      'the tools and the authorization accepted in `_meta`.',
+    properties: {
+      $schema: uri,
+      name: { type: 'string', pattern: '^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$' },
+      version: str,
+      title: str,
+      description: { type: 'string', maxLength: 100 },
+      websiteUrl: uri,
+      remotes: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            type: oneOf(['streamable-http', 'sse']),
+            url: str,
+            supportedProtocolVersions: { type: 'array', items: str },
+          },
+          required: ['type', 'url'],
+        },
+      },
+      _meta: { type: 'object' },
+    },
+    required: ['$schema', 'name', 'version', 'description'],
+  },
   Linkset: {
     type: 'object',
     description: 'RFC 9264 §4.2 linkset: per link context (anchor), its links by relation type.',

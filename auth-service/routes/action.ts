@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express'
-import type { PostIndex, PreparedBody } from '../articles/post-index.ts'
+import type { PostIndex, PreparedBody } from '../../post-index/post-index.ts'
 import type { FetchOptions } from '../auth/client-metadata-fetch.ts'
 import type { SigningKey } from '../auth/signing-key.ts'
 import type { TokenService } from '../auth/tokens.ts'

@@ -6,13 +6,16 @@ import { ServiceError } from '../errors.ts'
 import { bodyFields, formBody, hasBody, jsonBody, JSON_TYPES, FORM_TYPE } from '../http/forms.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
 import type { HandlerAction } from './action.ts'
+import { describeDuration } from '../../model/duration.ts'
 
 /** POST /api/v1/keys (docs/api.md#an-api-key): no body, JSON or a form, with an optional short `label`. */
 export const createApiKey: HandlerAction = {
   operation: () => ({
     tags: ['Keys'],
     summary: 'Issue an API key',
-    description: `The body is optional. The key is shown once, expires after ${LIFETIMES.apiKey} seconds, and carries ${SCOPES.join(' and ')}.`,
+    description:
+      `The body is optional. The key is shown once, expires after ${describeDuration(LIFETIMES.apiKey)}, ` +
+      `and carries ${SCOPES.join(' and ')}.`,
     requestBody: {
       required: false,
       content: {

@@ -7,6 +7,7 @@ import { decideAuthorization } from './decide-authorization.ts'
 import { exchangeToken } from './exchange-token.ts'
 import { getApiCatalog } from './get-api-catalog.ts'
 import { getCatalog } from './get-catalog.ts'
+import { getAiCatalog, getMcpServerCard, getMcpServerCardWellKnown } from './get-mcp-server-card.ts'
 import { getOpenApi } from './get-openapi.ts'
 import { getPost } from './get-post.ts'
 import { listPosts } from './list-posts.ts'
@@ -213,6 +214,27 @@ export const ENDPOINTS = [
     path: '/.well-known/api-catalog',
     kind: 'read',
     action: getApiCatalog,
+  },
+  {
+    operationId: 'getMcpServerCard',
+    method: 'GET',
+    path: `${MCP_PATH}/server-card`,
+    kind: 'read',
+    action: getMcpServerCard,
+  },
+  {
+    operationId: 'getMcpServerCardWellKnown',
+    method: 'GET',
+    path: '/.well-known/mcp/server-card.json',
+    kind: 'read',
+    action: getMcpServerCardWellKnown,
+  },
+  {
+    operationId: 'getAiCatalog',
+    method: 'GET',
+    path: '/.well-known/ai-catalog.json',
+    kind: 'read',
+    action: getAiCatalog,
   },
 ] as const satisfies readonly Endpoint[]
 

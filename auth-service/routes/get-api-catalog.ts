@@ -1,4 +1,5 @@
-import { prepareBody } from '../articles/post-index.ts'
+import { prepareBody } from '../../post-index/post-index.ts'
+import { SERVER_CARD_TYPE } from '../mcp/server-card.ts'
 import { READ_ERRORS, cachedRead, ref } from './openapi-parts.ts'
 import { DOCUMENTS_MODIFIED_MS, SITE_PAGES, type ReadAction } from './action.ts'
 
@@ -8,7 +9,8 @@ export const API_CATALOG_TYPE = `application/linkset+json; profile="${API_CATALO
 
 /**
  * GET /.well-known/api-catalog (RFC 9727): where a program finds this origin's API, its OpenAPI
- * description, its documentation and its auth metadata, without knowing the paths beforehand.
+ * description, its documentation and its auth metadata, and the MCP endpoint with its server
+ * card, without knowing the paths beforehand.
  */
 export const getApiCatalog: ReadAction = {
   cacheControl: 'public, max-age=300',
@@ -16,7 +18,8 @@ export const getApiCatalog: ReadAction = {
     tags: ['Discovery'],
     summary: 'API catalog (RFC 9727 linkset)',
     description:
-      'The API, its OpenAPI description, its documentation (/auth.md, the developer portal) and its protected resource metadata, as an RFC 9264 linkset.',
+      'The API, its OpenAPI description, its documentation (/auth.md, the developer portal) and its protected ' +
+      'resource metadata, and the MCP endpoint with its server card, as an RFC 9264 linkset.',
     responses: {
       '200': {
         description: 'The catalog.',
@@ -30,10 +33,11 @@ export const getApiCatalog: ReadAction = {
   read(ctx) {
     const self = ctx.url('getApiCatalog')
     const api = ctx.url('getCatalog')
+    const mcp = ctx.url('mcp')
     const linkset = {
       linkset: [
         // The catalog itself: its one API, and the profile it follows (RFC 9727 §4.2).
-        { anchor: self, item: [{ href: api }], profile: [{ href: API_CATALOG_PROFILE }] },
+        { anchor: self, item: [{ href: api }, { href: mcp }], profile: [{ href: API_CATALOG_PROFILE }] },
         {
           anchor: api,
           'service-desc': [{ href: ctx.url('getOpenApi'), type: 'application/vnd.oai.openapi+json;version=3.1' }],
@@ -46,6 +50,13 @@ export const getApiCatalog: ReadAction = {
             { href: `${ctx.baseUrl}${SITE_PAGES.developers}`, type: 'text/html', title: 'Developer portal' },
           ],
           'service-meta': [{ href: ctx.url('getProtectedResourceMetadata'), type: 'application/json' }],
+        },
+        // The second way in, MCP: its server card describes it as an OpenAPI document describes the API.
+        {
+          anchor: mcp,
+          'service-desc': [{ href: ctx.url('getMcpServerCard'), type: SERVER_CARD_TYPE, title: 'MCP server card' }],
+          'service-doc': [{ href: `${ctx.baseUrl}${SITE_PAGES.guide}#mcp`, type: 'text/markdown', title: 'MCP' }],
+          'service-meta': [{ href: ctx.url('getMcpProtectedResourceMetadata'), type: 'application/json' }],
         },
       ],
     }

@@ -1,4 +1,4 @@
-import { prepareBody } from '../articles/post-index.ts'
+import { prepareBody } from '../../post-index/post-index.ts'
 import { READ_ERRORS, cachedRead, json, ref } from './openapi-parts.ts'
 import { DOCUMENTS_MODIFIED_MS, SITE_PAGES, type ReadAction } from './action.ts'
 

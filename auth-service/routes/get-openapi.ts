@@ -1,4 +1,4 @@
-import { prepareBody } from '../articles/post-index.ts'
+import { prepareBody } from '../../post-index/post-index.ts'
 import { DOCUMENTS_MODIFIED_MS, type ReadAction } from './action.ts'
 
 /** GET /openapi.json: the OpenAPI 3.1 description, with this origin as its server. */

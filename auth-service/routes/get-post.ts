@@ -1,7 +1,7 @@
 import { SLUG_MAX_LENGTH } from '../../model/article.ts'
 import { ServiceError } from '../errors.ts'
 import { READ_ERRORS, SAMPLE_POST, cachedRead, error, json, ref } from './openapi-parts.ts'
-import type { PostIndex, PreparedBody } from '../articles/post-index.ts'
+import type { PostIndex, PreparedBody } from '../../post-index/post-index.ts'
 import type { ReadInput } from '../http/read-path.ts'
 import type { ReadAction } from './action.ts'
 

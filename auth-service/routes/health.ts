@@ -1,5 +1,5 @@
 import { Router } from 'express'
-import type { PostIndex } from '../articles/post-index.ts'
+import type { PostIndex } from '../../post-index/post-index.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { Store } from '../store/store.ts'
 

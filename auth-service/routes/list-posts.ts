@@ -1,5 +1,5 @@
 import { READ_LIMITS } from '../defaults.ts'
-import { filterKey, type ListFilter, type ListPosition } from '../articles/post-index.ts'
+import { filterKey, type ListFilter, type ListPosition } from '../../post-index/post-index.ts'
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
 import { instantParam, intParam, onlyParams, optionalTextParam } from '../http/params.ts'
 import { SLUG_PATTERN } from '../../model/article.ts'
@@ -56,7 +56,7 @@ export const listPosts: ReadAction = {
         name: 'author',
         in: 'query',
         required: false,
-        description: `Only articles by this author, the full name (case-insensitive), e.g. \`${SAMPLE_POST.author}\`.`,
+        description: `Only articles by this author: the full name of any one author, or the whole byline (case-insensitive), e.g. \`${SAMPLE_POST.author}\`.`,
         schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength },
       },
       {

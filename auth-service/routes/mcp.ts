@@ -1,3 +1,4 @@
+import { ProtocolError } from '@modelcontextprotocol/server'
 import { mcpHandlers } from '../mcp/http.ts'
 import { mcpServerFactory } from '../mcp/server.ts'
 import { READ_ERRORS, error, json, ref } from './openapi-parts.ts'
@@ -8,7 +9,8 @@ const message = ref('JsonRpcMessage')
 /**
  * POST /mcp: the Model Context Protocol endpoint (Streamable HTTP, stateless), the articles' third
  * door beside /api/v1 and the markdown twins: tools search_posts, get_post and list_posts
- * answer what the REST reads answer, and every article is a resource. GET and DELETE are 405:
+ * answer what the REST reads answer, search and fetch in the shape of ChatGPT connectors, and
+ * every article is a resource. GET and DELETE are 405:
  * without sessions there is no stream to open and nothing to end.
  */
 export const mcp: WriteAction = {
@@ -16,7 +18,13 @@ export const mcp: WriteAction = {
   operation: (ctx) => ({
     tags: ['MCP'],
     summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
-    description: `One JSON-RPC message per POST (MCP 2025-11-25): tools search_posts, get_post and list_posts, and every article as a resource. Send Accept: application/json, text/event-stream; answers are JSON. Reads need no credential; an API key, or an access token issued for the resource ${ctx.url('mcp')}, identifies the caller.`,
+    description: [
+      'One JSON-RPC message per POST, MCP 2026-07-28 (the per-request `_meta` envelope and the Mcp-Method /',
+      'Mcp-Name headers; server/discover) or 2025-11-25 (initialize): tools search, fetch, search_posts, get_post',
+      'and list_posts, and every article as a resource. Send Accept: application/json, text/event-stream; answers',
+      'are JSON. Reads need no credential; an API key, or an access token issued for the resource',
+      `${ctx.url('mcp')}, identifies the caller.`,
+    ].join(' '),
     requestBody: {
       required: true,
       content: json(message, {
@@ -33,10 +41,17 @@ export const mcp: WriteAction = {
       },
       '202': { description: 'A notification was accepted.' },
       '400': {
-        description: 'Not one JSON-RPC message (bad JSON, a batch), or an unsupported MCP-Protocol-Version.',
+        description:
+          'Not one JSON-RPC message (-32700 bad JSON, -32600 a batch), an unsupported protocol version ' +
+          '(-32022, with the supported ones), an invalid 2026 `_meta` envelope (-32602), or an Mcp-Method / ' +
+          'Mcp-Name header that disagrees with the body (-32020).',
         content: json(ref('McpRefusal')),
       },
       '401': READ_ERRORS['401'],
+      '404': {
+        description: 'A 2026-07-28 request for a method the server does not have (-32601).',
+        content: json(message),
+      },
       '403': {
         description:
           'The token lacks the scope the call needs (insufficient_scope), or a web page of another origin sent it (invalid_origin).',
@@ -54,6 +69,11 @@ export const mcp: WriteAction = {
     return mcpHandlers({
       servers: mcpServerFactory(ctx, ctx.logError),
       resourceMetadataUrl: ctx.url('getMcpProtectedResourceMetadata'),
+      baseUrl: ctx.baseUrl,
+      // A refusal of a request is the client's mistake, answered; anything else is the service's.
+      onerror: (e) => {
+        if (!(e instanceof ProtocolError)) ctx.logError(e, { method: 'POST', path: '/mcp' })
+      },
     })
   },
 }

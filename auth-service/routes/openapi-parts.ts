@@ -112,9 +112,12 @@ export const SAMPLE_POST = {
   date: '2025-07-09',
   lastModified: '2025-08-01T14:20:00.000Z',
   author: 'Jonas Lindqvist',
+  authors: [{ name: 'Jonas Lindqvist', orcid: '0000-0002-1825-0097', affiliation: null }],
   tags: ['distributed-systems', 'performance'],
   url: 'https://research.example.org/posts/tail-latency-in-fan-out-services',
   markdown_url: 'https://research.example.org/posts/tail-latency-in-fan-out-services.md',
   image: 'https://research.example.org/images/default-cover.svg',
   doi: '10.5555/12345678',
+  license: 'CC-BY-4.0',
+  changes: [{ date: '2025-08-01', note: 'Corrected the units in Table 2.' }],
 }

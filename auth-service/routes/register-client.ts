@@ -9,8 +9,9 @@ import type { HandlerAction } from './action.ts'
 const registrationBody = express.json({ limit: CLIENT_METADATA_LIMITS.registrationBody, type: JSON_TYPES })
 
 /**
- * POST /oauth2/register: dynamic client registration (RFC 7591) for public clients only. Redirect
- * URIs are https or loopback http; no secret is issued, PKCE binds each code to its client.
+ * POST /oauth2/register: dynamic client registration (RFC 7591) for public clients only, the
+ * fallback for clients without a client ID metadata document (which 2026 MCP clients use first).
+ * Redirect URIs are https or loopback http; no secret is issued, PKCE binds each code to its client.
  */
 export const registerClient: HandlerAction = {
   operation: () => ({

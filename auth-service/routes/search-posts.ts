@@ -1,5 +1,5 @@
 import { READ_LIMITS } from '../defaults.ts'
-import type { SearchPosition } from '../articles/post-index.ts'
+import type { SearchPosition } from '../../post-index/post-index.ts'
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
 import { intParam, onlyParams, optionalTextParam, textParam } from '../http/params.ts'
 import {

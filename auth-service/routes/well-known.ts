@@ -1,4 +1,4 @@
-import { prepareBody, type PreparedBody } from '../articles/post-index.ts'
+import { prepareBody, type PreparedBody } from '../../post-index/post-index.ts'
 import { GRANTS, ID_JAG, SCOPES } from '../auth/policy.ts'
 import { documentResponses } from './openapi-parts.ts'
 import { DOCUMENTS_MODIFIED_MS, SITE_PAGES, type ActionContext, type ReadAction } from './action.ts'

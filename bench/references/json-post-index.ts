@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { IndexEntry, toPost } from '../../model/article.ts'
 import { buildKeywordSearch } from './minisearch-search.ts'
-import type { PostIndexCore, PreparedBody } from '../../auth-service/articles/post-index.ts'
+import type { PostIndexCore, PreparedBody } from '../../post-index/post-index.ts'
 
 const FILE = 'post-index.json'
 

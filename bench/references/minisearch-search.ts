@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch'
 import type { IndexEntry } from '../../model/article.ts'
-import { normalizeTerm, type KeywordSearch } from '../../auth-service/articles/search.ts'
+import { normalizeTerm, type KeywordSearch } from '../../post-index/search.ts'
 
 /** The last word matches as a prefix from this length on: shorter stems match most of the index. */
 const MIN_PREFIX = 3

@@ -6,6 +6,7 @@ import { hash } from 'node:crypto'
 import { linkSync, mkdirSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { articleSignposts, linkHeader, signpostsFile } from '../../model/signposting.ts'
 import { articlePage, markdownTwin, parseTemplate } from './article-page.ts'
 import { articleCitation } from './citation/index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
@@ -50,6 +51,8 @@ export async function writeArticles(
     const navKey = (navKeys[m.slug] = hash('sha256', shown).slice(0, 16))
     const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
     const page = join(postsDir, `${m.slug}.html`)
+    // The page's Link header, which the service sends with it (auth-service/http/static-site.ts).
+    await writeFile(signpostsFile(siteDir, m.slug), linkHeader(articleSignposts(m, baseUrl)))
     const twin = join(postsDir, `${m.slug}.md`)
     const reuse = (name: string) => linkSync(join(prev!.dir, 'site', 'posts', name), join(postsDir, name))
     // The twins depend on the article alone: an unchanged article's are linked from the live build.

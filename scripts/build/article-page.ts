@@ -3,11 +3,15 @@
  * (site/pages/article-template.astro) with each `@@name@@` marker replaced by the article's
  * escaped metadata or its cached HTML.
  */
-import { DEFAULT_IMAGE_PATH, doiUrl } from '../../model/article.ts'
+import { DEFAULT_IMAGE_PATH, doiUrl, licenseUrl, orcidUrl } from '../../model/article.ts'
 import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
 import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
 import { escapeHtml } from './html.ts'
+import { keepTogether } from '../../site/lib/typography.ts'
+import { jsonLdScript } from './json-ld.ts'
+import { articleSignposts } from '../../model/signposting.ts'
+import { bylineHtml, changesHtml, licenseHtml, signpostElements } from './research-parts.ts'
 import { articleUrl } from '../../model/article-address.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
@@ -18,7 +22,9 @@ const MARKERS = [
   'title',
   'description',
   'imageUrl',
-  'author',
+  'byline',
+  'license',
+  'changes',
   'isoDate',
   'displayDate',
   'updated',
@@ -27,6 +33,8 @@ const MARKERS = [
   'content',
   // site/components/CiteBox.astro and CitationMeta.astro
   'citationMeta',
+  'jsonLd',
+  'signposts',
   'citeDoi',
   'citeText',
   'citeBibtex',
@@ -66,10 +74,12 @@ export function articlePage(
     a.lastModified && isoDate(new Date(a.lastModified)) !== isoDate(date) ? new Date(a.lastModified) : undefined
   const values: Record<string, string> = {
     slug: a.slug,
-    title: escapeHtml(a.title),
-    description: escapeHtml(a.description),
+    title: escapeHtml(keepTogether(a.title)),
+    description: escapeHtml(keepTogether(a.description)),
     imageUrl: escapeHtml(new URL(a.image ?? DEFAULT_IMAGE_PATH, baseUrl).href),
-    author: escapeHtml(a.author),
+    byline: bylineHtml(a),
+    license: licenseHtml(a),
+    changes: changesHtml(a),
     isoDate: isoDate(date),
     displayDate: displayDate(date),
     updated: updated ? `<li>updated <time datetime="${updated.toISOString()}">${displayDate(updated)}</time></li>` : '',
@@ -79,6 +89,8 @@ export function articlePage(
       : '',
     content: html,
     citationMeta: citation.metaTags,
+    jsonLd: jsonLdScript(a, baseUrl),
+    signposts: signpostElements(articleSignposts(a, baseUrl)),
     citeDoi: citation.doiLine,
     citeText: citation.textHtml,
     citeBibtex: citation.bibtexHtml,
@@ -96,11 +108,16 @@ export function markdownTwin(a: ArticleMeta, body: string, baseUrl: string): str
     '',
     `> ${a.description}`,
     '',
-    `- Author: ${a.author}`,
+    ...a.authors.map((p) => {
+      const extra = [p.orcid && orcidUrl(p.orcid), p.affiliation].filter(Boolean).join(', ')
+      return `- Author: ${p.name}${extra ? ` (${extra})` : ''}`
+    }),
     `- Published: ${a.date.slice(0, 10)}`,
     ...(a.lastModified ? [`- Updated: ${a.lastModified}`] : []),
     ...(a.tags.length ? [`- Tags: ${a.tags.join(', ')}`] : []),
     ...(a.doi ? [`- DOI: ${doiUrl(a.doi)}`] : []),
+    ...(a.license ? [`- License: ${a.license} (${licenseUrl(a.license)})`] : []),
+    ...a.changes.map((c) => `- Changed ${c.date.slice(0, 10)}: ${c.note}`),
     `- Canonical: ${articleUrl(baseUrl, a.slug)}`,
   ].join('\n')
   return `${header}\n\n${body.trim()}\n`

@@ -7,7 +7,9 @@ import { readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
-import { Frontmatter, SLUG_PATTERN, readingMinutes } from '../../model/article.ts'
+import { FRONTMATTER_FIELDS, Frontmatter, SLUG_PATTERN, manifestFields, readingMinutes } from '../../model/article.ts'
+import { Author, Change } from '../../model/research.ts'
+import { SITE } from '../../site/lib/site.ts'
 import type { BuildProblem } from './errors.ts'
 import type { ManifestRecord } from '../../model/article.ts'
 
@@ -33,7 +35,11 @@ export interface SourceFile extends SourceRef {
 
 const SLUG_RE = new RegExp(SLUG_PATTERN)
 const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/
-const FIELDS = Object.keys(Frontmatter.shape).join(', ')
+const FIELDS = FRONTMATTER_FIELDS.join(', ')
+const NESTED_FIELDS: Record<string, string> = {
+  authors: Object.keys(Author.shape).join(', '),
+  changes: Object.keys(Change.shape).join(', '),
+}
 
 /** Files read at once: enough to keep the disk busy, few enough to bound open descriptors. */
 const READ_CONCURRENCY = 64
@@ -105,14 +111,18 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys)
+        // Inside a list item (`authors.0`), the fields of that item's kind.
+        const allowed = issue.path.length ? NESTED_FIELDS[String(issue.path[0])] : FIELDS
+        for (const key of issue.keys) {
+          const field = [...issue.path, key].join('.')
           problems.push({
             file: f.file,
-            field: key,
-            message: `unknown field "${key}"`,
-            fix: `remove it, or use one of: ${FIELDS}`,
+            field,
+            message: `unknown field "${field}"`,
+            fix: `remove it, or use one of: ${allowed ?? FIELDS}`,
           })
-      } else if (issue.path.length === 1 && data[String(issue.path[0])] === undefined) {
+        }
+      } else if (issue.code !== 'custom' && issue.path.length === 1 && data[String(issue.path[0])] === undefined) {
         problems.push({
           file: f.file,
           field: String(issue.path[0]),
@@ -136,15 +146,8 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
   return {
     slug: f.slug,
     hash: f.hash,
-    title: fm.title,
-    description: fm.description,
-    date: fm.date.toISOString(),
-    ...(fm.lastModified ? { lastModified: fm.lastModified.toISOString() } : {}),
-    author: fm.author,
-    tags: fm.tags,
-    ...(fm.image !== undefined ? { image: fm.image } : {}),
-    ...(fm.imageAlt !== undefined ? { imageAlt: fm.imageAlt } : {}),
-    ...(fm.doi !== undefined ? { doi: fm.doi } : {}),
+    ...manifestFields(fm),
+    ...(fm.license === undefined && SITE.license !== undefined ? { license: SITE.license } : {}),
     draft: fm.draft,
     readingMinutes: readingMinutes(articleBody(f.source)),
   }

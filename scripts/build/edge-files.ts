@@ -1,8 +1,8 @@
 import { link, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { IndexEntry } from '../../model/article.ts'
-import { detailFile } from '../../auth-service/articles/edge-files.ts'
-import { detailBytes } from '../../auth-service/articles/post-index.ts'
+import { detailFile } from '../../post-index/edge-files.ts'
+import { detailBytes } from '../../post-index/post-index.ts'
 import { forEachLimited } from './limited.ts'
 
 /** A published article, as the edge files need it. */
@@ -16,7 +16,7 @@ export interface EdgeArticle {
 
 /**
  * Writes each article's detail response into `buildDir` as the file the edge serves
- * (auth-service/articles/edge-files.ts). A file whose bytes are the previous build's is linked
+ * (post-index/edge-files.ts). A file whose bytes are the previous build's is linked
  * from it, which keeps its mtime and so its validators; a changed one is written anew, its mtime
  * moved past the previous file's by at least a second so that its ETag changes too.
  */

@@ -1,6 +1,6 @@
 /** What the build hands on about each article: the post index's entries and the manifest Astro reads. */
-import type { IndexEntry } from '../../model/article.ts'
-import { compareEntries } from '../../auth-service/articles/post-index.ts'
+import { indexFields, type IndexEntry } from '../../model/article.ts'
+import { compareEntries } from '../../post-index/post-index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
 import type { EntrySource } from './entries.ts'
 import { mapAhead } from './limited.ts'
@@ -15,19 +15,7 @@ export function indexEntries(published: readonly ArticleMeta[], entries: EntrySo
 }
 
 export function indexEntry(m: ArticleMeta, source: string): IndexEntry {
-  return {
-    slug: m.slug,
-    title: m.title,
-    description: m.description,
-    date: m.date.slice(0, 10),
-    lastModified: m.lastModified ?? m.date,
-    author: m.author,
-    tags: m.tags,
-    ...(m.image !== undefined ? { image: m.image } : {}),
-    ...(m.doi !== undefined ? { doi: m.doi } : {}),
-    readingMinutes: m.readingMinutes,
-    markdown: `${articleBody(source).trim()}\n`,
-  }
+  return { ...indexFields(m), markdown: `${articleBody(source).trim()}\n` }
 }
 
 /** What the list pages show of an article: the manifest Astro reads (site/lib/articles.ts). */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { DEFAULT_IMAGE_PATH, type ManifestRecord } from '../../model/article.ts'
+import { ArticleRecord, DEFAULT_IMAGE_PATH, type ArticleData, type ManifestRecord } from '../../model/article.ts'
 import { articlePath } from '../../model/article-address.ts'
 
 export { coverAlt } from '../../model/article.ts'
@@ -7,22 +7,13 @@ export { coverAlt } from '../../model/article.ts'
 /**
  * An article as the list pages see it. The build (scripts/build.ts) validates and renders the
  * articles itself and hands the site a manifest of their metadata, no bodies: Astro builds the
- * list pages and one article template, never ten thousand article pages.
+ * list pages and one article template, never ten thousand article pages. `data` holds the
+ * fields of model/article-fields.ts, read back with their schemas (dates as dates).
  */
 export interface Article {
   id: string
-  data: {
-    title: string
-    description: string
-    date: Date
-    lastModified?: Date
-    author: string
-    tags: string[]
-    /** Set only when the writer named a cover: the lists show no default cover. */
-    image?: string
-    imageAlt?: string
-    doi?: string
-  }
+  /** `image` is set only when the writer named a cover: the lists show no default cover. */
+  data: ArticleData
   readingMinutes: number
 }
 
@@ -37,21 +28,10 @@ function loadManifest(): Article[] {
   const file = process.env.ARTICLES_MANIFEST
   if (!file) throw new Error('ARTICLES_MANIFEST is not set: build the site with "npm run build".')
   const records = JSON.parse(readFileSync(file, 'utf8')) as ManifestRecord[]
-  return records.map((r) => ({
-    id: r.slug,
-    data: {
-      title: r.title,
-      description: r.description,
-      date: new Date(r.date),
-      ...(r.lastModified ? { lastModified: new Date(r.lastModified) } : {}),
-      author: r.author,
-      tags: r.tags,
-      ...(r.image !== undefined ? { image: r.image } : {}),
-      ...(r.imageAlt !== undefined ? { imageAlt: r.imageAlt } : {}),
-      ...(r.doi !== undefined ? { doi: r.doi } : {}),
-    },
-    readingMinutes: r.readingMinutes,
-  }))
+  return records.map((r) => {
+    const { draft: _draft, ...data } = ArticleRecord.parse(r)
+    return { id: r.slug, data, readingMinutes: r.readingMinutes }
+  })
 }
 
 export function articleMinutes(a: Article): number {

@@ -5,7 +5,7 @@
  * carry come from the articles, never from the clock, so a rebuild of the same content writes
  * the same bytes.
  */
-import { doiUrl } from '../../model/article.ts'
+import { doiUrl, orcidUrl } from '../../model/article.ts'
 import { articlePath, markdownPath, type Article } from './articles'
 import { SITE } from './site'
 
@@ -42,7 +42,8 @@ export function rssFeed(articles: readonly Article[], site: URL): string {
       `<guid isPermaLink="true">${abs(articlePath(a.id))}</guid>`,
       `<description>${escapeXml(a.data.description)}</description>`,
       `<pubDate>${a.data.date.toUTCString()}</pubDate>`,
-      `<dc:creator>${escapeXml(a.data.author)}</dc:creator>`,
+      // One dc:creator per author, in byline order (DCMI Metadata Terms, "creator").
+      ...a.data.authors.map((p) => `<dc:creator>${escapeXml(p.name)}</dc:creator>`),
       ...a.data.tags.map((t) => `<category>${escapeXml(t)}</category>`),
       '</item>',
     ].join(''),
@@ -76,7 +77,11 @@ export function atomFeed(articles: readonly Article[], site: URL): string {
       `<id>${abs(articlePath(a.id))}</id>`,
       `<published>${a.data.date.toISOString()}</published>`,
       `<updated>${updatedOf(a).toISOString()}</updated>`,
-      `<author><name>${escapeXml(a.data.author)}</name></author>`,
+      // One atom:author per author (RFC 4287 §4.2.1), with their ORCID iD's page as atom:uri.
+      ...a.data.authors.map((p) => {
+        const uri = p.orcid ? `<uri>${escapeXml(orcidUrl(p.orcid))}</uri>` : ''
+        return `<author><name>${escapeXml(p.name)}</name>${uri}</author>`
+      }),
       `<summary>${escapeXml(a.data.description)}</summary>`,
       ...a.data.tags.map((t) => `<category term="${escapeXml(t)}"/>`),
       '</entry>',

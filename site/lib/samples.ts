@@ -2,8 +2,8 @@ import { acceptsBearer, type Endpoint } from './openapi'
 
 /**
  * Where the reader's API key goes in a sample, and how it must be quoted there. The page shows
- * KEY_PLACEHOLDER until a key is created; then site/public/scripts/portal.js writes the key in,
- * quoted by the same rules as quote() below.
+ * KEY_PLACEHOLDER until a key is created; then the portal script (site/scripts/portal/key-slots.ts)
+ * writes the key in, quoted by the same rules as quote() below.
  */
 export type KeySlot = { key: 'shell' | 'js' | 'python' | 'json' }
 export type Segment = string | KeySlot

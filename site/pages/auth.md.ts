@@ -112,12 +112,12 @@ authorization code grant instead of Steps 2 to 5. The authorization server metad
 (\`${base}/oauth2/register\`), \`response_types_supported\` (\`code\`),
 \`code_challenge_methods_supported\` (\`S256\`) and \`client_id_metadata_document_supported\` (true).
 
-1. Identify the client, one of two ways:
+1. Identify the client, one of two ways (the first is preferred; MCP clients of 2026 use it):
    - a client ID metadata document: your \`client_id\` is the https URL (with a path) of a JSON
      document whose \`client_id\` is that same URL, with \`redirect_uris\` and \`client_name\`.
      It is fetched over https without following redirects, within 5 s and 5 KB, as
      \`application/json\`, from a public address only; or
-   - dynamic registration (RFC 7591): \`POST ${base}/oauth2/register\` with
+   - dynamic registration (RFC 7591), the fallback for a client without such a document: \`POST ${base}/oauth2/register\` with
      \`{"client_name": "…", "redirect_uris": ["http://127.0.0.1:33418/callback"], "grant_types": ["authorization_code", "refresh_token"], "token_endpoint_auth_method": "none"}\`;
      the 201 answer carries your \`client_id\`. Clients are public: no secret is issued.
    Redirect URIs are https, or http on \`127.0.0.1\`, \`[::1]\` or \`localhost\` (any port when used); they match exactly.
@@ -185,7 +185,11 @@ SET, since this host trusts no issuer.
 
 ## MCP
 
-The same articles over the Model Context Protocol (Streamable HTTP, stateless) at \`${base}/mcp\`:
+The same articles over the Model Context Protocol (Streamable HTTP, stateless) at \`${base}/mcp\`,
+protocol 2026-07-28 (\`server/discover\`, no \`initialize\`) and 2025-11-25 on the same URL. Its server card,
+\`${base}/mcp/server-card\`, names the endpoint, the versions, the tools and the authorization it accepts.
+Tools \`search\` (\`query\`) and \`fetch\` (\`id\`) answer in the shape of ChatGPT connectors (results of
+\`id\`, \`title\`, \`url\`; an article's \`text\`, \`url\` and \`metadata\`);
 tools \`search_posts\` (\`q\`, \`limit\`, \`cursor\`), \`get_post\` (\`slug\`) and \`list_posts\` (\`limit\`, \`cursor\`, \`tag\`, \`author\`, \`updated_since\`), which answer
 exactly what the REST reads answer (as \`structuredContent\` with an \`outputSchema\`), and every article
 as a \`text/markdown\` resource at its markdown address (template \`${base}/posts/{slug}.md\`).

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro'
 import { getArticles, markdownPath } from '../lib/articles'
 import { SITE } from '../lib/site'
 
-/** The llms.txt index (llmstxt.org): every article with its markdown twin, then the machine entry points. */
+/** The llms.txt index (llmstxt.org): every article with its markdown twin, then both ways in for programs: the API and MCP. */
 export const GET: APIRoute = async ({ site }) => {
   const abs = (path: string) => new URL(path, site).href
   const articles = await getArticles()
@@ -24,7 +24,8 @@ export const GET: APIRoute = async ({ site }) => {
     '',
     '## MCP',
     '',
-    `- [MCP server](${abs('/mcp')}): Model Context Protocol over Streamable HTTP, no credential needed; tools search_posts, get_post, list_posts, and every article as a text/markdown resource`,
+    `- [MCP server](${abs('/mcp')}): Model Context Protocol over Streamable HTTP (2026-07-28 and 2025-11-25), no credential needed; tools search, fetch, search_posts, get_post, list_posts, and every article as a text/markdown resource`,
+    `- [MCP server card](${abs('/mcp/server-card')}): the endpoint, its protocol versions, tools and the authorization it accepts, before connecting`,
     `- [MCP client configuration](${abs('/auth.md#mcp')}): a configuration to copy, and how to identify yourself with an API key or an access token`,
     '',
   ]

@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro'
+import { robotsTxt } from '../lib/robots'
 
 export const GET: APIRoute = ({ site }) =>
-  new Response(`User-agent: *\nAllow: /\n\nSitemap: ${new URL('/sitemap-index.xml', site)}\n`, {
-    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-  })
+  new Response(robotsTxt(site!), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } })

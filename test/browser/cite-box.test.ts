@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
-import { loadIndexFileSync } from '../../auth-service/articles/index-file.ts'
+import { loadIndexFileSync } from '../../post-index/index-file.ts'
 import { build } from '../../scripts/build.ts'
 import { launchChromium, openWatched, seriousViolations } from '../support/browser.ts'
 import { testDeps } from '../support/index.ts'
@@ -16,7 +16,8 @@ import { tempDir } from '../support/temp.ts'
 const BUILT_FOR = 'http://localhost:4321'
 /** What the writer put in the frontmatter: every character that HTML, XML, BibTeX or JSON treats specially. */
 const TITLE = `<script>alert("t")</script> {Braces} & 'quotes' $x^2$ 100% #1 a_b ~ \\ Ærø 東京`
-const AUTHOR = `Zoë <Z> "Q" & van der Berg`
+// One person (" & " would name two): the characters that break naive escaping, without that word.
+const AUTHOR = `Zoë <Z> "Q&A" van der Berg`
 const DOI = '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O'
 const SLUG = 'hostile-metadata'
 
@@ -71,18 +72,21 @@ describe('citations on an article page, in Chromium', () => {
     )
     expect(Object.fromEntries(tags)).toEqual({
       citation_title: TITLE,
-      citation_author: 'van der Berg, Zoë <Z> "Q" &',
+      citation_author: 'van der Berg, Zoë <Z> "Q&A"',
       citation_publication_date: '2025/07/09',
       citation_online_date: '2025/07/09',
       citation_journal_title: 'Lattice Research',
       citation_abstract: 'A <b>description</b> & "more"',
+      citation_abstract_html_url: `${BUILT_FOR}/posts/${SLUG}`,
       citation_fulltext_html_url: `${BUILT_FOR}/posts/${SLUG}`,
       citation_doi: DOI,
       citation_keywords: 'citations',
       citation_language: 'en',
     })
-    // The title's <script> is text, never an element.
-    expect(await page.evaluate(() => document.scripts.length)).toBe(1)
+    // The title's <script> is text, never an element; the one data block is the JSON-LD, whole.
+    const scripts = await page.evaluate(() => [...document.scripts].map((s) => [s.type, s.textContent]))
+    expect(scripts.map(([type]) => type)).toEqual(['application/ld+json', expect.any(String)])
+    expect(JSON.parse(scripts[0]![1]!)).toMatchObject({ headline: TITLE, author: [{ name: AUTHOR }] })
     expect(await page.title()).toBe(`${TITLE} · Lattice Research`)
     expect(problems).toEqual([])
     await context.close()
@@ -115,6 +119,35 @@ describe('citations on an article page, in Chromium', () => {
 
     expect(await seriousViolations(page)).toEqual([])
     // The copy script runs under the site's Content Security Policy (no inline script).
+    expect(problems).toEqual([])
+    await context.close()
+  })
+
+  it('at phone width gives each entry the whole box, its button above it, and nothing to scroll sideways', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+    const { page, problems } = await openArticle(context)
+    await page.getByText('Cite this article').click()
+    await expect.poll(() => page.locator('.cite-box button.copy').first().isVisible()).toBe(true)
+    const layout = await page.evaluate(() => {
+      const box = document.querySelector('.cite-box details')!.getBoundingClientRect()
+      return [...document.querySelectorAll('.cite-entry')].map((entry) => {
+        const content = entry.firstElementChild!
+        const button = entry.querySelector('button')!.getBoundingClientRect()
+        const r = content.getBoundingClientRect()
+        return {
+          share: r.width / box.width,
+          buttonAbove: button.bottom <= r.top + 1,
+          scrolls: content.scrollWidth > content.clientWidth,
+        }
+      })
+    })
+    expect(layout).toHaveLength(2)
+    for (const entry of layout) {
+      expect(entry.share).toBeGreaterThan(0.85)
+      expect(entry).toMatchObject({ buttonAbove: true, scrolls: false })
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+    expect(await seriousViolations(page)).toEqual([])
     expect(problems).toEqual([])
     await context.close()
   })
@@ -177,7 +210,7 @@ describe('citations on an article page, in Chromium', () => {
     const csl = await fetch(`${origin}/posts/${SLUG}.csl.json`)
     expect(csl.headers.get('content-type')).toBe('application/vnd.citationstyles.csl+json; charset=utf-8')
     expect(await csl.json()).toEqual([
-      expect.objectContaining({ title: TITLE, DOI, author: [{ family: 'van der Berg', given: 'Zoë <Z> "Q" &' }] }),
+      expect.objectContaining({ title: TITLE, DOI, author: [{ family: 'van der Berg', given: 'Zoë <Z> "Q&A"' }] }),
     ])
     const post = await (await fetch(`${origin}/api/v1/posts/${SLUG}`)).json()
     expect(post).toMatchObject({ title: TITLE, author: AUTHOR, doi: DOI })

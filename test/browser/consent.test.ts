@@ -90,6 +90,35 @@ describe('the consent page in Chromium', () => {
     await noScripts.close()
   })
 
+  for (const colorScheme of ['light', 'dark'] as const)
+    it(`at phone width (${colorScheme}), splits no scope name or identifier and scrolls nowhere sideways`, async () => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme })
+      const page = await context.newPage()
+      await page.goto(await authorizationUrl())
+      const codes = await page
+        .locator('.authorize dd code')
+        .evaluateAll((els) =>
+          els.map((el) => ({ text: el.textContent, lines: new Set([...el.getClientRects()].map((r) => r.top)).size })),
+        )
+      // The client id, both scope names and the resource: each on one line, whole.
+      expect(codes.map((c) => c.text)).toEqual([
+        expect.stringMatching(/^lat_client_/),
+        'research.read',
+        'research.search',
+        expect.stringMatching(/\/api\/v1$/),
+      ])
+      for (const c of codes) expect(c, c.text!).toMatchObject({ lines: 1 })
+      // Each value has the panel's width, under its label, not a narrow column beside it.
+      const widths = await page.evaluate(() => ({
+        panel: document.querySelector('.authorize dl')!.getBoundingClientRect().width,
+        value: document.querySelector('.authorize dd')!.getBoundingClientRect().width,
+      }))
+      expect(widths.value).toBeGreaterThan(widths.panel * 0.95)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+      expect(await seriousViolations(page)).toEqual([])
+      await context.close()
+    })
+
   it('sends access_denied when the person cancels', async () => {
     const context = await browser.newContext()
     const page = await context.newPage()

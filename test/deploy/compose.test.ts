@@ -45,14 +45,16 @@ describe('docker-compose.yml', () => {
     expect(text).toContain('--appendonly')
   })
 
-  it('gives nginx every variable its template uses, and the replicas the same anonymous budget', () => {
+  it('gives nginx every variable its templates use, and the replicas the same anonymous budget', () => {
     const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], {
       env: { ...env, RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '321' },
       encoding: 'utf8',
     })
     expect(r.status).toBe(0)
     // The nginx image's envsubst leaves an unset ${VAR} in place, and nginx then refuses to start.
-    const template = readFileSync(join(ROOT, 'deploy', 'nginx', 'default.conf.template'), 'utf8')
+    const template = ['default.conf.template', 'articles.conf.template']
+      .map((name) => readFileSync(join(ROOT, 'deploy', 'nginx', name), 'utf8'))
+      .join('\n')
     const used = new Set([...template.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]!))
     expect(used.size).toBeGreaterThan(5)
     const nginx = /\n {2}nginx:\n([\s\S]*?)\n {2}\S/.exec(r.stdout)![1]!

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
 import { Redis } from 'ioredis'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client'
 import { discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -134,6 +135,47 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       )
       .replace(/"(assertion_expires|claim_token_expires)":"[^"]*"/g, '"$1":"…"')
       .replaceAll(direct[0]!, origin)
+
+  it('sends the FAIR Signposting Link headers a replica sends, for pages and their metadata documents', async () => {
+    const slugs = readdirSync(content).map((f) => f.replace(/\.md$/, ''))
+    // Twice: the second time from nginx's cache.
+    for (const round of [1, 2])
+      for (const slug of slugs)
+        for (const path of [`/posts/${slug}`, `/posts/${slug}.bib`, `/posts/${slug}.csl.json`]) {
+          const [edge, replica] = await Promise.all([fetch(origin + path), fetch(direct[0] + path)])
+          expect(edge.status, path).toBe(200)
+          const link = edge.headers.get('link')
+          expect(link, `${path} (${round})`).toBe(replica.headers.get('link'))
+          expect(link, path).toMatch(path.endsWith(slug) ? /rel="cite-as".*rel="describedby"/ : /rel="describes"/)
+        }
+    const missing = await fetch(`${origin}/posts/no-such-article`)
+    expect(missing.status).toBe(404)
+    expect(missing.headers.get('link')).toBeNull()
+  })
+
+  it('serves an article page without its Link header when no replica answers', async () => {
+    const [port, nobody] = [await freePort(), await freePort()]
+    const lone = await startNginx(
+      join(dir, 'lone'),
+      edgeVars({
+        dir: join(dir, 'lone'),
+        port,
+        distDir,
+        replicas: [`127.0.0.1:${nobody}`, `127.0.0.1:${nobody}`],
+        anonymousReadsPerMinute: ANONYMOUS_READS,
+        credentialedPerMinute: ANONYMOUS_READS,
+      }),
+    )
+    try {
+      const slug = readdirSync(content)[0]!.replace(/\.md$/, '')
+      const res = await fetch(`http://127.0.0.1:${port}/posts/${slug}`)
+      expect(res.status).toBe(200)
+      expect(await res.text()).toContain('<h1 class="page-title"')
+      expect(res.headers.get('link')).toBeNull()
+    } finally {
+      await stopEdge(lone)
+    }
+  })
 
   it.each([
     ['GET', '/api/v1'],
@@ -279,6 +321,34 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const get = await fetch(`${origin}/mcp`, { headers: { Accept: 'text/event-stream' } })
     expect(get.status).toBe(405)
     expect(get.headers.get('allow')).toBe('POST')
+  })
+
+  it('serves a 2026-07-28 client and the server card through nginx', async () => {
+    const client = new ClientV2(
+      { name: 'edge-v2', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    )
+    await client.connect(new TransportV2(new URL(`${origin}/mcp`)))
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+      const rest = await (await fetch(`${origin}/api/v1/posts/hashing-rings`)).json()
+      for (let i = 0; i < 3; i++)
+        expect(
+          (await client.callTool({ name: 'fetch', arguments: { id: 'hashing-rings' } })).structuredContent,
+        ).toMatchObject({ id: 'hashing-rings', text: rest.markdown })
+    } finally {
+      await client.close()
+    }
+    // The card at both addresses, open to any origin, from the service (not the static site's 404).
+    const card = await fetch(`${origin}/mcp/server-card`, { headers: { Origin: 'https://agent.example' } })
+    expect(card.status).toBe(200)
+    expect(card.headers.get('content-type')).toMatch(/^application\/mcp-server-card\+json/)
+    expect(card.headers.get('access-control-allow-origin')).toBe('*')
+    const body = (await card.json()) as { remotes: Array<{ url: string }> }
+    expect(body.remotes[0]!.url).toBe(`${origin}/mcp`)
+    const wellKnown = await fetch(`${origin}/.well-known/mcp/server-card.json`)
+    expect(wellKnown.status).toBe(200)
+    expect(await wellKnown.json()).toEqual(body)
   })
 
   it("walks an MCP client's authorization through nginx: registration, the consent page as the service sends it, the code, a tool call", async () => {

@@ -2,8 +2,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createBuilder, type Builder } from '../../scripts/dev/builder.ts'
-import { createRebuildLoop } from '../../scripts/dev/rebuild-loop.ts'
+import { createBuilder, type Builder } from '../../bin/dev/builder.ts'
+import { createRebuildLoop } from '../../bin/dev/rebuild-loop.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 
 const SCRIPTED = new URL('./fixtures/scripted-build-worker.ts', import.meta.url)

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
-import { createLiveReload, type LiveReload } from '../../scripts/dev/live-reload.ts'
-import { previewListener } from '../../scripts/dev/preview-listener.ts'
+import { createLiveReload, type LiveReload } from '../../bin/dev/live-reload.ts'
+import { previewListener } from '../../bin/dev/preview-listener.ts'
 import { distOf, testDeps } from '../support/index.ts'
 
 const PAGE = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatProblems, toProblems } from '../../scripts/dev/problems.ts'
+import { formatProblems, toProblems } from '../../bin/dev/problems.ts'
 
 describe('build problems in the preview', () => {
   it("keeps a BuildError's file, field and fix", () => {

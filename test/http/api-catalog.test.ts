@@ -24,15 +24,22 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*')
     const { linkset } = JSON.parse(res.body as string) as Linkset
     const self = linkset.find((c) => c.anchor === `${BASE_URL}/.well-known/api-catalog`)!
-    expect(self.item).toEqual([{ href: `${BASE_URL}/api/v1` }])
+    expect(self.item).toEqual([{ href: `${BASE_URL}/api/v1` }, { href: `${BASE_URL}/mcp` }])
     const api = linkset.find((c) => c.anchor === `${BASE_URL}/api/v1`)!
     expect(api['service-desc']).toEqual([
       { href: `${BASE_URL}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
     ])
     expect(api['service-doc']!.map((l) => l.href)).toContain(`${BASE_URL}/auth.md`)
     expect(api['service-meta']!.map((l) => l.href)).toEqual([`${BASE_URL}/.well-known/oauth-protected-resource`])
-    // Every target is one this origin answers.
-    for (const href of [...api['service-desc']!, ...api['service-meta']!, ...self.item!].map((l) => l.href))
+    // The second way in: the MCP endpoint, described by its server card.
+    const mcp = linkset.find((c) => c.anchor === `${BASE_URL}/mcp`)!
+    expect(mcp['service-desc']).toEqual([
+      { href: `${BASE_URL}/mcp/server-card`, type: 'application/mcp-server-card+json', title: 'MCP server card' },
+    ])
+    expect(mcp['service-meta']!.map((l) => l.href)).toEqual([`${BASE_URL}/.well-known/oauth-protected-resource/mcp`])
+    // Every target is one this origin answers (the MCP endpoint itself takes POSTs only).
+    const targets = [api, mcp].flatMap((c) => [...c['service-desc']!, ...c['service-meta']!])
+    for (const href of [...targets, self.item![0]!].map((l) => l.href))
       expect((await request(app).get(new URL(href).pathname)).status, href).toBe(200)
   })
 

@@ -11,7 +11,7 @@ import fc from 'fast-check'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
-import { createPostIndex } from '../../auth-service/articles/post-index.ts'
+import { createPostIndex } from '../../post-index/post-index.ts'
 import { DEFAULT_RATE_LIMITS, MCP_LIMITS } from '../../auth-service/defaults.ts'
 import { ERROR_CODES } from '../../auth-service/errors.ts'
 import type { IndexEntry } from '../../model/article.ts'
@@ -73,7 +73,7 @@ describe('/mcp with the official SDK client', () => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} })
 
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_post', 'list_posts', 'search_posts'])
+    expect(tools.map((t) => t.name)).toEqual(['search', 'fetch', 'search_posts', 'get_post', 'list_posts'])
     for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object')
     expect(tools.find((t) => t.name === 'search_posts')!.inputSchema).toMatchObject({
       required: ['q'],
@@ -316,11 +316,17 @@ describe('/mcp refusals', () => {
   })
 
   it('refuses bad JSON, a batch, a scalar, another media type and an oversized body with a coded 4xx', async () => {
-    expect((await post('{"jsonrpc": "2.0", ')).body).toEqual(errorBody('invalid_request'))
+    // A body that is not one message is a JSON-RPC error (-32700, -32600), not the REST envelope.
+    const bad = await post('{"jsonrpc": "2.0", ')
+    expect(bad.status).toBe(400)
+    expect(bad.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } })
     const batch = await post([call, call])
     expect(batch.status).toBe(400)
-    expect(batch.body.error_description).toMatch(/batches/)
-    expect((await post('42')).status).toBe(400)
+    expect(batch.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+    expect(batch.body.error.message).toMatch(/batches/)
+    const scalar = await post('42')
+    expect(scalar.status).toBe(400)
+    expect(scalar.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
     const text = await request(app)
       .post('/mcp')
       .set({ ...MCP_HEADERS, 'Content-Type': 'text/plain' })

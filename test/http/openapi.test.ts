@@ -27,8 +27,10 @@ describe('/openapi.json', () => {
   it('describes every endpoint of the interface, with its parameters, bounds and errors', async () => {
     const { paths, components } = (await request(app).get('/openapi.json')).body
     expect(Object.keys(paths).sort()).toEqual([
+      '/.well-known/ai-catalog.json',
       '/.well-known/api-catalog',
       '/.well-known/jwks.json',
+      '/.well-known/mcp/server-card.json',
       '/.well-known/oauth-authorization-server',
       '/.well-known/oauth-protected-resource',
       '/.well-known/oauth-protected-resource/api/v1',
@@ -42,6 +44,7 @@ describe('/openapi.json', () => {
       '/api/v1/posts/{slug}',
       '/api/v1/search',
       '/mcp',
+      '/mcp/server-card',
       '/oauth2/authorize',
       '/oauth2/register',
       '/oauth2/revoke',

@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
-import { createPostIndex, type PostIndex } from '../../auth-service/articles/post-index.ts'
+import { createPostIndex, type PostIndex } from '../../post-index/post-index.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { BASE_URL, testDeps } from '../support/index.ts'
 
@@ -135,6 +135,21 @@ describe('filters of the list', () => {
       expected((e) => e.author === 'Léa Fontaine'),
     )
     expect(slugsOf(await request(app).get('/api/v1/posts?author=Fontaine'))).toEqual([])
+  })
+
+  it('finds an article of several authors by any one of them, and by its byline', async () => {
+    const authors = ['Ada Lovelace', 'Charles Babbage', 'Mary Somerville'].map((name) => ({
+      name,
+      orcid: null,
+      affiliation: null,
+    }))
+    const shared = { ...entries(1, 'joint')[0]!, author: 'Ada Lovelace, Charles Babbage and Mary Somerville', authors }
+    const joint = appOn(() => createPostIndex([shared, ...entries(3)], BASE_URL))
+    for (const name of ['charles babbage', 'Mary Somerville', 'ada lovelace, charles babbage and mary somerville'])
+      expect(slugsOf(await request(joint).get(`/api/v1/posts?author=${encodeURIComponent(name)}`))).toContain(
+        'joint-000',
+      )
+    expect(slugsOf(await request(joint).get('/api/v1/posts?author=Babbage'))).toEqual([])
   })
 
   it('keeps what changed at or after updated_since (compared with lastModified), for incremental sync', async () => {

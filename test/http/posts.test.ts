@@ -13,11 +13,14 @@ const POST_FIELDS = [
   'date',
   'lastModified',
   'author',
+  'authors',
   'tags',
   'url',
   'markdown_url',
   'image',
   'doi',
+  'license',
+  'changes',
 ]
 const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
 
@@ -86,7 +89,7 @@ describe('GET /api/v1/posts', () => {
       readingMinutes: 1,
       markdown: 'x',
     }))
-    const { createPostIndex } = await import('../../auth-service/articles/post-index.ts')
+    const { createPostIndex } = await import('../../post-index/post-index.ts')
     const big = createPostIndex(many, BASE_URL)
     const res = await request(createApp({ ...deps, posts: () => big })).get('/api/v1/posts')
     expect(res.body.posts).toHaveLength(50)

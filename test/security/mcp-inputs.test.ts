@@ -68,6 +68,13 @@ describe.each(Object.keys(apps) as Array<keyof typeof apps>)('bad tool calls, an
       'Unknown argument "extra"; get_post takes slug.',
     ],
     ['a blank query', { name: 'search_posts', arguments: { q: '' } }, '"q"'],
+    ['a search without a query', { name: 'search', arguments: {} }, 'The argument "query" is required'],
+    ['a query that is a number', { name: 'search', arguments: { query: 5 } }, '"query" is required, a non-empty'],
+    ['a query of blanks', { name: 'search', arguments: { query: '   ' } }, '"query" is required'],
+    ['a query too long', { name: 'search', arguments: { query: 'x'.repeat(5000) } }, '"q"'],
+    ['a search with a stray argument', { name: 'search', arguments: { query: 'a', q: 'b' } }, 'search takes query'],
+    ['a fetch without an id', { name: 'fetch', arguments: {} }, 'The argument "id" is required'],
+    ['a fetch of an id that is an object', { name: 'fetch', arguments: { id: { a: 1 } } }, '"id" is required'],
   ])('answers %s with a tool error the model can correct', async (_name, params, text) => {
     const res = await call(app, params)
     expect(res.status).toBe(200)

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '../../auth-service/errors.ts'
-import { EDGE_DIR, detailFile, fileValidators } from '../../auth-service/articles/edge-files.ts'
-import { loadIndexFileSync } from '../../auth-service/articles/index-file.ts'
+import { EDGE_DIR, detailFile, fileValidators } from '../../post-index/edge-files.ts'
+import { loadIndexFileSync } from '../../post-index/index-file.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { distOf, readIndexedPosts } from '../support/index.ts'
 
@@ -83,12 +83,13 @@ describe('the build of a content folder', () => {
     expect(site('atom.xml').match(/<entry>/g)).toHaveLength(3)
     expect(site('sitemap-0.xml')).toContain('<loc>http://localhost:4321/posts/search-evaluation</loc>')
     expect(site('robots.txt')).toContain('Sitemap: http://localhost:4321/sitemap-index.xml')
+    expect(site('robots.txt')).toContain('\nContent-Signal: search=yes, ai-input=yes, ai-train=no\n')
     const llms = site('llms.txt')
     expect(llms.startsWith('# Lattice Research\n')).toBe(true)
     for (const slug of ['hashing-rings', 'cafe-latency-notes', 'search-evaluation'])
       expect(llms).toContain(`(http://localhost:4321/posts/${slug}.md)`)
     // And where a program goes next: everything in one file, the catalog, the MCP server.
-    for (const path of ['/llms-full.txt', '/.well-known/api-catalog', '/mcp'])
+    for (const path of ['/llms-full.txt', '/.well-known/api-catalog', '/mcp', '/mcp/server-card'])
       expect(llms).toContain(`(http://localhost:4321${path})`)
   })
 

@@ -5,9 +5,9 @@ import { waitForHttp } from './processes.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
-/** Renders the deployment's nginx template the way the nginx image's envsubst does. */
-export function renderTemplate(vars: Record<string, string>): string {
-  const template = readFileSync(join(ROOT, 'deploy', 'nginx', 'default.conf.template'), 'utf8')
+/** Renders one of the deployment's nginx templates the way the nginx image's envsubst does. */
+export function renderTemplate(vars: Record<string, string>, name = 'default.conf.template'): string {
+  const template = readFileSync(join(ROOT, 'deploy', 'nginx', name), 'utf8')
   return template.replace(/\$\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole)
 }
 
@@ -38,6 +38,23 @@ export function edgeVars(options: {
 }
 
 /**
+ * The paths of the files the server block includes; the generated article locations, a
+ * template too, are rendered into `dir` with the deployment's variables, as the nginx image
+ * renders its templates.
+ */
+export function includedFiles(dir: string, deployment: Record<string, string>): Record<string, string> {
+  const vars = {
+    NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
+    NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
+    NGINX_CORS_HEADERS: join(ROOT, 'deploy', 'nginx', 'cors-headers.conf'),
+    NGINX_ARTICLE_LOCATIONS: join(dir, 'articles.conf'),
+  }
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(vars.NGINX_ARTICLE_LOCATIONS, renderTemplate({ ...deployment, ...vars }, 'articles.conf.template'))
+  return vars
+}
+
+/**
  * Starts Debian's nginx in the foreground with the deployment's server config, wrapped in a
  * minimal main config whose paths all live in `dir` (what the nginx image provides otherwise).
  */
@@ -45,13 +62,7 @@ export async function startNginx(dir: string, vars: Record<string, string>): Pro
   mkdirSync(join(dir, 'logs'), { recursive: true })
   writeFileSync(
     join(dir, 'default.conf'),
-    renderTemplate({
-      NGINX_ACCESS_LOG: join(dir, 'logs', 'access.log'),
-      ...vars,
-      NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
-      NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
-      NGINX_CORS_HEADERS: join(ROOT, 'deploy', 'nginx', 'cors-headers.conf'),
-    }),
+    renderTemplate({ NGINX_ACCESS_LOG: join(dir, 'logs', 'access.log'), ...vars, ...includedFiles(dir, vars) }),
   )
   writeFileSync(
     join(dir, 'nginx.conf'),

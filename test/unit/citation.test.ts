@@ -17,8 +17,10 @@ const article = (over: Partial<ArticleMeta>): ArticleMeta => ({
   title: 'An Article',
   description: 'What it finds.',
   date: '2025-07-09T00:00:00.000Z',
-  author: 'Jonas Lindqvist',
+  author: over.authors ? over.authors.map((a) => a.name).join(' and ') : 'Jonas Lindqvist',
+  authors: [{ name: over.author ?? 'Jonas Lindqvist' }],
   tags: ['distributed-systems'],
+  changes: [],
   readingMinutes: 3,
   draft: false,
   ...over,
@@ -52,7 +54,21 @@ const HOSTILE: ArticleMeta[] = [
     doi: '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O',
   }),
   article({ slug: 'percent', title: 'Percent', author: 'B Writer', doi: '10.1000.10/a%b#c"d&e' }),
+  article({
+    slug: 'three-authors',
+    title: 'Three Authors',
+    author: 'Ada Lovelace, Charles Babbage and Jean de la Fontaine',
+    authors: [
+      { name: 'Ada Lovelace', orcid: '0000-0002-1825-0097', affiliation: 'Analytical Engines & Co' },
+      { name: 'Charles Babbage' },
+      { name: 'Jean de la Fontaine', affiliation: 'Académie française' },
+    ],
+    doi: '10.5555/12345678',
+    license: 'CC-BY-4.0',
+  }),
 ]
+const names = (a: ArticleMeta) =>
+  a.authors.map((p) => splitName(collapse(p.name))).map((n) => (n.given ? n : { family: n.family }))
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim()
 /** citeproc prints typographic quotes; ours are as written. */
@@ -86,7 +102,7 @@ describe('the BibTeX twin', () => {
         URL: `${BASE}/posts/${a.slug}`,
         abstract: collapse(a.description),
       })
-      expect(parsed.author).toEqual([splitName(collapse(a.author))].map((n) => (n.given ? n : { family: n.family })))
+      expect(parsed.author).toEqual(names(a))
       expect(parsed.DOI).toBe(a.doi)
       if (a.tags.length) expect(parsed.keyword).toBe(a.tags.join(','))
     },
@@ -181,9 +197,39 @@ describe('the page parts', () => {
       expect(values.get('citation_journal_title')).toBe('Lattice Research')
       expect(values.get('citation_fulltext_html_url')).toBe(`${BASE}/posts/${a.slug}`)
       expect(values.get('citation_doi')).toBe(a.doi)
+      if (a.authors.length > 1) continue
       const n = splitName(collapse(a.author))
       expect(values.get('citation_author')).toBe(n.given ? `${n.family}, ${n.given}` : n.family)
     }
+  })
+
+  it('writes one citation_author per author in order, each followed by their institution and ORCID', () => {
+    const a = HOSTILE.find((x) => x.slug === 'three-authors')!
+    const tags = [...articleCitation(a, BASE).metaTags.matchAll(/<meta name="(citation_\w+)" content="([^"]*)">/g)]
+    const byline = tags
+      .filter(([, name]) => name!.startsWith('citation_author'))
+      .map(([, name, content]) => `${name}=${decode(content!)}`)
+    expect(byline).toEqual([
+      'citation_author=Lovelace, Ada',
+      'citation_author_institution=Analytical Engines & Co',
+      'citation_author_orcid=https://orcid.org/0000-0002-1825-0097',
+      'citation_author=Babbage, Charles',
+      'citation_author=de la Fontaine, Jean',
+      'citation_author_institution=Académie française',
+    ])
+    const names = tags.map(([, name]) => name)
+    expect(names).toContain('citation_abstract_html_url')
+    expect(names).not.toContain('citation_pdf_url')
+  })
+
+  it('names every author in BibTeX, CSL-JSON and APA, with the licence in CSL-JSON', () => {
+    const a = HOSTILE.find((x) => x.slug === 'three-authors')!
+    const work = citedWork(a, BASE)
+    expect(bibtexEntry(work)).toContain('author = {Lovelace, Ada and Babbage, Charles and {de la Fontaine}, Jean},')
+    const csl = JSON.parse(cslJson(work))[0]
+    expect(csl.author).toHaveLength(3)
+    expect(csl.license).toBe('https://creativecommons.org/licenses/by/4.0/')
+    expect(apaCitation(work).text).toMatch(/^Lovelace, A\., Babbage, C\., & de la Fontaine, J\. \(2025\)/)
   })
 
   it('shows the DOI as a doi.org link, encoded for a URL and escaped for HTML', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import {
-  ConfigError,
   ERROR_CODES,
   EVENT_ERROR_CODES,
   InvalidTokenError,
@@ -36,7 +35,7 @@ describe('the error family', () => {
       body: { error: 'temporarily_unavailable' },
     })
     expect(JSON.stringify(outage.body)).not.toContain('Redis')
-    for (const e of [new ConfigError(['PORT must be a number']), new SigningKeyError('sealed with another secret')]) {
+    for (const e of [new SigningKeyError('sealed with another secret')]) {
       expect(e.response()).toMatchObject({ status: 500, body: { error: 'server_error' } })
       expect(JSON.stringify(e.response().body)).not.toContain(e.message)
     }
@@ -48,10 +47,9 @@ describe('the error family', () => {
       new SecurityEventError('access_denied', 'x'),
       new StoreUnavailableError('x'),
       new InvalidTokenError('x'),
-      new ConfigError(['x']),
       new SigningKeyError('x'),
     ]
-    const internal = ['store_unavailable', 'token_invalid', 'invalid_configuration', 'signing_key_unusable']
+    const internal = ['store_unavailable', 'token_invalid', 'signing_key_unusable']
     for (const e of members) {
       expect(e).toBeInstanceOf(Error)
       expect([...ERROR_CODES, ...EVENT_ERROR_CODES, ...internal]).toContain(e.code)

@@ -7,7 +7,16 @@ const SITE = new URL('https://research.example.org')
 
 const article = (id: string, data: Partial<Article['data']>): Article => ({
   id,
-  data: { title: 'T', description: 'D', date: new Date('2025-01-10T00:00:00Z'), author: 'A', tags: [], ...data },
+  data: {
+    title: 'T',
+    description: 'D',
+    date: new Date('2025-01-10T00:00:00Z'),
+    author: 'A',
+    authors: [{ name: data.author ?? 'A' }],
+    tags: [],
+    changes: [],
+    ...data,
+  },
   readingMinutes: 1,
 })
 
@@ -97,4 +106,25 @@ describe('the Atom feed', () => {
 
 it('removes the characters XML forbids and escapes the rest', () => {
   expect(escapeXml('a\u0000b\u001Fc\uFFFEd\uD800e😀f<&>"\'')).toBe('abcde😀f&lt;&amp;&gt;&quot;&apos;')
+})
+
+describe('the feeds of a multi-author article', () => {
+  const many = article('many', {
+    author: 'Ada Lovelace and Charles Babbage',
+    authors: [{ name: 'Ada Lovelace', orcid: '0000-0002-1825-0097' }, { name: 'Charles Babbage' }],
+    lastModified: new Date('2025-08-01T00:00:00Z'),
+  })
+
+  it('give RSS one dc:creator per author, in order', () => {
+    expect(parseRssFeed(rssFeed([many], SITE)).items?.[0]?.dc?.creators).toEqual(['Ada Lovelace', 'Charles Babbage'])
+  })
+
+  it('give Atom one author per author, with the ORCID iD as its uri, and the last change as updated', () => {
+    const entry = parseAtomFeed(atomFeed([many], SITE)).entries?.[0]
+    expect(entry?.authors).toEqual([
+      { name: 'Ada Lovelace', uri: 'https://orcid.org/0000-0002-1825-0097' },
+      { name: 'Charles Babbage' },
+    ])
+    expect(entry?.updated).toBe('2025-08-01T00:00:00.000Z')
+  })
 })

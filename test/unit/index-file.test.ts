@@ -8,7 +8,7 @@ import {
   readIndexEntries,
   watchIndexFile,
   writeIndexFile,
-} from '../../auth-service/articles/index-file.ts'
+} from '../../post-index/index-file.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { tempDir } from '../support/temp.ts'
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compareEntries, createPostIndex, type PostIndex } from '../../auth-service/articles/post-index.ts'
+import { compareEntries, createPostIndex, type PostIndex } from '../../post-index/post-index.ts'
 import type { ActionContext } from '../../auth-service/routes/action.ts'
 import { endpointUrls } from '../../auth-service/routes/endpoints.ts'
 import { listPosts } from '../../auth-service/routes/list-posts.ts'

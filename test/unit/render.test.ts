@@ -74,10 +74,43 @@ describe('renderMarkdown', async () => {
   })
 
   it('renders GFM tables, strikethrough, task lists and autolinks', () => {
-    expect(out.html).toMatch(/<table>\s*<thead>\s*<tr>\s*<th>a<\/th>/)
+    // "a" holds numbers only: its cells are marked for the site CSS to right-align.
+    expect(out.html).toMatch(/<table>\s*<thead>\s*<tr>\s*<th class="num">a<\/th>/)
     expect(out.html).toContain('<del>2</del>')
     expect(out.html).toMatch(/<input type="checkbox" checked disabled>\s*done/)
     expect(out.html).toContain('<a href="https://example.org">https://example.org</a>')
+  })
+
+  it('marks numeric columns only, and keeps a number with its unit and a short relation together', async () => {
+    const { html, text } = await renderMarkdown(
+      [
+        'With ε = 1, 95 % of 12 ms stayed; 5 mice, 3 sets. `x = 1 %` stays as written.',
+        '',
+        '| name | n | share | note |',
+        '| --- | --- | --- | --- |',
+        '| a | 1,024 | 41 % | 3 tries |',
+        '| b | — | 0.3 % | none |',
+      ].join('\n'),
+    )
+    expect(html).toContain('ε\u00a0=\u00a01, 95\u00a0% of 12\u00a0ms stayed; 5 mice, 3 sets.')
+    expect(html).toContain('<code>x = 1 %</code>')
+    // The text the search indexes keeps ordinary spaces.
+    expect(text).toContain('With ε = 1, 95 % of 12 ms')
+    const cells = [...html.matchAll(/<t[hd]( class="num")?>([^<]*)</g)].map((m) => `${m[2]}${m[1] ? ':num' : ''}`)
+    expect(cells).toEqual([
+      'name',
+      'n:num',
+      'share:num',
+      'note',
+      'a',
+      '1,024:num',
+      '41\u00a0%:num',
+      '3 tries',
+      'b',
+      '—:num',
+      '0.3\u00a0%:num',
+      'none',
+    ])
   })
 
   it('reads a leading rule as a rule, not as frontmatter', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildKeywordSearch, normalizeTerm } from '../../auth-service/articles/search.ts'
+import { buildKeywordSearch, normalizeTerm } from '../../post-index/search.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { builtIndex, readIndexedPosts, distOf } from '../support/index.ts'
 

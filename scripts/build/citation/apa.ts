@@ -24,6 +24,16 @@ const initials = (given: string) =>
 
 const apaName = (n: PersonName) => (n.given ? `${n.family}, ${initials(n.given)}` : n.family)
 
+/**
+ * APA 7 §9.8: up to 20 authors, commas between them (after each inverted name) and "&" before
+ * the last; past 20, the first 19, an ellipsis, and the last.
+ */
+function apaAuthors(names: string[]): string {
+  if (names.length === 1) return names[0]!
+  if (names.length > 20) return `${names.slice(0, 19).join(', ')}, . . . ${names.at(-1)}`
+  return `${names.slice(0, -1).join(', ')}, & ${names.at(-1)}`
+}
+
 /** A period after a part, unless it already ends in one (or in ? or !). */
 const sentence = (s: string) => (/[.?!]$/.test(s) ? s : `${s}.`)
 
@@ -34,7 +44,7 @@ export interface ApaCitation {
 }
 
 export function apaCitation(w: CitedWork): ApaCitation {
-  const author = sentence(apaName(w.author))
+  const author = sentence(apaAuthors(w.authors.map(apaName)))
   const year = `(${w.issued.year}).`
   const title = sentence(w.title)
   const journal = sentence(w.journal)

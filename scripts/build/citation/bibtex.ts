@@ -43,7 +43,8 @@ function bibName(n: PersonName): string {
 export function bibtexEntry(w: CitedWork): string {
   const { year, month, day } = w.issued
   const fields: Array<[string, string]> = [
-    ['author', `{${bibName(w.author)}}`],
+    // BibTeX separates names with " and " (Patashnik, BibTeXing, §4); a name's own "and" is braced.
+    ['author', `{${w.authors.map(bibName).join(' and ')}}`],
     ['title', `{{${escapeLatex(w.title)}}}`],
     ['journal', `{${escapeLatex(w.journal)}}`],
     ['year', `{${year}}`],

@@ -4,6 +4,7 @@
  * changing any of them invalidates every cached render.
  */
 import { articleSanitizeSchema } from '../../../site/lib/sanitize-schema.ts'
+import { KEEP_TOGETHER } from '../../../site/lib/typography.ts'
 
 export const RENDER_PACKAGES = [
   'satteri',
@@ -35,6 +36,8 @@ export const RENDER_OPTIONS = {
   tokenizeTimeLimit: 0,
   /** KaTeX's own safety: no command may write links, classes, styles or images. */
   katex: { trust: false },
+  /** No-break spaces between a number and its unit, and around a short relation. */
+  keepTogether: KEEP_TOGETHER,
   /** Raw HTML in an article is kept, then sanitised with the site's schema. */
   sanitize: articleSanitizeSchema,
 } as const

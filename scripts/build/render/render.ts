@@ -14,6 +14,8 @@ import type { Element, ElementContent, Root, RootContent } from 'hast'
 import { RENDER_OPTIONS } from './options.ts'
 import { highlight, prepareLanguages } from './highlight.ts'
 import { renderMath } from './math.ts'
+import { markNumericColumns } from './tables.ts'
+import { keepTogether } from '../../../site/lib/typography.ts'
 import type { RenderedArticle } from './types.ts'
 
 const PARSE = {
@@ -75,6 +77,7 @@ function walk(parent: Root | Element, state: Walk, literal: boolean): void {
     if (node.type === 'text') {
       if (!literal && node.value.includes('--')) node.value = node.value.replace(TWO_DASHES, '—')
       state.text.push(node.value)
+      if (!literal) node.value = keepTogether(node.value)
       continue
     }
     if (node.type !== 'element') continue
@@ -119,6 +122,7 @@ export async function renderMarkdown(markdown: string): Promise<RenderedArticle>
   const tree = sanitize(markdownToHast(markdown, PARSE) as Root, RENDER_OPTIONS.sanitize) as Root
   const state: Walk = { slugger: new GithubSlugger(), headings: [], text: [], code: [] }
   walk(tree, state, false)
+  markNumericColumns(tree)
   if (state.code.length > 0) {
     const languageOf = await prepareLanguages(state.code.map((c) => c.lang))
     for (const c of state.code) {

@@ -4,8 +4,8 @@
  * Problems cross back as plain data: an error's own fields do not survive postMessage.
  */
 import { parentPort } from 'node:worker_threads'
-import { build } from '../build.ts'
-import { renderMarkdown } from '../build/render/index.ts'
+import { build } from '../../scripts/build.ts'
+import { renderMarkdown } from '../../scripts/build/render/index.ts'
 import { toProblems } from './problems.ts'
 
 export interface BuildRequest {

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch'
 import SearchableMap from 'minisearch/SearchableMap'
-import type { IndexEntry } from '../../model/article.ts'
+import type { IndexEntry } from '../model/article.ts'
 
 /** Words too common to tell articles apart; dropped from documents and queries alike. */
 const STOP_WORDS = new Set(

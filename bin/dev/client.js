@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The live preview's page script (served by scripts/dev.ts, never part of a build). It listens
+ * The live preview's page script (served by bin/dev.ts, never part of a build). It listens
  * to the preview's event stream: when a newer build has landed it reloads the page; while the
  * latest build has failed it shows what is wrong over the page, and clears that once fixed.
  * Built with DOM calls and a constructed style sheet, so the site's CSP (no inline script)

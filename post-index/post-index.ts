@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { toPost, type IndexEntry, type Post } from '../../model/article.ts'
+import { toPost, type IndexEntry, type Post } from '../model/article.ts'
 import { fileValidators } from './edge-files.ts'
 import { keywordIndexBuilder, keywordIndexFrom, type KeywordIndexState } from './search.ts'
 
@@ -205,7 +205,9 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
       bySlug.set(meta.slug, at)
       dates.push(meta.date)
       for (const tag of new Set(meta.tags.map(filterKey))) listOf(byTag, tag).push(at)
-      listOf(byAuthor, filterKey(meta.author)).push(at)
+      // The byline as the API gives it, and each author of it: a filter by any one finds the article.
+      const names = [meta.author, ...(meta.authors ?? []).map((a) => a.name)]
+      for (const name of new Set(names.map(filterKey))) listOf(byAuthor, name).push(at)
       modifiedMs.push(Date.parse(meta.lastModified))
       search.add(meta)
     },

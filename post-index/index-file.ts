@@ -3,7 +3,7 @@ import { open, rename } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { z } from 'zod'
-import { IndexEntry } from '../../model/article.ts'
+import { IndexEntry } from '../model/article.ts'
 import { detailFileTimes } from './edge-files.ts'
 import {
   compareEntries,

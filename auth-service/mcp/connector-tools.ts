@@ -1,0 +1,100 @@
+import type { PreparedBody } from '../../post-index/post-index.ts'
+import { ServiceError } from '../errors.ts'
+import type { ActionContext } from '../routes/action.ts'
+import { getPost } from '../routes/get-post.ts'
+import { searchPosts } from '../routes/search-posts.ts'
+import type { ArticleTool } from './tools.ts'
+
+/**
+ * `search` and `fetch` in the shape ChatGPT connectors and deep research call them
+ * (https://platform.openai.com/docs/mcp: `search(query)` gives `results` of `id`, `title`, `url`;
+ * `fetch(id)` gives the document's `id`, `title`, `text`, `url` and `metadata`). They run the REST
+ * reads (so `search` ranks as /api/v1/search does) and reshape their answers, once per answer:
+ * the REST bodies are prepared once per index and query, and so are these.
+ */
+export function connectorTools(ctx: ActionContext): ArticleTool[] {
+  const search = searchPosts.read(ctx)
+  const detail = getPost.read(ctx)
+  const searched = reshaped((body: { posts: Array<{ slug: string; title: string; url: string }> }) => ({
+    results: body.posts.map((p) => ({ id: p.slug, title: p.title, url: p.url })),
+  }))
+  const fetched = reshaped(
+    ({ slug, title, markdown, url, ...metadata }: { slug: string; title: string; markdown: string; url: string }) => ({
+      id: slug,
+      title,
+      text: markdown,
+      url,
+      metadata,
+    }),
+  )
+  return [
+    {
+      name: 'search',
+      title: 'Search articles',
+      description:
+        'Search the articles by keywords, best matches first (the ranking of /api/v1/search). ' +
+        'Gives each match’s id (for fetch), title and URL.',
+      scope: 'research.search',
+      inputSchema: objectOf({ query: { type: 'string', minLength: 1, description: 'Keywords to search for.' } }),
+      outputSchema: objectOf({
+        results: {
+          type: 'array',
+          items: objectOf({
+            id: { type: 'string' },
+            title: { type: 'string' },
+            url: { type: 'string', format: 'uri' },
+          }),
+        },
+      }),
+      call: (args) => searched(search({ params: {}, query: { q: onlyString(args, 'query', 'search') } })),
+    },
+    {
+      name: 'fetch',
+      title: 'Fetch one article',
+      description:
+        'Fetch one article by the id search gave (its slug): its title, its full text as markdown, its URL, ' +
+        'and its other fields (date, author, tags, DOI, …) as metadata.',
+      scope: 'research.read',
+      inputSchema: objectOf({ id: { type: 'string', minLength: 1, description: 'The article’s id, from search.' } }),
+      outputSchema: objectOf({
+        id: { type: 'string' },
+        title: { type: 'string' },
+        text: { type: 'string' },
+        url: { type: 'string', format: 'uri' },
+        metadata: { type: 'object' },
+      }),
+      call: (args) => fetched(detail({ params: { slug: onlyString(args, 'id', 'fetch') }, query: {} })),
+    },
+  ]
+}
+
+type Schema = Record<string, unknown>
+
+/** An object schema whose every property is required and no other is allowed. */
+function objectOf(properties: Record<string, Schema>) {
+  return { type: 'object' as const, properties, required: Object.keys(properties), additionalProperties: false }
+}
+
+/** The one string argument a tool takes, refused as REST refuses a bad parameter. */
+function onlyString(args: Readonly<Record<string, unknown>>, name: string, tool: string): string {
+  for (const key of Object.keys(args))
+    if (key !== name)
+      throw new ServiceError('invalid_request', `Unknown argument "${key.slice(0, 40)}"; ${tool} takes ${name}.`)
+  const value = args[name]
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new ServiceError('invalid_request', `The argument "${name}" is required, a non-empty string.`)
+  return value
+}
+
+/** A REST answer reshaped, kept as long as the REST answer is (it is prepared once per index). */
+function reshaped<T>(shape: (body: T) => object): (rest: PreparedBody) => PreparedBody {
+  const cache = new WeakMap<PreparedBody, PreparedBody>()
+  return (rest) => {
+    let answer = cache.get(rest)
+    if (!answer) {
+      answer = { ...rest, body: Buffer.from(JSON.stringify(shape(JSON.parse(rest.body.toString()) as T))) }
+      cache.set(rest, answer)
+    }
+    return answer
+  }
+}

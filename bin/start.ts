@@ -1,0 +1,29 @@
+/**
+ * `npm start`: builds when there is no build or it is older than the content or the site's
+ * sources, then serves site and API from one process.
+ */
+import { spawnSync } from 'node:child_process'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { loadConfig } from '../auth-service/config.ts'
+import { exitOnListenError } from '../auth-service/http/listen-error.ts'
+import { ROOT, buildEnv, computeInputs, isStale } from '../scripts/build-state.ts'
+
+const { contentDir, baseUrl, distDir } = buildEnv(process.env)
+const { port, host } = loadConfig(process.env, ROOT)
+// A taken port is said at once, not after a build that this process could not serve.
+await new Promise<void>((resolve, reject) => {
+  const probe = createServer()
+  probe.once('error', reject)
+  probe.listen(port, host, () => probe.close(() => resolve()))
+}).catch(exitOnListenError)
+if (isStale(distDir, computeInputs(contentDir, baseUrl))) {
+  console.log('The build is missing or out of date: building the site first.')
+  // A separate process, so the server does not carry the build's memory.
+  // Told what to build for: without settings, the build would follow a server already running.
+  const env = { ...process.env, BASE_URL: baseUrl, CONTENT_DIR: contentDir }
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { stdio: 'inherit', env })
+  if (built.status !== 0) process.exit(built.status ?? 1)
+}
+const { main } = await import('../auth-service/server.ts')
+await main().catch(exitOnListenError)

@@ -1,0 +1,55 @@
+/**
+ * The page's schema.org description of the article, a `ScholarlyArticle`
+ * (https://schema.org/ScholarlyArticle) in JSON-LD, in a `<script type="application/ld+json">`
+ * data block that search engines read.
+ */
+import { DEFAULT_IMAGE_PATH, doiUrl, licenseUrl, orcidUrl } from '../../model/article.ts'
+import { articleUrl } from '../../model/article-address.ts'
+import { SITE } from '../../site/lib/site.ts'
+import type { ArticleMeta } from './content.ts'
+
+export function scholarlyArticle(a: ArticleMeta, baseUrl: string): Record<string, unknown> {
+  const url = articleUrl(baseUrl, a.slug)
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ScholarlyArticle',
+    '@id': url,
+    url,
+    mainEntityOfPage: url,
+    headline: a.title,
+    description: a.description,
+    // A person is identified by their ORCID iD's URL, as ORCID asks of linked data.
+    author: a.authors.map((p) => ({
+      '@type': 'Person',
+      ...(p.orcid ? { '@id': orcidUrl(p.orcid) } : {}),
+      name: p.name,
+      ...(p.affiliation ? { affiliation: { '@type': 'Organization', name: p.affiliation } } : {}),
+    })),
+    datePublished: a.date.slice(0, 10),
+    dateModified: a.lastModified ?? a.date,
+    ...(a.doi
+      ? { identifier: { '@type': 'PropertyValue', propertyID: 'DOI', value: a.doi }, sameAs: doiUrl(a.doi) }
+      : {}),
+    ...(a.license ? { license: licenseUrl(a.license) } : {}),
+    publisher: { '@type': 'Organization', name: SITE.name, url: baseUrl },
+    isAccessibleForFree: true,
+    image: new URL(a.image ?? DEFAULT_IMAGE_PATH, baseUrl).href,
+    keywords: a.tags,
+    inLanguage: 'en',
+  }
+}
+
+/**
+ * JSON that cannot end its script element or open a comment inside it (HTML Standard §4.12.1.3,
+ * "Restrictions for contents of script elements"): `<`, `>` and `&` as JSON escapes, and the two
+ * line terminators JavaScript once refused.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+}
+
+export const jsonLdScript = (a: ArticleMeta, baseUrl: string) =>
+  `<script type="application/ld+json">${jsonForScript(scholarlyArticle(a, baseUrl))}</script>`
