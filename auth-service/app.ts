@@ -62,6 +62,8 @@ export interface AppDeps {
   rateLimits?: RateLimits
   /** Answer successful reads of the API and plain MCP tool calls in one step (default); false runs them through the chain. */
   readFastPath?: boolean
+  /** Records per OAI-PMH list answer (defaults.ts OAI_LIMITS unless given: tests page with fewer). */
+  oaiPageSize?: number
 }
 
 /**
@@ -101,6 +103,7 @@ export function createApp(deps: AppDeps): RequestListener {
     onIssued: (kind) => deps.metrics?.issued.inc({ kind }),
     openapi: buildOpenApiDocument(deps.baseUrl),
     logError,
+    ...(deps.oaiPageSize === undefined ? {} : { oaiPageSize: deps.oaiPageSize }),
   }
   const resourceMetadata = url('getProtectedResourceMetadata')
   const resolvePrincipal = principalResolver({
@@ -179,6 +182,10 @@ export function createApp(deps: AppDeps): RequestListener {
   // The endpoint alone: its server card below it is a public document for any origin.
   api.all(MCP_PATH, originCheck(deps.baseUrl), authenticate(resolveMcpPrincipal, refusedCredential))
   if (budget) api.post(MCP_PATH, budget.everyRequest)
+  // Public reads outside the protected resources (OAI-PMH, by GET or POST) draw on the same budget.
+  if (budget)
+    for (const e of ENDPOINTS as readonly Endpoint[])
+      if (e.budget === 'reads' && !e.scope) api[e.method === 'GET' ? 'get' : 'post'](e.path, budget.everyRequest)
   for (const e of ENDPOINTS as readonly Endpoint[])
     api[e.method === 'GET' ? 'get' : 'post'](e.path, ...handlers.get(e)!)
   for (const [path, allow] of allowedMethods()) api.all(path, methodNotAllowed(allow))

@@ -12,6 +12,7 @@ import { getOpenApi } from './get-openapi.ts'
 import { getPost } from './get-post.ts'
 import { listPosts } from './list-posts.ts'
 import { mcp } from './mcp.ts'
+import { OAI_PATH, oaiGet, oaiPost } from './oai.ts'
 import { receiveSecurityEvent } from './receive-security-event.ts'
 import { registerClient } from './register-client.ts'
 import { registerIdentity } from './register-identity.ts'
@@ -159,6 +160,9 @@ export const ENDPOINTS = [
     path: '/.well-known/mcp/server-card.json',
     action: getMcpServerCardWellKnown,
   },
+  // OAI-PMH 2.0: public reads by GET or POST (§3.1.1 of the protocol), on the read budget.
+  { operationId: 'getOai', method: 'GET', path: OAI_PATH, budget: 'reads', action: oaiGet },
+  { operationId: 'postOai', method: 'POST', path: OAI_PATH, budget: 'reads', action: oaiPost },
   { operationId: 'getAiCatalog', method: 'GET', path: '/.well-known/ai-catalog.json', action: getAiCatalog },
 ] as const satisfies readonly Endpoint[]
 
