@@ -39,7 +39,8 @@ const TAKES: Record<Verb, readonly string[]> = {
 export const ARGUMENT_MAX_LENGTH = 512
 const METADATA_PREFIX = /^[A-Za-z0-9\-_.!~*'()]+$/
 // xs:anyURI as a scheme and characters a URI may hold: enough for any identifier worth looking up.
-const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it keeps out.
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001F\u007F<>"{}|\\^`]+$/
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 const SECOND = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/
 
