@@ -52,7 +52,12 @@ export function catalogOf(index: PostIndex): Catalog {
       }))
       .sort((a, b) => (before({ sec: a.sec, slug: a.post.slug }, { sec: b.sec, slug: b.post.slug }) ? -1 : 1))
     const bySet = new Map<string, HarvestRecord[]>()
-    for (const r of records) for (const s of r.sets) bySet.set(s, [...(bySet.get(s) ?? []), r])
+    for (const r of records)
+      for (const s of r.sets) {
+        const members = bySet.get(s)
+        if (members) members.push(r)
+        else bySet.set(s, [r])
+      }
     catalog = {
       records,
       bySlug: new Map(records.map((r) => [r.post.slug, r])),

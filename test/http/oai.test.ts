@@ -55,7 +55,7 @@ async function harvest(verb: string, args: string, method: 'get' | 'post' = 'get
 }
 
 describe('OAI-PMH at /oai', () => {
-  it('identifies the repository: base URL, granularity to the second, earliest datestamp, no deletions kept', async () => {
+  it('identifies the repository: base URL, granularity to the second, earliest datestamp, no deletions', async () => {
     const page = await oai('verb=Identify')
     expect(page.request).toEqual({ verb: 'Identify' })
     expect(page.xml).toContain(`<baseURL>${BASE_URL}/oai</baseURL>`)
