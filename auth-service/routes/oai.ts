@@ -63,8 +63,8 @@ const ok = {
 }
 const description =
   `OAI-PMH 2.0 (${OAI_PMH_SPEC}): Identify, ListMetadataFormats, ListSets (tags as sets), GetRecord, ` +
-  'ListIdentifiers and ListRecords in oai_dc, identifiers oai:<host>:<slug>, datestamps to the second (the last change), paged with ' +
-  'expiring resumption tokens. Protocol errors are answered as 200 with an error element.'
+  'ListIdentifiers and ListRecords in oai_dc, identifiers oai:<host>:<slug>, datestamps to the second ' +
+  '(the last change), paged with expiring resumption tokens. Protocol errors are answered as 200 with an error element.'
 
 /** GET /oai: the protocol's requests as a query string (§3.1.1.1). */
 export const oaiGet: WriteAction = {
