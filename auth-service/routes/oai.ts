@@ -3,7 +3,8 @@ import { BODY_LIMITS, OAI_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { FORM_TYPE, hasBody } from '../http/forms.ts'
 import { SERVER_INFO } from '../mcp/server.ts'
-import { tokenKey } from '../oai/tokens.ts'
+import { ARGUMENT_MAX_LENGTH, VERBS } from '../oai/arguments.ts'
+import { TOKEN_MAX_LENGTH, tokenKey } from '../oai/tokens.ts'
 import { answerRequest, type Repository } from '../oai/verbs.ts'
 import type { ActionContext, WriteAction } from './action.ts'
 import { READ_ERRORS, error, type Json } from './openapi-parts.ts'
@@ -55,6 +56,11 @@ const onlyForms: RequestHandler = (req, _res, next) => {
 const formPairs = (req: Request) => [...new URLSearchParams(typeof req.body === 'string' ? req.body : '')]
 
 const ARGUMENTS = ['verb', 'identifier', 'metadataPrefix', 'from', 'until', 'set', 'resumptionToken']
+/** Each argument's schema, with the bound the code holds it to (a longer value is refused). */
+const argumentSchema = (name: string): Json =>
+  name === 'verb'
+    ? { type: 'string', enum: [...VERBS] }
+    : { type: 'string', maxLength: name === 'resumptionToken' ? TOKEN_MAX_LENGTH : ARGUMENT_MAX_LENGTH }
 const ok = {
   description:
     'The OAI-PMH answer (OAI-PMH.xsd): the verb’s element, or the protocol’s error element (badVerb, ' +
@@ -77,7 +83,7 @@ export const oaiGet: WriteAction = {
       name,
       in: 'query',
       required: name === 'verb',
-      schema: { type: 'string' },
+      schema: argumentSchema(name),
       ...(name === 'verb' ? { example: 'Identify' } : {}),
     })),
     responses: { '200': ok, '503': READ_ERRORS['503'] },
@@ -98,8 +104,8 @@ export const oaiPost: WriteAction = {
         [FORM_TYPE]: {
           schema: {
             type: 'object',
-            properties: Object.fromEntries(ARGUMENTS.map((a) => [a, { type: 'string' }])),
-          } as Json,
+            properties: Object.fromEntries(ARGUMENTS.map((a) => [a, argumentSchema(a)])),
+          },
           example: { verb: 'ListRecords', metadataPrefix: 'oai_dc' },
         },
       },
