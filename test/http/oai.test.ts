@@ -1,7 +1,8 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
-import type { Post } from '../../model/article.ts'
+import { createPostIndex } from '../../auth-service/articles/post-index.ts'
+import type { IndexEntry, Post } from '../../model/article.ts'
 import { doiUrl, licenseUrl } from '../../model/article.ts'
 import { BASE_URL, testDeps } from '../support/index.ts'
 import { dcValues, readOai, validateOai, type OaiPage } from '../support/oai.ts'
@@ -143,5 +144,51 @@ describe('OAI-PMH at /oai', () => {
       Array.from({ length: 20 }, (_, i) => harvest(i % 2 ? 'ListRecords' : 'ListIdentifiers', 'metadataPrefix=oai_dc')),
     )
     for (const run of runs) expect(run.ids).toEqual(ordered.map((p) => idOf(p.slug)))
+  })
+})
+
+describe('OAI-PMH across a rebuild', () => {
+  /** `count` articles, one a day, modified in the order of their number. */
+  const entries = (count: number, prefix: string, editedDay = 0): IndexEntry[] =>
+    Array.from({ length: count }, (_, i) => ({
+      slug: `${prefix}-${String(i).padStart(3, '0')}`,
+      title: `Study ${i}`,
+      description: 'A study.',
+      date: '2024-06-01',
+      lastModified: new Date(Date.UTC(2025, 0, 1 + i + editedDay)).toISOString(),
+      author: 'Ada Lovelace',
+      tags: i % 2 ? ['odd'] : [],
+      readingMinutes: 1,
+      markdown: 'Body.',
+    }))
+
+  it('neither repeats nor skips a record that stayed, and brings an edited one at the end', async () => {
+    const before = entries(30, 'a')
+    let live = createPostIndex(before, BASE_URL)
+    const swapping = createApp({ ...deps, posts: () => live, oaiPageSize: 7 })
+    const seen: string[] = []
+    let page = readOai((await request(swapping).get('/oai?verb=ListIdentifiers&metadataPrefix=oai_dc')).text)
+    seen.push(...page.identifiers)
+    // After the first page: a-003 (harvested) and a-020 (not yet) are edited, and new articles land.
+    const edited = before.map((e) =>
+      e.slug === 'a-003' || e.slug === 'a-020' ? { ...e, lastModified: '2026-01-01T00:00:00.000Z' } : e,
+    )
+    live = createPostIndex([...edited, ...entries(3, 'b', 400)], BASE_URL)
+    while (page.token?.value) {
+      const res = await request(swapping).get(`/oai?verb=ListIdentifiers&resumptionToken=${page.token.value}`)
+      await validateOai(res.text)
+      page = readOai(res.text)
+      seen.push(...page.identifiers)
+    }
+    const slugs = seen.map((id) => id.split(':').at(-1))
+    const stayed = before.map((e) => e.slug).filter((s) => s !== 'a-003' && s !== 'a-020')
+    for (const slug of stayed)
+      expect(
+        slugs.filter((s) => s === slug),
+        slug,
+      ).toHaveLength(1)
+    // What changed comes at its new datestamp, once (again, if harvested before), and the new ones after it.
+    expect(slugs.slice(-5)).toEqual(['a-003', 'a-020', 'b-000', 'b-001', 'b-002'])
+    expect(slugs.filter((s) => s === 'a-003')).toHaveLength(2)
   })
 })
