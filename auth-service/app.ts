@@ -49,6 +49,8 @@ export interface AppDeps {
   trustProxy?: string | boolean
   /** Per-client budgets, counted in the Store; none when omitted. */
   rateLimits?: RateLimits
+  /** Records per OAI-PMH list answer (defaults.ts OAI_LIMITS unless given: tests page with fewer). */
+  oaiPageSize?: number
 }
 
 /**
@@ -79,6 +81,7 @@ export function createApp(deps: AppDeps): RequestListener {
     onIssued: (kind) => deps.metrics?.issued.inc({ kind }),
     openapi: buildOpenApiDocument(deps.baseUrl),
     logError,
+    ...(deps.oaiPageSize === undefined ? {} : { oaiPageSize: deps.oaiPageSize }),
   }
   const limits = deps.rateLimits
   const express = expressApp(deps.trustProxy)

@@ -117,6 +117,12 @@ export const LIFETIMES = {
   forever: 100 * 365 * 24 * 60 * 60,
 } as const
 
+/**
+ * OAI-PMH (/oai): records or headers per list answer, and how long a resumption token stays
+ * valid (§3.5 of the protocol: long enough for a slow harvester to come back).
+ */
+export const OAI_LIMITS = { pageSize: 100, tokenLifetimeSeconds: 24 * 60 * 60 } as const
+
 /** Tolerated clock difference between replicas when checking exp/iat/nbf (RFC 8725 §3.10). */
 export const CLOCK_SKEW_SECONDS = 30
 

@@ -48,8 +48,9 @@ export function buildOpenApiDocument(baseUrl: string): Json {
     const operation = e.action.operation?.(ctx)
     if (!operation) continue
     const protectedResource = e.path.startsWith(RESOURCE_PATH) || e.path === MCP_PATH
-    // Every answer of a budgeted operation (a read of a protected resource, a write or a credential) carries the budget's headers.
-    const budgeted = protectedResource || e.kind !== 'read'
+    // Every answer of a budgeted operation (a read of a protected resource or on the read budget,
+    // a write or a credential) carries the budget's headers.
+    const budgeted = protectedResource || e.kind !== 'read' || e.budget === 'reads'
     const common = e.method === 'GET' ? BODILESS_COMMON : COMMON
     const responses = withHeaders({ ...common, ...(operation.responses as Json) }, budgeted ? RATE_LIMIT_HEADERS : {})
     // Everything under a protected resource takes an optional bearer credential (docs/api.md#the-api, docs/mcp.md).

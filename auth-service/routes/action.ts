@@ -28,6 +28,8 @@ export interface ActionContext {
   openapi: object
   /** Where failures that are not a client's mistake are reported, for handlers that answer them themselves. */
   logError: LogError
+  /** Records per OAI-PMH list answer; OAI_LIMITS.pageSize unless given. */
+  oaiPageSize?: number
 }
 
 /**

@@ -12,6 +12,7 @@ import { getOpenApi } from './get-openapi.ts'
 import { getPost } from './get-post.ts'
 import { listPosts } from './list-posts.ts'
 import { mcp } from './mcp.ts'
+import { OAI_PATH, oaiGet, oaiPost } from './oai.ts'
 import { receiveSecurityEvent } from './receive-security-event.ts'
 import { registerClient } from './register-client.ts'
 import { registerIdentity } from './register-identity.ts'
@@ -236,6 +237,9 @@ export const ENDPOINTS = [
     kind: 'read',
     action: getAiCatalog,
   },
+  // OAI-PMH 2.0: public reads by GET or POST (§3.1.1 of the protocol), on the read budget.
+  { operationId: 'getOai', method: 'GET', path: OAI_PATH, kind: 'read', budget: 'reads', action: oaiGet },
+  { operationId: 'postOai', method: 'POST', path: OAI_PATH, kind: 'read', budget: 'reads', action: oaiPost },
 ] as const satisfies readonly Endpoint[]
 
 /** `/api/v1/posts/:slug` as OpenAPI writes it: `/api/v1/posts/{slug}`. */

@@ -6,6 +6,7 @@
  * the same bytes.
  */
 import { doiUrl, orcidUrl } from '../../model/article.ts'
+import { escapeXml } from '../../model/xml-text.ts'
 import { articlePath, markdownPath, type Article } from './articles'
 import { SITE } from './site'
 
@@ -14,14 +15,7 @@ export const FEEDS = {
   atom: { path: '/atom.xml', type: 'application/atom+xml', title: `${SITE.name} (Atom)` },
 } as const
 
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
-// Characters XML 1.0 does not allow anywhere, not even escaped (C0 controls but tab and newlines, lone surrogates, U+FFFE/F).
-const NOT_XML =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it finds.
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
-
-/** Text for an XML element or a quoted attribute. */
-export const escapeXml = (s: string) => s.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => ENTITY[c]!)
+export { escapeXml }
 
 const updatedOf = (a: Article) => a.data.lastModified ?? a.data.date
 

@@ -16,6 +16,7 @@ import { postExchange, registerAgent } from '../support/agent.ts'
 import { decide, openConsent, pkce } from '../support/oauth-person.ts'
 import { REDIS_URL } from '../support/index.ts'
 import { edgeVars, startNginx } from '../support/nginx.ts'
+import { readOai, validateOai } from '../support/oai.ts'
 import { securityHeaderList } from '../../auth-service/http/security-headers.ts'
 import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
 
@@ -233,6 +234,27 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       `Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource"`,
     )
     expect(res.headers.get('x-request-id')).toBe('proxy-trace-1')
+  })
+
+  it('proxies OAI-PMH to the replicas, by GET and by a POSTed form, uncached and valid', async () => {
+    const host = new URL(origin).hostname
+    const get = await fetch(`${origin}/oai?verb=ListRecords&metadataPrefix=oai_dc`)
+    const post = await fetch(`${origin}/oai`, {
+      method: 'POST',
+      body: new URLSearchParams({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc' }),
+    })
+    for (const res of [get, post]) {
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('text/xml; charset=utf-8')
+      expect(res.headers.get('cache-control')).toBe('no-store')
+      const xml = await res.text()
+      await validateOai(xml)
+      expect(readOai(xml).identifiers).toContain(`oai:${host}:hashing-rings`)
+    }
+    const identify = await (await fetch(`${origin}/oai?verb=Identify`)).text()
+    expect(identify).toContain(`<baseURL>${origin}/oai</baseURL>`)
+    const refused = await (await fetch(`${origin}/oai?verb=ListRecords&resumptionToken=forged`)).text()
+    expect(readOai(refused).error).toBe('badResumptionToken')
   })
 
   it('honours a key issued by one replica on the other, and a revocation on one at the other', async () => {

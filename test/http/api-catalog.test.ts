@@ -24,7 +24,11 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*')
     const { linkset } = JSON.parse(res.body as string) as Linkset
     const self = linkset.find((c) => c.anchor === `${BASE_URL}/.well-known/api-catalog`)!
-    expect(self.item).toEqual([{ href: `${BASE_URL}/api/v1` }, { href: `${BASE_URL}/mcp` }])
+    expect(self.item).toEqual([
+      { href: `${BASE_URL}/api/v1` },
+      { href: `${BASE_URL}/mcp` },
+      { href: `${BASE_URL}/oai` },
+    ])
     const api = linkset.find((c) => c.anchor === `${BASE_URL}/api/v1`)!
     expect(api['service-desc']).toEqual([
       { href: `${BASE_URL}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
@@ -37,6 +41,12 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
       { href: `${BASE_URL}/mcp/server-card`, type: 'application/mcp-server-card+json', title: 'MCP server card' },
     ])
     expect(mcp['service-meta']!.map((l) => l.href)).toEqual([`${BASE_URL}/.well-known/oauth-protected-resource/mcp`])
+    // The third: the OAI-PMH repository, whose Identify answer is its metadata.
+    const oai = linkset.find((c) => c.anchor === `${BASE_URL}/oai`)!
+    expect(oai['service-doc']![0]!.href).toBe('http://www.openarchives.org/OAI/openarchivesprotocol.html')
+    expect(oai['service-meta']).toEqual([{ href: `${BASE_URL}/oai?verb=Identify`, type: 'text/xml' }])
+    const identify = await request(app).get('/oai?verb=Identify')
+    expect(identify.text).toContain(`<baseURL>${BASE_URL}/oai</baseURL>`)
     // Every target is one this origin answers (the MCP endpoint itself takes POSTs only).
     const targets = [api, mcp].flatMap((c) => [...c['service-desc']!, ...c['service-meta']!])
     for (const href of [...targets, self.item![0]!].map((l) => l.href))

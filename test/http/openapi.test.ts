@@ -26,30 +26,33 @@ describe('/openapi.json', () => {
 
   it('describes every endpoint of the interface, with its parameters, bounds and errors', async () => {
     const { paths, components } = (await request(app).get('/openapi.json')).body
-    expect(Object.keys(paths).sort()).toEqual([
-      '/.well-known/ai-catalog.json',
-      '/.well-known/api-catalog',
-      '/.well-known/jwks.json',
-      '/.well-known/mcp/server-card.json',
-      '/.well-known/oauth-authorization-server',
-      '/.well-known/oauth-protected-resource',
-      '/.well-known/oauth-protected-resource/api/v1',
-      '/.well-known/oauth-protected-resource/mcp',
-      '/agent/event/notify',
-      '/agent/identity',
-      '/agent/identity/claim',
-      '/api/v1',
-      '/api/v1/keys',
-      '/api/v1/posts',
-      '/api/v1/posts/{slug}',
-      '/api/v1/search',
-      '/mcp',
-      '/mcp/server-card',
-      '/oauth2/authorize',
-      '/oauth2/register',
-      '/oauth2/revoke',
-      '/oauth2/token',
-    ])
+    expect(Object.keys(paths).sort()).toEqual(
+      [
+        '/.well-known/ai-catalog.json',
+        '/.well-known/api-catalog',
+        '/.well-known/jwks.json',
+        '/.well-known/mcp/server-card.json',
+        '/.well-known/oauth-authorization-server',
+        '/.well-known/oauth-protected-resource',
+        '/.well-known/oauth-protected-resource/api/v1',
+        '/.well-known/oauth-protected-resource/mcp',
+        '/agent/event/notify',
+        '/agent/identity',
+        '/agent/identity/claim',
+        '/api/v1',
+        '/api/v1/keys',
+        '/api/v1/posts',
+        '/api/v1/posts/{slug}',
+        '/api/v1/search',
+        '/mcp',
+        '/mcp/server-card',
+        '/oauth2/authorize',
+        '/oauth2/register',
+        '/oauth2/revoke',
+        '/oauth2/token',
+        '/oai',
+      ].sort(),
+    )
     const limit = (path: string) => paths[path].get.parameters.find((p: { name: string }) => p.name === 'limit').schema
     expect(limit('/api/v1/posts')).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
     expect(limit('/api/v1/search')).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 20 })

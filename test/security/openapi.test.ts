@@ -127,7 +127,7 @@ describe('the OpenAPI document', () => {
       if (method === 'get')
         expect(doc.paths[path].head, `HEAD ${path}`).toMatchObject({ operationId: `${op.operationId}Head` })
       const budgeted =
-        path.startsWith('/api/v1') || path === '/mcp' || method === 'post' || path === '/oauth2/authorize'
+        path.startsWith('/api/v1') || ['/mcp', '/oauth2/authorize', '/oai'].includes(path) || method === 'post'
       if (!budgeted) continue
       for (const [status, response] of Object.entries(op.responses as Record<string, Json>))
         expect(Object.keys(response.headers ?? {}), `${method} ${path} ${status}`).toEqual(

@@ -66,13 +66,14 @@ describe('npm test on a machine that lacks what the suite drives', () => {
   it('stops before vitest with one message naming every missing package and the command that installs them', () => {
     const r = npmTest({ PATH: BIN, HOME: ROOT, CHROMIUM_PATH: '/nonexistent/chromium', TEST_NO_INSTALL: '1' })
     expectStopped(r, [
-      'npm test cannot run: chromium, nginx, docker-compose and redis-server are missing.',
+      'npm test cannot run: chromium, nginx, docker-compose, redis-server and libxml2-utils are missing.',
       '  chromium: the browser tests drive Chromium at /nonexistent/chromium',
       "  nginx: the proxy tests run the deployment's nginx configuration",
       '  docker-compose: the deployment tests validate docker-compose.yml',
       '  redis-server: the store and replica tests use a real Redis',
+      '  libxml2-utils: the OAI-PMH tests validate answers against the protocol’s XML schema with xmllint',
       'Install them, then run npm test again:',
-      '  apt-get install -y chromium nginx docker-compose redis-server',
+      '  apt-get install -y chromium nginx docker-compose redis-server libxml2-utils',
     ])
   })
 

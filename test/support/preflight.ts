@@ -25,6 +25,11 @@ export const TEST_REQUIREMENTS: readonly Requirement[] = [
     present: () => onPath('docker-compose'),
   },
   { pkg: 'redis-server', why: 'the store and replica tests use a real Redis', present: () => onPath('redis-server') },
+  {
+    pkg: 'libxml2-utils',
+    why: 'the OAI-PMH tests validate answers against the protocol’s XML schema with xmllint',
+    present: () => onPath('xmllint'),
+  },
 ]
 
 /** Whether something answers the Redis protocol at `url` within a second. */

@@ -1,0 +1,18 @@
+/** XML text, for the build's feeds and the service's OAI-PMH answers alike. */
+
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
+/**
+ * Characters XML 1.0 does not allow anywhere, not even escaped: C0 controls but tab and newlines,
+ * lone surrogates, U+FFFE/F.
+ */
+const NOT_XML = new RegExp(
+  [
+    '[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]',
+    '[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])',
+    '(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]',
+  ].join('|'),
+  'g',
+)
+
+/** Text for an XML element or a quoted attribute, without the characters XML cannot hold. */
+export const escapeXml = (s: string) => s.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => ENTITY[c]!)
