@@ -14,6 +14,7 @@ import type { Element, ElementContent, Root, RootContent } from 'hast'
 import { RENDER_OPTIONS } from './options.ts'
 import { highlight, prepareLanguages } from './highlight.ts'
 import { renderMath } from './math.ts'
+import { plainMath } from './plain-math.ts'
 import type { RenderedArticle } from './types.ts'
 
 const PARSE = {
@@ -94,7 +95,8 @@ function walk(parent: Root | Element, state: Walk, literal: boolean): void {
     } else if (tag === 'code' && classes(node).includes('math-inline')) {
       const tex = textOf(node)
       children[i] = { type: 'raw', value: renderMath(tex, false) }
-      state.text.push(tex)
+      // The text holds the formula as readers see it, not its TeX.
+      state.text.push(plainMath(tex))
       continue
     }
     const start = state.text.length
