@@ -106,6 +106,28 @@ describe('the sharded search index in Chromium', () => {
     expect(rare).toBeGreaterThanOrEqual(2)
   })
 
+  it('shows a result whose data its shard let go, searching the shard again', { timeout: 60_000 }, async () => {
+    const q = queries()[1]!
+    const one = await search('one', q)
+    await one.context.close()
+    const context = await browser.newContext()
+    try {
+      const { page, problems } = await openWatched(context, `${sites.eight.origin}/search`)
+      // Each shard keeps the data of its first match only: most of the first 20 are searched again.
+      // A string, so that the test runner leaves the page's own import() alone.
+      const urls = (await page.evaluate(`(async () => {
+        const { openSearch } = await import('/scripts/search-client.js')
+        const index = await openSearch('/pagefind/', { keep: 1 })
+        const found = await index.search(${JSON.stringify(q)})
+        return (await found.top(20)).map((r) => r.url.replace(/[.]html$/, ''))
+      })()`)) as string[]
+      expect(urls).toEqual(one.links)
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
   it.each(['qwertyuiop', 'qwertyuiop nugan', 'kaqwertyuiop'])(
     'finds nothing for gibberish (%s) and says so',
     { timeout: 60_000 },

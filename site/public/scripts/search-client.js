@@ -5,8 +5,12 @@
 // (pagefind-worker.js: init, enterPlaygroundMode, search, getData, releaseData).
 import { chunksToLoad, isPhrase, queryWords, rankAll, resolveTerm, shardCounts } from './search-rank.js'
 
-/** Opens the index under `base`; its `search(query)` answers { total, top(n) }. */
-export async function openSearch(base = '/pagefind/') {
+/**
+ * Opens the index under `base`; its `search(query)` answers { total, top(n) }. `keep`: matches
+ * per shard whose data the worker keeps (the likely first results); one further down that ranks
+ * among the first after all is searched for again.
+ */
+export async function openSearch(base = '/pagefind/', { keep = 50 } = {}) {
   const response = await fetch(`${base}shards.json`)
   if (!response.ok) throw new Error(`no search index (${response.status})`)
   const { shards, stats } = await response.json()
@@ -57,9 +61,34 @@ export async function openSearch(base = '/pagefind/') {
 
   // The chunks loaded for earlier queries, by shard: searched with, they need no second search.
   const preloaded = new Map(shards.map((name) => [name, new Set()]))
-  const searchShard = async (name, query) => {
+  // Shards searched at once: a word on every page brings each shard's every match, with every
+  // place it occurs, so all shards at once could exhaust the tab's memory on a large site.
+  const PARALLEL = 4
+  const searchShard = async (name, query, dataIds) => {
     const found = await call(name, 'search', [query, {}])
-    return { name, ...stats[name], results: found?.results ?? [], idfs: found?.query_term_idfs }
+    const results = found?.results ?? []
+    const kept = new Set([...results].sort((x, y) => y.score - x.score).slice(0, keep))
+    for (const r of results) {
+      // The places of each match: not used here, and most of a common word's answer.
+      r.words = undefined
+      if (!kept.has(r)) {
+        call(name, 'releaseData', [r.data]).catch(() => {})
+        r.data = undefined
+      } else dataIds.push([name, r.data])
+    }
+    return { name, ...stats[name], results, idfs: found?.query_term_idfs }
+  }
+  const searchShards = async (answers, each) => {
+    const out = new Array(answers.length)
+    let next = 0
+    const lane = async () => {
+      while (next < answers.length) {
+        const i = next++
+        out[i] = await each(answers[i], i)
+      }
+    }
+    await Promise.all(Array.from({ length: PARALLEL }, lane))
+    return out
   }
 
   // One search at a time: each reads the statistics of all shards for its own query.
@@ -73,21 +102,17 @@ export async function openSearch(base = '/pagefind/') {
   async function searchNow(query) {
     const dataIds = []
     held.push(dataIds)
-    let answers = await Promise.all(shards.map((name) => searchShard(name, query)))
+    let answers = await searchShards(shards, (name) => searchShard(name, query, dataIds))
     const stems = answers.find((a) => a.idfs)?.idfs.map((t) => t.term) ?? []
     // Where a term's words run past the chunk Pagefind loaded, load the rest and search again.
-    const extra = []
-    answers = await Promise.all(
-      answers.map(async (answer) => {
-        const loaded = preloaded.get(answer.name)
-        const chunks = chunksToLoad(stats[answer.name].chunks ?? [], stems).filter((first) => !loaded.has(first))
-        if (chunks.length === 0) return answer
-        await Promise.all(chunks.map((first) => call(answer.name, 'preload', [first, {}])))
-        for (const first of chunks) loaded.add(first)
-        extra.push(answer)
-        return searchShard(answer.name, query)
-      }),
-    )
+    answers = await searchShards(answers, async (answer) => {
+      const loaded = preloaded.get(answer.name)
+      const chunks = chunksToLoad(stats[answer.name].chunks ?? [], stems).filter((first) => !loaded.has(first))
+      if (chunks.length === 0) return answer
+      await Promise.all(chunks.map((first) => call(answer.name, 'preload', [first, {}])))
+      for (const first of chunks) loaded.add(first)
+      return searchShard(answer.name, query, dataIds)
+    })
     const words = queryWords(query)
     let ranked
     if (isPhrase(query)) {
@@ -95,15 +120,31 @@ export async function openSearch(base = '/pagefind/') {
         .flatMap((answer) => answer.results.map((result) => ({ answer, result, score: result.score })))
         .sort((x, y) => y.score - x.score || (x.result.id < y.result.id ? -1 : 1))
     } else {
-      await Promise.all(answers.map((answer) => countTerms(answer, stems, words, dataIds)))
+      await searchShards(answers, (answer) => countTerms(answer, stems, words, dataIds))
       ranked = rankAll(answers, stems, words)
     }
-    for (const a of [...answers, ...extra]) for (const r of a.results) dataIds.push([a.name, r.data])
     release()
     return {
       total: ranked.length,
       /** The first `n` results' data (url, meta, excerpt), in rank order. */
-      top: (n) => Promise.all(ranked.slice(0, n).map((r) => call(r.answer.name, 'getData', [r.result.data]))),
+      top: async (n) => {
+        const first = ranked.slice(0, n)
+        // Shards searched again at most once each, before their results' data is read.
+        const shardsAgain = new Set(first.filter((r) => r.result.data === undefined).map((r) => r.answer.name))
+        for (const name of shardsAgain) {
+          const found = await call(name, 'search', [query, {}])
+          const wanted = new Set(first.filter((r) => r.answer.name === name).map((r) => r.result.id))
+          const byId = new Map()
+          for (const r of found?.results ?? []) {
+            if (wanted.has(r.id)) {
+              byId.set(r.id, r.data)
+              dataIds.push([name, r.data])
+            } else call(name, 'releaseData', [r.data]).catch(() => {})
+          }
+          for (const r of first) if (r.answer.name === name) r.result.data ??= byId.get(r.result.id)
+        }
+        return Promise.all(first.map((r) => call(r.answer.name, 'getData', [r.result.data])))
+      },
     }
   }
 
@@ -111,10 +152,8 @@ export async function openSearch(base = '/pagefind/') {
   async function countTerms(answer, stems, words, dataIds) {
     Object.assign(answer, shardCounts(answer, stems))
     for (const i of answer.unknown) {
-      const alone = await call(answer.name, 'search', [words[i] ?? stems[i], {}])
-      const results = alone?.results ?? []
-      for (const r of results) dataIds.push([answer.name, r.data])
-      if (!resolveTerm(results, stems[i])) answer.counts[i] = 0
+      const alone = await searchShard(answer.name, words[i] ?? stems[i], dataIds)
+      if (!resolveTerm(alone.results, stems[i])) answer.counts[i] = 0
     }
   }
 
