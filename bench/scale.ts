@@ -2,8 +2,10 @@
  * `npm run bench -- --scale [--sizes 10000,50000]`: the build and the service at scale (minutes
  * per size). Per size: a cold build with its search index (time, peak memory of the whole process
  * tree, shards); one article edited while a server runs, until it is served and until the search
- * index has it; the service's resident memory and start-up time on that build. Hugo is timed at
- * 10,000 when it is installed (the reference: at 50,000 it runs out of memory on 24 GB).
+ * index has it; the site search in Chromium (bench/search-rows.ts: first and later queries, with
+ * the bytes each downloads); the service's resident memory and start-up time on that build.
+ * Hugo is timed at 10,000 when it is installed (the reference: at 50,000 it runs out of memory
+ * on 24 GB).
  * BUILD_MEMORY_MB applies to the builds as set.
  */
 import { readFileSync, rmSync } from 'node:fs'
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { coldBuild, corpusSlugs, editUnderServer, phase, startServer, until, withHugo } from './build-rows.ts'
 import { freePort } from '../test/support/processes.ts'
+import { SEARCH_QUERIES, searchRows } from './search-rows.ts'
 
 const WORK = join(tmpdir(), 'lattice-bench-scale')
 const arg = process.argv.indexOf('--sizes')
@@ -49,6 +52,9 @@ for (const size of SIZES) {
     cold.peakMb,
     `until the site is live: ${cold.sitePeakMb.toFixed(0)} MB`,
   )
+  // The site search in Chromium on this build: the first query (the index opened), then later ones.
+  for (const r of await searchRows(join(env.DIST_DIR!, 'current', 'site'), String(size), SEARCH_QUERIES))
+    row(r.figure, 'ms', r.ms, `${(r.bytes / 1024).toFixed(0)} KB downloaded; ${r.note}`)
   if (size === 10_000)
     await withHugo(corpus, join(WORK, 'hugo'), async (hugo) =>
       row(

@@ -1,5 +1,5 @@
 import { SITE_PAGES } from '../routes/action.ts'
-import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, endpointUrls, openApiPath } from '../routes/endpoints.ts'
+import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, endpointUrls, openApiPath, type Endpoint } from '../routes/endpoints.ts'
 import { COMMON, RATE_LIMIT_HEADERS, type Json } from '../routes/openapi-parts.ts'
 import { SCHEMAS } from './schemas.ts'
 
@@ -44,7 +44,7 @@ function headOf(get: Json): Json {
 export function buildOpenApiDocument(baseUrl: string): Json {
   const ctx = { baseUrl, url: endpointUrls(baseUrl) }
   const paths: Record<string, Record<string, Json>> = {}
-  for (const e of ENDPOINTS) {
+  for (const e of ENDPOINTS as readonly Endpoint[]) {
     const operation = e.action.operation?.(ctx)
     if (!operation) continue
     const protectedResource = e.path.startsWith(RESOURCE_PATH) || e.path === MCP_PATH

@@ -2,13 +2,14 @@
  * The site search index, in shards. Pagefind holds a whole index in memory while it writes it
  * (about a megabyte per article), and rewrites it whole when anything changes. So the articles
  * are split by a hash of their slug into 2^bits shards, each indexed by its own Pagefind process
- * (scripts/build/search-shard-worker.ts), and the browser searches them all as one with
- * Pagefind's `mergeIndex` (site/public/scripts/site-search.js), which ranks the merged results
- * by score. A rebuild re-indexes only the shards whose articles changed; the others are linked
+ * (scripts/build/search-shard-worker.ts), and the browser searches each and ranks their results
+ * as one index would (site/public/scripts/search-rank.js). A rebuild re-indexes only the shards whose articles changed; the others are linked
  * from the live build.
  *
  * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index),
- * and `shards.json` naming them. The runtime files, the same in every shard, are hard links.
+ * and `shards.json` naming them, with each one's pages and words (search-stats.ts), from which
+ * the browser ranks results with the whole index's statistics (site/public/scripts/search-rank.js).
+ * The runtime files, the same in every shard, are hard links.
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -16,6 +17,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, unlinkSync, write
 import { join } from 'node:path'
 import { forEachLimited } from './limited.ts'
 import { linkTree } from './dist.ts'
+import { shardStats } from './search-stats.ts'
 
 /** An article as its shard is keyed and indexed. */
 export interface ShardArticle {
@@ -124,7 +126,9 @@ export async function writeSearchShards(o: WriteShardsOptions): Promise<{ state:
     else if (runtime !== name) shareRuntime(join(o.outDir, runtime), dir)
     o.log?.(`search shard ${name}: ${articles.length} articles`)
   })
-  writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()] }))
+  // Each shard's pages and words: the browser ranks with the statistics of the whole index.
+  const stats = Object.fromEntries([...plan.keys()].map((name) => [name, shardStats(join(o.outDir, name))]))
+  writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()], stats }))
   return { state: { shards: Object.fromEntries([...plan].map(([name, s]) => [name, s.key])) }, indexed: stale.length }
 }
 

@@ -174,6 +174,16 @@ describe('GET /api/v1/search', () => {
     expect(res.body).toEqual({ query: 'zyzzyva', posts: [], next_cursor: null })
   })
 
+  // As the site's search page: gibberish finds nothing, not the articles of a word it starts with.
+  it.each(['qwertyuiop', 'qwertyuiop asdfghjkl', 'hashingqwerty', 'cafeqwerty'])(
+    'finds nothing for gibberish (%s)',
+    async (q) => {
+      const res = await request(app).get(`/api/v1/search?q=${encodeURIComponent(q)}`)
+      expect(res.status).toBe(200)
+      expect(res.body.posts).toEqual([])
+    },
+  )
+
   it('honours limit', async () => {
     const res = await request(app).get('/api/v1/search?q=hashing&limit=1')
     expect(res.body.posts).toHaveLength(1)

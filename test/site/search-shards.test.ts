@@ -107,6 +107,16 @@ describe('a sharded search index', () => {
     await rebuild()
     const first = shardFiles()
     expect(Object.keys(first)).toHaveLength(8)
+    // What the browser ranks with: each shard's pages, words and word-index chunks.
+    const { stats } = JSON.parse(readFileSync(join(pagefind(), 'shards.json'), 'utf8')) as {
+      stats: Record<string, { pages: number; words: number; chunks: string[] }>
+    }
+    expect(Object.values(stats).reduce((n, s) => n + s.pages, 0)).toBe(40)
+    for (const s of Object.values(stats)) {
+      expect(s.words).toBeGreaterThan(s.pages * 1000)
+      expect(s.chunks.length).toBeGreaterThan(0)
+      expect(s.chunks).toEqual([...s.chunks].sort())
+    }
 
     const edited = 'article-00007'
     writeFileSync(

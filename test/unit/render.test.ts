@@ -152,8 +152,9 @@ describe('renderMarkdown', async () => {
     expect(out.text).toContain('Growth rates')
     expect(out.text).not.toContain('def f(x):')
     expect(out.text).not.toContain('\\frac')
-    // Inline math is part of the sentence it is in.
-    expect(out.text).toContain('O(n \\log n)')
+    // Inline math is part of the sentence it is in, as readers see it, not as TeX.
+    expect(out.text).toContain('The cost grows as O(n log n)')
+    expect(out.text).not.toContain('\\log')
     expect(out.text).not.toContain('<')
   })
 })

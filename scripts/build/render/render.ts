@@ -16,6 +16,7 @@ import { highlight, prepareLanguages } from './highlight.ts'
 import { renderMath } from './math.ts'
 import { markNumericColumns } from './tables.ts'
 import { keepTogether } from '../../../site/lib/typography.ts'
+import { plainMath } from './plain-math.ts'
 import type { RenderedArticle } from './types.ts'
 
 const PARSE = {
@@ -97,7 +98,8 @@ function walk(parent: Root | Element, state: Walk, literal: boolean): void {
     } else if (tag === 'code' && classes(node).includes('math-inline')) {
       const tex = textOf(node)
       children[i] = { type: 'raw', value: renderMath(tex, false) }
-      state.text.push(tex)
+      // The text holds the formula as readers see it, not its TeX.
+      state.text.push(plainMath(tex))
       continue
     }
     const start = state.text.length

@@ -1,6 +1,10 @@
 // Full-text search with Pagefind's index, loaded on first use. ?q= runs a linked search.
-// The index is in shards (scripts/build/search-shards.ts): the first is opened and the others
-// merged into it, and Pagefind ranks the results of all of them by score.
+// The index is in shards, searched and ranked as one index (search-client.js).
+import { openSearch } from './search-client.js'
+
+// Keystrokes closer together than this make one search.
+const DEBOUNCE_MS = 200
+
 ;(() => {
   const form = document.getElementById('site-search-form')
   const input = document.getElementById('site-search-q')
@@ -12,15 +16,6 @@
   let pagefind
   let latest = 0
 
-  async function openIndex() {
-    const response = await fetch('/pagefind/shards.json')
-    if (!response.ok) throw new Error(`no search index (${response.status})`)
-    const { shards } = await response.json()
-    const index = await import(`/pagefind/${shards[0]}/pagefind.js`)
-    await Promise.all(shards.slice(1).map((name) => index.mergeIndex(`/pagefind/${name}/`)))
-    return index
-  }
-
   // Pagefind excerpts are HTML with <mark>; rebuild them from text so nothing else is trusted.
   function excerptNodes(html) {
     const doc = new DOMParser().parseFromString(`<p>${html}</p>`, 'text/html')
@@ -31,7 +26,7 @@
     )
   }
 
-  async function run(q) {
+  async function run(q, debounce) {
     const ticket = ++latest
     if (browse) browse.hidden = q.trim() !== ''
     if (!q.trim()) {
@@ -42,39 +37,42 @@
     status.textContent = 'Searching…'
     try {
       // A failed opening is tried again by the next search.
-      pagefind ??= openIndex().catch((error) => {
+      pagefind ??= openSearch().catch((error) => {
         pagefind = undefined
         throw error
       })
       const index = await pagefind
-      const search = await index.debouncedSearch(q, {}, 200)
-      if (search === null || ticket !== latest) return
-      const results = await Promise.all(search.results.slice(0, 20).map((r) => r.data()))
+      if (debounce) await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS))
+      if (ticket !== latest) return
+      const search = await index.search(q)
+      if (ticket !== latest) return
+      const results = await search.top(20)
       if (ticket !== latest) return
       list.replaceChildren(
         ...results.map((r) => {
           const li = document.createElement('li')
           li.className = 'result'
           const a = Object.assign(document.createElement('a'), {
+            className: 'result-title',
             href: r.url.replace(/\.html$/, ''),
             textContent: r.meta.title,
           })
-          const p = document.createElement('span')
+          const p = document.createElement('p')
           p.className = 'result-desc'
           p.append(...excerptNodes(r.excerpt))
           li.append(a, p)
           return li
         }),
       )
-      status.textContent = results.length
-        ? `${search.results.length} ${search.results.length === 1 ? 'article matches' : 'articles match'}.`
-        : 'No articles match. Try other words.'
+      status.textContent = search.total
+        ? `${search.total} ${search.total === 1 ? 'article matches' : 'articles match'}.`
+        : `No article contains “${q.trim()}”. Check the spelling, or try other words.`
     } catch {
-      status.textContent = 'Search is unavailable right now.'
+      if (ticket === latest) status.textContent = 'Search is unavailable right now.'
     }
   }
 
-  input.addEventListener('input', () => run(input.value))
+  input.addEventListener('input', () => run(input.value, true))
   form.addEventListener('submit', (event) => {
     event.preventDefault()
     run(input.value)

@@ -1,0 +1,137 @@
+/**
+ * The site search in Chromium, on a built site: the time from opening /search?q= to its results
+ * (the index opened: shards.json, a Pagefind worker per shard, their metadata and the chunks the
+ * query needs), then the time of later queries on the same page, each with the bytes it
+ * downloaded. Pages come from a plain static server on this machine, so the times are the
+ * browser's work and the bytes are what a reader's connection would carry.
+ *
+ * `node bench/search-rows.ts <site dir>` prints the rows; scale.ts runs it on each size's build.
+ */
+import { createServer } from 'node:http'
+import { readFile } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import { extname, join, normalize } from 'node:path'
+import { chromium, type Page } from 'playwright-core'
+import { CHROMIUM_PATH } from '../test/support/preflight.ts'
+
+export interface SearchRow {
+  figure: string
+  ms: number
+  bytes: number
+  note: string
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.json': 'application/json',
+  '.css': 'text/css',
+}
+
+/** Serves `root` as the site's server does: `/search` is `search.html`. */
+async function serveStatic(root: string) {
+  const server = createServer(async (req, res) => {
+    let path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname))
+    if (path.endsWith('/')) path += 'index'
+    if (!extname(path)) path += '.html'
+    try {
+      const body = await readFile(join(root, path))
+      res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' })
+      res.end(body)
+    } catch {
+      res.writeHead(404)
+      res.end()
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return { origin, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+const DONE = /match|No article|unavailable/
+
+/** Bytes of the responses the page receives from now until `stop()`. */
+function countBytes(page: Page) {
+  let bytes = 0
+  const pending: Promise<void>[] = []
+  const onResponse = (response: import('playwright-core').Response) =>
+    pending.push(
+      response
+        .request()
+        .sizes()
+        .then((s) => void (bytes += s.responseBodySize + s.responseHeadersSize))
+        .catch(() => {}),
+    )
+  page.on('response', onResponse)
+  return async () => {
+    page.off('response', onResponse)
+    await Promise.all(pending)
+    return bytes
+  }
+}
+
+/** Submits `q` (no typing delay) and returns the milliseconds until its results show. */
+async function timedQuery(page: Page, q: string): Promise<{ ms: number; status: string }> {
+  const status = page.locator('#site-search-status')
+  await page.evaluate(() => {
+    document.getElementById('site-search-status')!.textContent = ''
+  })
+  await page.locator('#site-search-q').evaluate((input: HTMLInputElement, value) => {
+    input.value = value
+  }, q)
+  const started = performance.now()
+  await page.locator('#site-search-form').evaluate((form: HTMLFormElement) => form.requestSubmit())
+  await page.waitForFunction(
+    (done) => new RegExp(done).test(document.getElementById('site-search-status')!.textContent ?? ''),
+    DONE.source,
+    { polling: 'raf', timeout: 120_000 },
+  )
+  return { ms: performance.now() - started, status: (await status.textContent()) ?? '' }
+}
+
+export async function searchRows(siteDir: string, label: string, queries: string[]): Promise<SearchRow[]> {
+  const site = await serveStatic(siteDir)
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  })
+  const rows: SearchRow[] = []
+  try {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${site.origin}/search`)
+    await page.waitForLoadState('networkidle')
+    const [first, ...later] = queries
+    let stop = countBytes(page)
+    const opened = await timedQuery(page, first!)
+    rows.push({
+      figure: `search ${label}: first query, index opened`,
+      ms: opened.ms,
+      bytes: await stop(),
+      note: `"${first}": ${opened.status}`,
+    })
+    const times: number[] = []
+    for (const q of later) {
+      stop = countBytes(page)
+      const { ms, status } = await timedQuery(page, q)
+      times.push(ms)
+      rows.push({ figure: `search ${label}: later query`, ms, bytes: await stop(), note: `"${q}": ${status}` })
+    }
+    await context.close()
+  } finally {
+    await browser.close()
+    await site.close()
+  }
+  return rows
+}
+
+/** A query mix: a rare word, a common word, two words, a prefix, gibberish. */
+export const SEARCH_QUERIES = ['quiholmo', 'nugan', 'kalo mi', 'holpe', 'vofa', 'qwertyuiop', 'lumwafel']
+
+if (import.meta.main) {
+  const dir = process.argv[2]
+  if (!dir) throw new Error('usage: node bench/search-rows.ts <built site dir>')
+  console.log('| figure | ms | KB | note |\n| --- | --- | --- | --- |')
+  for (const r of await searchRows(dir, process.argv[3] ?? '', SEARCH_QUERIES))
+    console.log(`| ${r.figure} | ${r.ms.toFixed(0)} | ${(r.bytes / 1024).toFixed(0)} | ${r.note} |`)
+}
