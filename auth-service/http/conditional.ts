@@ -15,7 +15,7 @@ const CREDENTIAL_CACHE_CONTROL = 'private, no-cache'
 /**
  * The answer to every successful read, in one write: a prepared JSON body with its validators,
  * or 304 when the client's copy is current (RFC 9110 §13.2.2, via `fresh`). `headers` are
- * further name/value pairs to send (the read fast path passes its constant headers here).
+ * further name/value pairs to send (the pipeline passes the frame's headers here).
  * Returns the status sent.
  */
 export function sendPrepared(

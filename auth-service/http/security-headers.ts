@@ -38,7 +38,7 @@ function helmetFor(options: { https: boolean }): RequestHandler {
 
 /**
  * helmet's headers for this origin as name/value pairs. They depend on the configuration only,
- * so helmet runs once, on a real response, and every response (chain and fast path) sends them.
+ * so helmet runs once, on a real response, and every response of the pipeline sends them.
  */
 export function securityHeaderList(options: { https: boolean }): string[] {
   const req = new IncomingMessage(new Socket())

@@ -30,7 +30,7 @@ const answerers = new WeakMap<McpServerFactory, DirectAnswerer>()
 /**
  * Answers a plain tools/call without a server and a transport, with the same runTool the server's
  * handler runs and the JSON the server would write (test/http/mcp.test.ts checks both give the
- * same answers). One per factory, shared by the chain and the fast path, with its cache.
+ * same answers). One per factory, with its cache.
  */
 export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
   let answerer = answerers.get(servers)

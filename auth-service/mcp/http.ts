@@ -18,17 +18,6 @@ import { sendWebResponse, webRequestOf } from './web-exchange.ts'
 
 const readJson = express.json({ limit: BODY_LIMITS.mcp, type: JSON_TYPES, strict: false })
 
-/** Bodies the fast path read but could not parse, for the chain to refuse. */
-const bodyErrors = new WeakMap<express.Request, unknown>()
-
-/** Reads one JSON message into req.body (bounded); a refusal is kept for the chain, which answers it. */
-export function readMcpBody(req: express.Request, res: express.Response, done: () => void): void {
-  readJson(req, res, (err?: unknown) => {
-    if (err !== undefined) bodyErrors.set(req, err)
-    done()
-  })
-}
-
 /** Sends a direct answer's parts as one corked write (a single writev), sparing a copy of the result. */
 export function sendDirect(res: ServerResponse, parts: readonly Buffer[], headers: string[]): void {
   headers.push('Content-Type', 'application/json', 'Content-Length', String(parts.reduce((n, p) => n + p.length, 0)))
@@ -97,9 +86,6 @@ export function mcpHandlers(deps: {
   })
 
   const body: RequestHandler = (req, res, next) => {
-    // The fast path may have read the body already: its refusal is answered here, in the chain.
-    const failed = bodyErrors.get(req)
-    if (failed !== undefined) return refuseBody(failed, res, next)
     if (!req.is(JSON_TYPES))
       throw new ServiceError('unsupported_media_type', 'Send one JSON-RPC message with Content-Type: application/json.')
     readJson(req, res, (err?: unknown) => (err === undefined ? next() : refuseBody(err, res, next)))

@@ -57,7 +57,7 @@ const CACHE_HINTS = {
  * listing) is built once here and shared.
  */
 export function mcpServerFactory(ctx: ActionContext, logError: LogError): McpServerFactory {
-  // One per app: the endpoint's handlers and its fast path share the tools and their caches.
+  // One per app: the endpoint's handlers and its direct answers share the tools and their caches.
   let factory = factories.get(ctx)
   if (!factory) factories.set(ctx, (factory = buildFactory(ctx, logError)))
   return factory

@@ -52,12 +52,6 @@ export interface HandlerAction {
   refuse?(ctx: ActionContext): ErrorRequestHandler
 }
 
-/**
- * The former name of HandlerAction, kept while routes/mcp.ts still declares itself with it. Its
- * `kind` says nothing: what an endpoint does is its row's `kind` (routes/endpoints.ts).
- */
-export type WriteAction = HandlerAction & { kind?: 'write' }
-
 export type Action = ReadAction | HandlerAction
 
 /** Whether an action answers from a prepared body. */

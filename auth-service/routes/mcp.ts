@@ -2,7 +2,7 @@ import { ProtocolError } from '@modelcontextprotocol/server'
 import { mcpHandlers } from '../mcp/http.ts'
 import { mcpServerFactory } from '../mcp/server.ts'
 import { READ_ERRORS, error, json, ref } from './openapi-parts.ts'
-import type { WriteAction } from './action.ts'
+import type { HandlerAction } from './action.ts'
 
 const message = ref('JsonRpcMessage')
 
@@ -13,8 +13,7 @@ const message = ref('JsonRpcMessage')
  * every article is a resource. GET and DELETE are 405:
  * without sessions there is no stream to open and nothing to end.
  */
-export const mcp: WriteAction = {
-  kind: 'write',
+export const mcp: HandlerAction = {
   operation: (ctx) => ({
     tags: ['MCP'],
     summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',

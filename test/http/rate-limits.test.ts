@@ -208,7 +208,7 @@ describe('rate limits', () => {
   })
 
   it('counts anonymous reads per client behind a trusted proxy, and per connection otherwise', async () => {
-    // The read fast path answers in front of Express: it must key the budget as req.ip does.
+    // The pipeline answers reads without Express's request set-up: it must key the budget as req.ip does.
     const { app } = await proxiedApp()
     const read = (ip: string) => request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', ip)
     for (let i = 0; i < 5; i++) expect((await read('198.51.100.7')).status).toBe(200)
