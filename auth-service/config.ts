@@ -42,7 +42,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   // ioredis prepends the prefix to every key: a brace in it would become every key's hash tag.
   if (redisClusterNodes && /[{}]/.test(redisKeyPrefix))
     problems.push(
-      `REDIS_KEY_PREFIX must not contain "{" or "}" on a Redis Cluster (it would replace the keys' hash tags), got "${redisKeyPrefix}"`,
+      `REDIS_KEY_PREFIX must not contain "{" or "}" on a Redis Cluster ` +
+        `(it would replace the keys' hash tags), got "${redisKeyPrefix}"`,
     )
   const anonymousRegistration = parseBoolean(
     'ANONYMOUS_REGISTRATION',
@@ -106,7 +107,8 @@ function parseClusterNodes(value: string | undefined, problems: string[]): Confi
     const port = Number(match?.[2])
     if (!match || port < 1 || port > 65535)
       problems.push(
-        `REDIS_CLUSTER_NODES must list host:port pairs separated by commas, like redis-1:6379,redis-2:6379; got "${item}"`,
+        `REDIS_CLUSTER_NODES must list host:port pairs separated ` +
+          `by commas, like redis-1:6379,redis-2:6379; got "${item}"`,
       )
     else nodes.push(Object.freeze({ host: match[1]!.replace(/^\[|\]$/g, ''), port }))
   }

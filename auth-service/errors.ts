@@ -142,7 +142,10 @@ export function authorizationResponseUrl(redirectUri: string, params: Record<str
   return url.href
 }
 
-/** The backing store cannot be reached: 503, never a 500, and never a false 401 that would send agents to register again. */
+/**
+ * The backing store cannot be reached: 503, never a 500, and never a false 401 that would send agents
+ * to register again.
+ */
 export class StoreUnavailableError extends LatticeError {
   readonly code = 'store_unavailable'
   override response(): ErrorResponse {

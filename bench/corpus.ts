@@ -19,14 +19,14 @@ export function prng(seed: number): () => number {
   }
 }
 
-const SYLLABLES =
-  'ka lo mi ne ro su ta vi de fa gu hi jo ke la mo nu pe qui ra se ti vo wa xe yo za bar cen dor fel gan hol ist jun kor lum'.split(
-    ' ',
-  )
-const TAGS =
-  'systems statistics learning retrieval privacy performance databases security methodology evaluation networks compilers hardware theory visualization graphs streaming storage scheduling caching'.split(
-    ' ',
-  )
+const SYLLABLES = (
+  'ka lo mi ne ro su ta vi de fa gu hi jo ke la mo nu pe qui ra ' +
+  'se ti vo wa xe yo za bar cen dor fel gan hol ist jun kor lum'
+).split(' ')
+const TAGS = (
+  'systems statistics learning retrieval privacy performance databases security methodology evaluation ' +
+  'networks compilers hardware theory visualization graphs streaming storage scheduling caching'
+).split(' ')
 const AUTHORS = [
   'Amara Okafor',
   'Jonas Lindqvist',
@@ -90,11 +90,13 @@ function article(i: number, word: (r: number) => string, random: () => number) {
     const roll = random()
     if (roll < 0.04)
       parts.push(
-        `\`\`\`python\ndef f${i}(x):\n    total = 0\n    for v in range(x):\n        total += v * v\n    return total\n\`\`\``,
+        `\`\`\`python\ndef f${i}(x):\n    total = 0\n    for v in range(x):\n` +
+          `        total += v * v\n    return total\n\`\`\``,
       )
     else if (roll < 0.07)
       parts.push(
-        `The cost grows as $O(n \\log n)$ with $n = ${i}$.\n\n$$\n\\sum_{k=1}^{n} \\frac{1}{k^2} \\le \\frac{\\pi^2}{6}\n$$`,
+        `The cost grows as $O(n \\log n)$ with $n = ${i}$.\n\n$$\n` +
+          `\\sum_{k=1}^{n} \\frac{1}{k^2} \\le \\frac{\\pi^2}{6}\n$$`,
       )
   }
   const tags = [

@@ -92,7 +92,9 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
         results.push(runWrk({ origin, lines: paths, workDir: work, seconds: o.seconds, cpu: o.loadCpu }))
       const perRequest = (seconds: number) =>
         ((seconds / results.reduce((n, r) => n + r.rps * o.seconds, 0)) * 1e6).toFixed(0)
-      const note = `CPU per request: nginx ${perRequest(cpuSeconds(nginx.child.pid!) - before.nginx)} µs, replicas ${perRequest(replicaCpu() - before.replicas)} µs`
+      const note =
+        `CPU per request: nginx ${perRequest(cpuSeconds(nginx.child.pid!) - before.nginx)} ` +
+        `µs, replicas ${perRequest(replicaCpu() - before.replicas)} µs`
       await nginx.stop()
       const row = loadRow(figure, results)
       // On a shared machine the rate follows the share of the server core the servers get; the

@@ -32,7 +32,10 @@ export interface McpBenchOptions {
   seconds: number
   repeats: number
   loadCpu: number
-  /** The server's pid: each row then notes the CPU a request cost it (a figure that does not depend on how busy the machine is). */
+  /**
+   * The server's pid: each row then notes the CPU a request cost it (a figure that does not depend on
+   * how busy the machine is).
+   */
   serverPid?: number
 }
 

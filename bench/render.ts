@@ -86,7 +86,9 @@ export async function benchRender(corpusDir: string, options: { threads?: number
       figure: 'render: ms per article, one thread, remark/rehype as before',
       unit: 'ms',
       value: before.wallMs,
-      note: `${Math.min(BEFORE_SAMPLE, bodies.length)} articles; CPU ${before.cpuMs.toFixed(2)} ms; ${(before.wallMs / after.wallMs).toFixed(1)}x the renderer's time`,
+      note:
+        `${Math.min(BEFORE_SAMPLE, bodies.length)} articles; CPU ${before.cpuMs.toFixed(2)} ` +
+        `ms; ${(before.wallMs / after.wallMs).toFixed(1)}x the renderer's time`,
     },
     {
       figure: `render: worker pool, ${threads} threads`,

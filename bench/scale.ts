@@ -11,7 +11,8 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { coldBuild, corpusSlugs, editUnderServer, phase, startServer, until, withHugo } from './build-rows.ts'
+import { corpusSlugs, editUnderServer, phase, startServer, until } from './build-process.ts'
+import { coldBuild, withHugo } from './build-rows.ts'
 import { freePort } from '../test/support/processes.ts'
 import { SEARCH_QUERIES, searchRows } from './search-rows.ts'
 
@@ -25,7 +26,8 @@ const row = (figure: string, unit: string, value: number, note = '') =>
   )
 
 console.log(
-  `Scale run ${new Date().toISOString()}, Node ${process.version}, BUILD_MEMORY_MB=${process.env.BUILD_MEMORY_MB ?? '(default)'}`,
+  `Scale run ${new Date().toISOString()}, Node ${process.version}, ` +
+    `BUILD_MEMORY_MB=${process.env.BUILD_MEMORY_MB ?? '(default)'}`,
 )
 console.log('| figure | value | unit | note |\n| --- | --- | --- | --- |')
 for (const size of SIZES) {

@@ -88,14 +88,18 @@ export async function benchServiceIndex(options: {
   const rss = row(`resident memory after load, ${n} articles`, 'MB', values('rssAfterDetails'), {
     reference: `corpus on disk ${corpusMb.toFixed(0)} MB`,
     target: '≤ corpus + 150 MB',
-    note: `every detail read once; right after load ${median(values('rssAfterLoad')).toFixed(0)} MB; before: ${before('rssAfterDetails').toFixed(0)} MB (${before('rssAfterLoad').toFixed(0)} MB right after load)`,
+    note:
+      `every detail read once; right after load ${median(values('rssAfterLoad')).toFixed(0)} MB; before: ` +
+      `${before('rssAfterDetails').toFixed(0)} MB (${before('rssAfterLoad').toFixed(0)} MB right after load)`,
   })
   rss.met = rss.median <= corpusMb + 150
   rows.push(rss)
 
   const p99 = row(`search p99 in process, ${n} articles`, 'ms', values('searchP99'), {
     target: '≤ 2 ms',
-    note: `p50 ${median(values('searchP50')).toFixed(3)} ms, CPU-time p99 ${median(values('searchCpuP99')).toFixed(2)} ms; before: p99 ${before('searchP99').toFixed(2)} ms, p50 ${before('searchP50').toFixed(3)} ms`,
+    note:
+      `p50 ${median(values('searchP50')).toFixed(3)} ms, CPU-time p99 ${median(values('searchCpuP99')).toFixed(2)} ` +
+      `ms; before: p99 ${before('searchP99').toFixed(2)} ms, p50 ${before('searchP50').toFixed(3)} ms`,
   })
   p99.met = p99.median <= 2
   rows.push(p99)

@@ -70,7 +70,10 @@ export function markdownTable(table: readonly Row[]): string[] {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...table.map(
       (r) =>
-        `| ${r.figure} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${r.unit} | ${r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}×`} | ${r.reference ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} | ${r.note ?? ''} |`,
+        `| ${r.figure} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ` +
+        `${r.unit} | ${r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}×`} ` +
+        `| ${r.reference ?? ''} | ${r.target ?? ''} | ` +
+        `${r.met === undefined ? '' : r.met ? 'yes' : 'no'} | ${r.note ?? ''} |`,
     ),
   ]
 }

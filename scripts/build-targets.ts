@@ -43,7 +43,10 @@ export function buildTargets(env: NodeJS.ProcessEnv): { targets: BuildTarget[]; 
 
 function unservedNote(baseUrl: string, servers: ServingRecord[]): string {
   const running = servers.map((s) => `port ${s.port} serves ${s.baseUrl}`).join(', ')
-  return `No running server serves ${baseUrl} (${running}): run "npm run build" without BASE_URL, PORT and CONTENT_DIR to build for it.`
+  return (
+    `No running server serves ${baseUrl} (${running}): ` +
+    `run "npm run build" without BASE_URL, PORT and CONTENT_DIR to build for it.`
+  )
 }
 
 /** The line that ends a build: what was built, for which address, and who serves it. */

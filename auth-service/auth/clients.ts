@@ -98,7 +98,10 @@ export function clientNameProblem(name: string): string | undefined {
   const found = UNSHOWABLE.exec(name)
   if (!found) return undefined
   const codePoint = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
-  return `"client_name" must be plain visible text: U+${codePoint} (a control, format, invisible or unassigned character) is not allowed.`
+  return (
+    `"client_name" must be plain visible text: U+${codePoint} (a ` +
+    `control, format, invisible or unassigned character) is not allowed.`
+  )
 }
 
 function stringList(value: unknown, fallback: string[], name: string): string[] {

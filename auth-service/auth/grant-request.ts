@@ -5,7 +5,10 @@
 import { ServiceError } from '../errors.ts'
 import { SCOPES } from './policy.ts'
 
-/** RFC 8707 §2: the token is bound to the resource asked for, one of this service's; the first (the REST API) by default. */
+/**
+ * RFC 8707 §2: the token is bound to the resource asked for, one of this service's; the first (the
+ * REST API) by default.
+ */
 export function requestedResource(resources: readonly string[], requested: string | undefined): string {
   if (requested === undefined) return resources[0]!
   if (!resources.includes(requested))

@@ -145,7 +145,8 @@ function plainToolCall(req: IncomingMessage, message: object): ToolCall | Malfor
     return {
       id,
       invalid: () =>
-        `Invalid params: "arguments" of ${name.slice(0, 60)} must be an object, as its inputSchema in tools/list describes.`,
+        `Invalid params: "arguments" of ${name.slice(0, 60)} must ` +
+        `be an object, as its inputSchema in tools/list describes.`,
     }
   if (Object.keys(m).length !== 4 || !Object.keys(params).every((k) => k === 'name' || k === 'arguments'))
     return undefined

@@ -35,12 +35,12 @@ interface Parameter {
 }
 
 /**
- * The tools, in the order tools/list gives them: search and fetch for connectors
- * (connector-tools.ts), then the REST reads'. Each of these is built from a REST read of the endpoint table: its input schema is the
- * operation's documented parameters, its output schema the documented 200 body, and a call runs
- * the action's own read with the arguments as the query (or path) REST would have parsed. So a
- * parameter added to the REST read (paging, filters) is a tool argument too, parsed and refused
- * by the same code.
+ * The tools, in the order tools/list gives them: search and fetch for connectors (connector-tools.ts),
+ * then the REST reads'. Each of these is built from a REST read of the endpoint table: its input
+ * schema is the operation's documented parameters, its output schema the documented 200 body, and a
+ * call runs the action's own read with the arguments as the query (or path) REST would have parsed. So
+ * a parameter added to the REST read (paging, filters) is a tool argument too, parsed and refused by
+ * the same code.
  */
 export function articleTools(ctx: ActionContext): ArticleTool[] {
   return [
@@ -117,7 +117,10 @@ const COMPLETE: Partial<Record<keyof typeof SCHEMAS, keyof typeof SCHEMAS>> = {
   PostDetail: 'PostDetailComplete',
 }
 
-/** The schema with `#/components/schemas/…` references replaced by the schemas themselves: a tool's schema stands alone. */
+/**
+ * The schema with `#/components/schemas/…` references replaced by the schemas themselves: a tool's
+ * schema stands alone.
+ */
 function inline(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(inline)
   if (typeof schema !== 'object' || schema === null) return schema

@@ -75,7 +75,10 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       version: '1.0.0',
       summary: 'Research articles as JSON: list, fetch and search; API keys and an OAuth agent flow.',
       description:
-        'Every read is public. A bearer credential (an API key from POST /api/v1/keys, or an access token from the agent flow described in /auth.md) is optional and only identifies the caller. Errors are `{"error": code, "error_description": text}`.',
+        'Every read is public. A bearer credential (an API key from ' +
+        'POST /api/v1/keys, or an access token from the agent flow ' +
+        'described in /auth.md) is optional and only identifies the ' +
+        'caller. Errors are `{"error": code, "error_description": text}`.',
     },
     servers: [{ url: baseUrl }],
     externalDocs: { description: 'The agent guide', url: `${baseUrl}${SITE_PAGES.guide}` },

@@ -75,7 +75,8 @@ export function createRedisClusterStore(nodes: readonly ClusterNode[], options: 
   const keyPrefix = options.keyPrefix ?? ENV_DEFAULTS.REDIS_KEY_PREFIX
   if (/[{}]/.test(keyPrefix))
     throw new Error(
-      `A Redis Cluster key prefix must not contain "{" or "}" (it would replace the keys' hash tags), got "${keyPrefix}".`,
+      `A Redis Cluster key prefix must not contain "{" or "}" ` +
+        `(it would replace the keys' hash tags), got "${keyPrefix}".`,
     )
   const commandTimeoutMs = options.commandTimeoutMs ?? REDIS_TIMEOUTS.commandMs
   const cluster = new Cluster([...nodes], {

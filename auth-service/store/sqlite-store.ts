@@ -29,11 +29,13 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   const getStmt = db.prepare('SELECT value FROM kv WHERE key = ? AND expires_at > ?')
   const hasStmt = db.prepare('SELECT 1 FROM kv WHERE key = ? AND expires_at > ?')
   const putStmt = db.prepare(
-    'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
+    'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) ' +
+      'DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
   )
   // Replaces only an expired row, so the insert "wins" exactly when the key is absent or dead.
   const putIfAbsentStmt = db.prepare(
-    'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE kv.expires_at <= ?',
+    'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE ' +
+      'SET value = excluded.value, expires_at = excluded.expires_at WHERE kv.expires_at <= ?',
   )
   const deleteStmt = db.prepare('DELETE FROM kv WHERE key = ?')
   // One statement: of concurrent takes (even from other processes) only one sees the row.
@@ -44,7 +46,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   counters.exec('PRAGMA synchronous = OFF')
   counters.exec('PRAGMA busy_timeout = 5000')
   counters.exec(
-    'CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires_at INTEGER NOT NULL) STRICT',
+    'CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, ' +
+      'count INTEGER NOT NULL, expires_at INTEGER NOT NULL) STRICT',
   )
   const incrementStmt = counters.prepare(
     `INSERT INTO counters (key, count, expires_at) VALUES (?, ?, ?)

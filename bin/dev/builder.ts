@@ -4,7 +4,10 @@ import type { Problem } from './problems.ts'
 
 export type BuildOutcome =
   | { ok: true; ms: number }
-  /** `expected`: the content is at fault (a BuildError); otherwise the build itself broke, and `detail` has its stack. */
+  /**
+   * `expected`: the content is at fault (a BuildError); otherwise the build itself broke, and `detail`
+   * has its stack.
+   */
   | { ok: false; ms: number; problems: Problem[]; detail?: string; expected: boolean }
 
 export interface Builder {

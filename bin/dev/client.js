@@ -13,7 +13,13 @@
   const pageDigest = script?.dataset.page ?? ''
   /** @type {{ host: HTMLElement, dialog: HTMLDialogElement, list: HTMLUListElement, shown: string } | undefined} */
   let overlay
-  /** @typedef {{ build: string, problems: Array<{ file: string, field?: string, message: string, fix?: string }>, changed?: string[] }} State */
+  /**
+   * @typedef {{
+   *   build: string,
+   *   problems: Array<{ file: string, field?: string, message: string, fix?: string }>,
+   *   changed?: string[],
+   * }} State
+   */
   /** @type {State | undefined} */
   let latest
   let busy = false
@@ -132,19 +138,24 @@
     return node
   }
 
-  const STYLE = `
-    dialog { box-sizing: border-box; width: min(48rem, calc(100vw - 2rem)); max-height: calc(100vh - 2rem); overflow: auto;
+  const STYLE =
+    `
+    dialog { box-sizing: border-box; width: min(48rem, calc(100vw - 2rem)); max-height: calc(100vh - 2rem); ` +
+    `overflow: auto;
       padding: 1.5rem 1.75rem; border: 0; border-top: 0.4rem solid #b3261e; border-radius: 0.5rem;
-      background: #fff; color: #1b1b1f; font: 1rem/1.5 system-ui, sans-serif; box-shadow: 0 1rem 3rem rgb(0 0 0 / 0.35); }
+      background: #fff; color: #1b1b1f; font: 1rem/1.5 system-ui, sans-serif; box-shadow: 0 1rem 3rem rgb(0 0 0 ` +
+    `/ 0.35); }
     dialog::backdrop { background: rgb(20 20 24 / 0.55); }
     h2 { margin: 0 0 0.5rem; font-size: 1.35rem; color: #8c1d18; }
     .note { margin: 0 0 1rem; }
     ul { list-style: none; margin: 0 0 1.25rem; padding: 0; }
-    .problem { margin: 0 0 1rem; padding: 0.75rem 1rem; background: #fdf1f0; border-left: 0.25rem solid #b3261e; border-radius: 0.25rem; }
+    .problem { margin: 0 0 1rem; padding: 0.75rem 1rem; background: #fdf1f0; border-left: 0.25rem solid ` +
+    `#b3261e; border-radius: 0.25rem; }
     .problem p { margin: 0.25rem 0; overflow-wrap: anywhere; }
     code { font: 0.95rem/1.4 ui-monospace, monospace; }
     .field { font-family: ui-monospace, monospace; }
-    button { font: inherit; padding: 0.4rem 1.1rem; border: 1px solid #1b1b1f; border-radius: 0.25rem; background: #fff; color: #1b1b1f; cursor: pointer; }
+    button { font: inherit; padding: 0.4rem 1.1rem; border: 1px solid #1b1b1f; border-radius: 0.25rem; ` +
+    `background: #fff; color: #1b1b1f; cursor: pointer; }
     button:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
   `
 })()

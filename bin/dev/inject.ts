@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /**
- * Adds a tag to every HTML page the app answers with, before `</head>` (or at the end when a
- * page has none); `tag` gets a digest of the page as the app wrote it. Only navigations are touched (their Accept names text/html); the page is
- * buffered, its validators dropped and `Cache-Control: no-store` set, so a reload always gets
- * the newest build. A response that calls writeHead itself (the API's fast path) passes as is.
+ * Adds a tag to every HTML page the app answers with, before `</head>` (or at the end when a page has
+ * none); `tag` gets a digest of the page as the app wrote it. Only navigations are touched (their
+ * Accept names text/html); the page is buffered, its validators dropped and `Cache-Control: no-store`
+ * set, so a reload always gets the newest build. A response that calls writeHead itself (the API's
+ * fast path) passes as is.
  */
 export function injectIntoPages(
   tag: (build: string, page: string) => string,

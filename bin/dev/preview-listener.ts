@@ -42,12 +42,15 @@ function placeholder(res: ServerResponse, headers: readonly string[], clientTag:
   // name, value, name, value…
   for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
   res.writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '1' })
-  res.end(`<!doctype html>
+  res.end(
+    `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Preview: waiting for a build</title>${clientTag}</head>
 <body><main><h1>Waiting for the first good build</h1>
-<p>The site is being built: this page reloads by itself as soon as it is ready. If the build fails, what to fix shows here and in the terminal.</p></main></body></html>
-`)
+<p>The site is being built: this page reloads by itself as soon as it is ready. If the build fails, what to fix ` +
+      `shows here and in the terminal.</p></main></body></html>
+`,
+  )
 }
 
 function escapeAttribute(value: string): string {

@@ -47,7 +47,8 @@ export function displayPath(file: string, cwd = process.cwd()): string {
 /** The terminal's report: one block per file, each problem with its field and its fix. */
 export function formatProblems(problems: readonly Problem[], cwd = process.cwd()): string {
   const lines = [
-    `the build failed (${problems.length === 1 ? '1 problem' : `${problems.length} problems`}); the preview keeps serving the last good build.`,
+    `the build failed (${problems.length === 1 ? '1 problem' : `${problems.length} problems`}); ` +
+      `the preview keeps serving the last good build.`,
   ]
   for (const p of problems) {
     lines.push(`  ${displayPath(p.file, cwd) || 'the build'}`)

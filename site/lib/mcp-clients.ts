@@ -33,7 +33,8 @@ export function mcpClientConfigs(base: string): ClientConfig[] {
       label: 'mcpServers JSON with a key',
       where: 'The same, identified by your API key (sent as a bearer header on every request).',
       text: [
-        `{\n  "mcpServers": {\n    "lattice": {\n      "type": "http",\n      "url": ${JSON.stringify(url)},\n      "headers": {\n        "Authorization": "Bearer `,
+        `{\n  "mcpServers": {\n    "lattice": {\n      "type": "http",\n` +
+          `      "url": ${JSON.stringify(url)},\n      "headers": {\n        "Authorization": "Bearer `,
         { key: 'json' },
         `"\n      }\n    }\n  }\n}`,
       ],
@@ -59,8 +60,8 @@ export function mcpClientConfigs(base: string): ClientConfig[] {
       label: 'Raw HTTP',
       where: 'What a client sends first: an initialize request, answered with JSON or an event stream.',
       text: [
-        `curl -s -X POST '${url}' \\\n  -H 'Content-Type: application/json' \\\n  -H 'Accept: application/json, text/event-stream' \\\n  -d '${JSON.stringify(
-          {
+        `curl -s -X POST '${url}' \\\n  -H 'Content-Type: application/json' \\\n` +
+          `  -H 'Accept: application/json, text/event-stream' \\\n  -d '${JSON.stringify({
             jsonrpc: '2.0',
             id: 1,
             method: 'initialize',
@@ -69,8 +70,7 @@ export function mcpClientConfigs(base: string): ClientConfig[] {
               capabilities: {},
               clientInfo: { name: 'curl', version: '1.0.0' },
             },
-          },
-        )}'`,
+          })}'`,
       ],
     },
   ]

@@ -74,26 +74,34 @@ export function samples(e: Endpoint, base: string): { curl: Segment[]; js: Segme
     const fields = Object.entries(example ?? { token: '<token>' })
     return {
       curl: [
-        `curl -s -X POST ${quote('shell', url)} \\\n${fields.map(([k, v]) => `  --data-urlencode ${quote('shell', `${k}=${v}`)}`).join(' \\\n')}`,
+        `curl -s -X POST ${quote('shell', url)} \\\n` +
+          fields.map(([k, v]) => `  --data-urlencode ${quote('shell', `${k}=${v}`)}`).join(' \\\n'),
       ],
       js: [
-        `const res = await fetch(${quote('js', url)}, {\n  method: 'POST',\n  body: new URLSearchParams({\n${fields.map(([k, v]) => `    ${k}: ${quote('js', v)},`).join('\n')}\n  }),\n})\nconst data = await res.json()`,
+        `const res = await fetch(${quote('js', url)}, {\n  method: 'POST',\n  body: new URLSearchParams({\n` +
+          `${fields.map(([k, v]) => `    ${k}: ${quote('js', v)},`).join('\n')}\n` +
+          `  }),\n})\nconst data = await res.json()`,
       ],
       python: [
-        `import requests\n\ndata = requests.post(${quote('python', url)}, data=${pythonLiteral(Object.fromEntries(fields))}).json()`,
+        `import requests\n\n` +
+          `data = requests.post(${quote('python', url)}, data=${pythonLiteral(Object.fromEntries(fields))}).json()`,
       ],
     }
   }
   const body = example === undefined ? undefined : JSON.stringify(example)
   return {
     curl: [
-      `curl -s -X POST ${quote('shell', url)}${body ? ` \\\n  -H 'Content-Type: application/json' \\\n  -d ${quote('shell', body)}` : ''}`,
+      `curl -s -X POST ${quote('shell', url)}` +
+        (body ? ` \\\n  -H 'Content-Type: application/json' \\\n  -d ${quote('shell', body)}` : ''),
     ],
     js: [
-      `const res = await fetch(${quote('js', url)}, {\n  method: 'POST',${body ? `\n  headers: { 'Content-Type': 'application/json' },\n  body: JSON.stringify(${body}),` : ''}\n})\nconst data = await res.json()`,
+      `const res = await fetch(${quote('js', url)}, {\n  method: 'POST',` +
+        (body ? `\n  headers: { 'Content-Type': 'application/json' },\n  body: JSON.stringify(${body}),` : '') +
+        `\n})\nconst data = await res.json()`,
     ],
     python: [
-      `import requests\n\ndata = requests.post(${quote('python', url)}${body ? `, json=${pythonLiteral(example)}` : ''}).json()`,
+      `import requests\n\n` +
+        `data = requests.post(${quote('python', url)}${body ? `, json=${pythonLiteral(example)}` : ''}).json()`,
     ],
   }
 }

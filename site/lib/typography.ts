@@ -10,7 +10,9 @@ const NBSP = '\u00a0'
 export const KEEP_TOGETHER = [
   // A number, a space, a unit (one that cannot start an ordinary word: "5 s" but not "5 sets").
   {
-    pattern: String.raw`(\d) (?=(?:%|‰|‱|°[CF]?|[kMGTµμmn]?(?:s|B|b|Hz|m|g|W|V)|min|px|pt|dB|KB|KiB|MiB|GiB|TiB)(?![\p{L}\d]))`,
+    pattern:
+      String.raw`(\d) (?=(?:%|‰|‱|°[CF]?|[kMGTµμmn]?(?:s|B|b|Hz|m|g|W|V)|min|px|pt|dB|` +
+      String.raw`KB|KiB|MiB|GiB|TiB)(?![\p{L}\d]))`,
     replacement: `$1${NBSP}`,
   },
   // A relation between two short terms: both spaces around the sign.

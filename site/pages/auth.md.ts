@@ -4,14 +4,16 @@ import { SITE } from '../lib/site'
 /** The guide an agent reads (agent_auth.skill): discovery, the ordered flow, errors and recovery. */
 export const GET: APIRoute = ({ site }) => {
   const base = new URL(site!).origin
-  const text = `# auth.md: ${SITE.name}
+  const text =
+    `# auth.md: ${SITE.name}
 
 You are an agent. This service publishes research articles through a JSON API at \`${base}/api/v1\`.
 Every read is public: you may call it with no credentials at all. A credential only tells the
 service who you are. If you want one, follow the steps below in order.
 
 - Protected resource: \`${base}/api/v1\`
-- Scopes: \`research.read\` (list and fetch articles), \`research.search\` (search). Every credential issued here carries both.
+- Scopes: \`research.read\` (list and fetch articles), \`research.search\` (search). Every credential issued ` +
+    `here carries both.
 - Authorization server: \`${base}\` (same origin)
 - MCP server: \`${base}/mcp\`, a second protected resource with the same credentials (see MCP at the end)
 
@@ -45,8 +47,10 @@ The authorization server metadata (RFC 8414) gives \`issuer\`, \`token_endpoint\
 
 | method | on this host |
 | --- | --- |
-| \`identity_assertion\` with an ID-JAG (\`urn:ietf:params:oauth:token-type:id-jag\`) | not enabled: the host keeps no issuer trust list (\`issuer_not_enabled\`) |
-| \`service_auth\` with a \`login_hint\` | not enabled: the host has no end-user accounts (\`service_auth_not_enabled\`) |
+| \`identity_assertion\` with an ID-JAG (\`urn:ietf:params:oauth:token-type:id-jag\`) | not enabled: the host ` +
+    `keeps no issuer trust list (\`issuer_not_enabled\`) |
+| \`service_auth\` with a \`login_hint\` | not enabled: the host has no end-user accounts ` +
+    `(\`service_auth_not_enabled\`) |
 | \`anonymous\` | **the working method** |
 
 ## Step 3: Register
@@ -76,7 +80,8 @@ curl -s -X POST ${base}/oauth2/token \\
   -d resource=${base}/api/v1
 \`\`\`
 
-Answer (RFC 6749 §5.1): \`{"access_token": "…", "token_type": "Bearer", "expires_in": 3600, "scope": "research.read research.search"}\`.
+Answer (RFC 6749 §5.1): \`{"access_token": "…", "token_type": "Bearer", "expires_in": 3600, "scope": ` +
+    `"research.read research.search"}\`.
 The access token is an RFC 9068 JWT for one hour. \`client_id\` is accepted and ignored; no
 client authentication is used. You may ask for less with \`scope=research.read\`. You can
 exchange the same \`identity_assertion\` again whenever you need a fresh access token.
@@ -117,13 +122,17 @@ authorization code grant instead of Steps 2 to 5. The authorization server metad
      document whose \`client_id\` is that same URL, with \`redirect_uris\` and \`client_name\`.
      It is fetched over https without following redirects, within 5 s and 5 KB, as
      \`application/json\`, from a public address only; or
-   - dynamic registration (RFC 7591), the fallback for a client without such a document: \`POST ${base}/oauth2/register\` with
-     \`{"client_name": "…", "redirect_uris": ["http://127.0.0.1:33418/callback"], "grant_types": ["authorization_code", "refresh_token"], "token_endpoint_auth_method": "none"}\`;
+   - dynamic registration (RFC 7591), the fallback for a client without such a document: \`POST ` +
+    `${base}/oauth2/register\` with
+     \`{"client_name": "…", "redirect_uris": ["http://127.0.0.1:33418/callback"], "grant_types": ` +
+    `["authorization_code", "refresh_token"], "token_endpoint_auth_method": "none"}\`;
      the 201 answer carries your \`client_id\`. Clients are public: no secret is issued.
-   Redirect URIs are https, or http on \`127.0.0.1\`, \`[::1]\` or \`localhost\` (any port when used); they match exactly.
+   Redirect URIs are https, or http on \`127.0.0.1\`, \`[::1]\` or \`localhost\` (any port when used); they ` +
+    `match exactly.
    \`client_name\` is plain visible text: control, bidi, zero-width and other invisible characters are refused.
 2. Send the person's browser to
-   \`${base}/oauth2/authorize?response_type=code&client_id=…&redirect_uri=…&code_challenge=…&code_challenge_method=S256&state=…&resource=${base}/api/v1\`
+   \`${base}/oauth2/authorize?response_type=code&client_id=…&redirect_uri=…&code_challenge=…` +
+    `&code_challenge_method=S256&state=…&resource=${base}/api/v1\`
    (\`scope\` optional). PKCE with S256 is required. The consent page names your client; there are
    no accounts: continuing creates an anonymous identity for you.
    A request that cannot be used (client, redirect URI, \`response_type\`, PKCE, \`scope\`,
@@ -154,26 +163,37 @@ Error bodies are \`{"error": "<code>", "error_description": "<what to fix>"}\`.
 | \`service_auth_not_enabled\` | 400 | \`/agent/identity\` | The method is off here; use \`anonymous\`. |
 | \`issuer_not_enabled\` | 400 | \`/agent/identity\` | No issuer trust list; use \`anonymous\`. |
 | \`claimed_or_in_flight\` | 400 | \`/agent/identity/claim\` | Exchange your \`identity_assertion\` instead. |
-| \`invalid_grant\` | 400 | \`/oauth2/token\` | Register again at \`/agent/identity\` (authorization code grant: start the authorization again). |
-| \`invalid_target\` | 400 | \`/oauth2/token\`, \`/oauth2/authorize\` (error page) | Use \`resource=${base}/api/v1\` (or \`${base}/mcp\` for the MCP server). |
-| \`invalid_scope\` | 400 | \`/oauth2/token\`, \`/oauth2/authorize\` (error page) | Ask only for \`research.read\` and/or \`research.search\`. |
+| \`invalid_grant\` | 400 | \`/oauth2/token\` | Register again at \`/agent/identity\` (authorization code ` +
+    `grant: start the authorization again). |
+| \`invalid_target\` | 400 | \`/oauth2/token\`, \`/oauth2/authorize\` (error page) | Use ` +
+    `\`resource=${base}/api/v1\` (or \`${base}/mcp\` for the MCP server). |
+| \`invalid_scope\` | 400 | \`/oauth2/token\`, \`/oauth2/authorize\` (error page) | Ask only for ` +
+    `\`research.read\` and/or \`research.search\`. |
 | \`unsupported_grant_type\` | 400 | \`/oauth2/token\` | Use the jwt-bearer grant (or the claim grant). |
-| \`authorization_pending\` | 400 | \`/oauth2/token\` | Honour the polling interval; this host does not complete claims. |
-| \`invalid_client\` | 400 | \`/oauth2/authorize\` (error page) | The client_id is not registered, or its metadata document cannot be used; the page says why. |
-| \`invalid_redirect_uri\` | 400 | \`/oauth2/register\`, \`/oauth2/authorize\` (error page) | Use an https or loopback redirect URI, exactly as registered. |
-| \`invalid_client_metadata\` | 400 | \`/oauth2/register\` | Register a public client (\`token_endpoint_auth_method: none\`) for \`authorization_code\` (and \`refresh_token\`), with a plain visible \`client_name\`. |
+| \`authorization_pending\` | 400 | \`/oauth2/token\` | Honour the polling interval; this host does not ` +
+    `complete claims. |
+| \`invalid_client\` | 400 | \`/oauth2/authorize\` (error page) | The client_id is not registered, or its ` +
+    `metadata document cannot be used; the page says why. |
+| \`invalid_redirect_uri\` | 400 | \`/oauth2/register\`, \`/oauth2/authorize\` (error page) | Use an https or ` +
+    `loopback redirect URI, exactly as registered. |
+| \`invalid_client_metadata\` | 400 | \`/oauth2/register\` | Register a public client ` +
+    `(\`token_endpoint_auth_method: none\`) for \`authorization_code\` (and \`refresh_token\`), with a ` +
+    `plain visible \`client_name\`. |
 | \`unsupported_response_type\` | 400 | \`/oauth2/authorize\` (error page) | Use \`response_type=code\`. |
 | \`access_denied\` | 400 | redirect after the consent page | The person cancelled; ask them again later. |
 | \`invalid_token\` | 401 | \`/api/v1/*\` | Drop the credential; exchange again once, then restart at Step 1. |
 | \`insufficient_scope\` | 403 | \`/api/v1/*\` | Exchange again without narrowing \`scope\`. |
-| \`invalid_origin\` | 403 | \`/mcp\` | A web page of another origin may not call \`/mcp\`; call it from a client that is not a browser. |
+| \`invalid_origin\` | 403 | \`/mcp\` | A web page of another origin may not call \`/mcp\`; call it from a ` +
+    `client that is not a browser. |
 | \`not_found\` | 404 | \`/api/v1/*\` | Unknown slug or path; see \`${base}/api/v1\`. |
 | \`method_not_allowed\` | 405 | anywhere | Use the method in the \`Allow\` header. |
 | \`request_timeout\` | 408 | anywhere | Send the whole request promptly. |
-| \`precondition_failed\` | 412 | \`/api/v1/*\` reads | \`If-Match\` or \`If-Unmodified-Since\` did not hold: the answer changed; read it again without them. |
+| \`precondition_failed\` | 412 | \`/api/v1/*\` reads | \`If-Match\` or \`If-Unmodified-Since\` did not hold: ` +
+    `the answer changed; read it again without them. |
 | \`payload_too_large\` | 413 | anywhere | Send a smaller body. |
 | \`unsupported_media_type\` | 415 | \`/api/v1/keys\` | Send JSON or a form, or no body. |
-| \`rate_limited\` | 429 | anywhere | Too many requests, or too many refused credentials from your address: wait \`Retry-After\` seconds; the \`RateLimit\` headers give your budget. |
+| \`rate_limited\` | 429 | anywhere | Too many requests, or too many refused credentials from your address: ` +
+    `wait \`Retry-After\` seconds; the \`RateLimit\` headers give your budget. |
 | \`header_fields_too_large\` | 431 | anywhere | Send smaller headers (at most 16 KB in all). |
 | \`temporarily_unavailable\` | 503 | anywhere | Retry after \`Retry-After\` seconds. |
 | \`server_error\` | 500 | anywhere | Retry with backoff. |
@@ -190,7 +210,8 @@ protocol 2026-07-28 (\`server/discover\`, no \`initialize\`) and 2025-11-25 on t
 \`${base}/mcp/server-card\`, names the endpoint, the versions, the tools and the authorization it accepts.
 Tools \`search\` (\`query\`) and \`fetch\` (\`id\`) answer in the shape of ChatGPT connectors (results of
 \`id\`, \`title\`, \`url\`; an article's \`text\`, \`url\` and \`metadata\`);
-tools \`search_posts\` (\`q\`, \`limit\`, \`cursor\`), \`get_post\` (\`slug\`) and \`list_posts\` (\`limit\`, \`cursor\`, \`tag\`, \`author\`, \`updated_since\`), which answer
+tools \`search_posts\` (\`q\`, \`limit\`, \`cursor\`), \`get_post\` (\`slug\`) and \`list_posts\` (\`limit\`, ` +
+    `\`cursor\`, \`tag\`, \`author\`, \`updated_since\`), which answer
 exactly what the REST reads answer (as \`structuredContent\` with an \`outputSchema\`), and every article
 as a \`text/markdown\` resource at its markdown address (template \`${base}/posts/{slug}.md\`).
 No credential is needed. Add it to an MCP client:

@@ -33,7 +33,8 @@ beforeAll(async () => {
   const yaml = (s: string) => JSON.stringify(s)
   writeFileSync(
     join(content, `${SLUG}.md`),
-    `---\ntitle: ${yaml(TITLE)}\ndescription: ${yaml('A <b>description</b> & "more"')}\ndate: 2025-07-09\nauthor: ${yaml(AUTHOR)}\ntags: [citations]\ndoi: ${yaml(DOI)}\n---\n\nBody text.\n`,
+    `---\ntitle: ${yaml(TITLE)}\ndescription: ${yaml('A <b>description</b> & "more"')}\n` +
+      `date: 2025-07-09\nauthor: ${yaml(AUTHOR)}\ntags: [citations]\ndoi: ${yaml(DOI)}\n---\n\nBody text.\n`,
   )
   writeFileSync(
     join(content, 'plain-article.md'),
@@ -103,7 +104,9 @@ describe('citations on an article page, in Chromium', () => {
     expect(await box.locator('.cite-doi a').textContent()).toBe(DOI)
     expect(await page.locator('#cite-text').isVisible()).toBe(false)
     await page.getByText('Cite this article').click()
-    const text = `van der Berg, Z. Z. Q. (2025). ${TITLE}. Lattice Research. https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-O`
+    const text =
+      `van der Berg, Z. Z. Q. (2025). ${TITLE}. Lattice Research. ` +
+      `https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-O`
     expect(await page.locator('#cite-text').textContent()).toBe(text)
     expect(await page.locator('#cite-text i').textContent()).toBe('Lattice Research')
 

@@ -98,80 +98,87 @@ function metaItems(page: Page) {
 }
 
 describe('the list pages', { timeout: BROWSER_TEST_TIMEOUT }, () => {
-  it('at desktop width: cards of a row are equally tall, covers are lazy, sized and described, the pages link on', async () => {
-    const { page, problems } = await open('/', DESKTOP)
-    const rows = await cardRows(page)
-    expect(rows.length).toBeGreaterThan(2)
-    expect(rows[0]!.length).toBeGreaterThan(1)
-    for (const row of rows) for (const card of row) expect(Math.abs(card.height - row[0]!.height)).toBeLessThan(1)
-    // The corpus has rows of unequal content: without the stretch the heights would differ.
-    expect(new Set(rows.flat().map((c) => Math.round(c.height))).size).toBeGreaterThan(1)
+  it(
+    'at desktop width: cards of a row are equally tall, ' + 'covers are lazy, sized and described, the pages link on',
+    async () => {
+      const { page, problems } = await open('/', DESKTOP)
+      const rows = await cardRows(page)
+      expect(rows.length).toBeGreaterThan(2)
+      expect(rows[0]!.length).toBeGreaterThan(1)
+      for (const row of rows) for (const card of row) expect(Math.abs(card.height - row[0]!.height)).toBeLessThan(1)
+      // The corpus has rows of unequal content: without the stretch the heights would differ.
+      expect(new Set(rows.flat().map((c) => Math.round(c.height))).size).toBeGreaterThan(1)
 
-    const covers = await page.locator('.post-card img').evaluateAll((imgs) =>
-      imgs.map((i) => ({
-        loading: i.getAttribute('loading'),
-        decoding: i.getAttribute('decoding'),
-        w: i.getAttribute('width'),
-        h: i.getAttribute('height'),
-        alt: i.getAttribute('alt'),
-      })),
-    )
-    expect(covers).toHaveLength(8)
-    for (const c of covers) expect(c).toMatchObject({ loading: 'lazy', decoding: 'async', w: '640', h: '360' })
-    expect(covers.map((c) => c.alt)).toContain('Diagram for article 60')
-    expect(covers.map((c) => c.alt)).toContain('Cover image of “Article 57”')
+      const covers = await page.locator('.post-card img').evaluateAll((imgs) =>
+        imgs.map((i) => ({
+          loading: i.getAttribute('loading'),
+          decoding: i.getAttribute('decoding'),
+          w: i.getAttribute('width'),
+          h: i.getAttribute('height'),
+          alt: i.getAttribute('alt'),
+        })),
+      )
+      expect(covers).toHaveLength(8)
+      for (const c of covers) expect(c).toMatchObject({ loading: 'lazy', decoding: 'async', w: '640', h: '360' })
+      expect(covers.map((c) => c.alt)).toContain('Diagram for article 60')
+      expect(covers.map((c) => c.alt)).toContain('Cover image of “Article 57”')
 
-    const pages = page.getByRole('navigation', { name: 'Pages of articles' })
-    expect(await pages.getByRole('link').allTextContents()).toEqual(['1', '2', '3', 'Older →'])
-    expect(await overflow(page)).toBeLessThanOrEqual(0)
-    expect(await screenshot(page, 'home-desktop')).toBeGreaterThan(10_000)
-    expect(await seriousViolations(page)).toEqual([])
+      const pages = page.getByRole('navigation', { name: 'Pages of articles' })
+      expect(await pages.getByRole('link').allTextContents()).toEqual(['1', '2', '3', 'Older →'])
+      expect(await overflow(page)).toBeLessThanOrEqual(0)
+      expect(await screenshot(page, 'home-desktop')).toBeGreaterThan(10_000)
+      expect(await seriousViolations(page)).toEqual([])
 
-    await Promise.all([page.waitForURL(/\/page\/2$/), pages.getByRole('link', { name: 'Older →' }).click()])
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Latest research, page 2 of 3')
-    expect(
-      await page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'Articles' })
-        .getAttribute('aria-current'),
-    ).toBe('page')
-    expect(await page.locator('link[rel="prev"]').getAttribute('href')).toBe('http://localhost:4321/')
-    expect(await page.locator('link[rel="next"]').getAttribute('href')).toBe('http://localhost:4321/page/3')
-    expect(await page.locator('.post-card h2').first().textContent()).toMatch(/^Article 36\b/)
-    expect(problems).toEqual([])
-  })
+      await Promise.all([page.waitForURL(/\/page\/2$/), pages.getByRole('link', { name: 'Older →' }).click()])
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Latest research, page 2 of 3')
+      expect(
+        await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: 'Articles' })
+          .getAttribute('aria-current'),
+      ).toBe('page')
+      expect(await page.locator('link[rel="prev"]').getAttribute('href')).toBe('http://localhost:4321/')
+      expect(await page.locator('link[rel="next"]').getAttribute('href')).toBe('http://localhost:4321/page/3')
+      expect(await page.locator('.post-card h2').first().textContent()).toMatch(/^Article 36\b/)
+      expect(problems).toEqual([])
+    },
+  )
 
-  it('at phone width: nothing overflows sideways, and a wrapped meta line leaves no separator at a line edge', async () => {
-    const { page, problems } = await open('/', PHONE)
-    expect(await overflow(page)).toBeLessThanOrEqual(0)
-    const lines = await metaItems(page)
-    // Long author names make some lines wrap: the check below has something to check.
-    expect(lines.some((items) => items.slice(1).some((i) => i.startsLine))).toBe(true)
-    for (const items of lines)
-      for (const item of items) {
-        expect(item, item.text!).toMatchObject({ textInside: true })
-        if (item.startsLine)
-          expect(item.sepStart + item.sepWidth).toBeLessThanOrEqual(0.5) // "·" clipped away
-        else expect(item.sepStart).toBeGreaterThanOrEqual(0) // "·" shown between two items of a line
-      }
-    expect(await screenshot(page, 'home-phone')).toBeGreaterThan(10_000)
-    expect(await seriousViolations(page)).toEqual([])
+  it(
+    'at phone width: nothing overflows sideways, and a ' + 'wrapped meta line leaves no separator at a line edge',
+    async () => {
+      const { page, problems } = await open('/', PHONE)
+      expect(await overflow(page)).toBeLessThanOrEqual(0)
+      const lines = await metaItems(page)
+      // Long author names make some lines wrap: the check below has something to check.
+      expect(lines.some((items) => items.slice(1).some((i) => i.startsLine))).toBe(true)
+      for (const items of lines)
+        for (const item of items) {
+          expect(item, item.text!).toMatchObject({ textInside: true })
+          if (item.startsLine)
+            expect(item.sepStart + item.sepWidth).toBeLessThanOrEqual(0.5) // "·" clipped away
+          else expect(item.sepStart).toBeGreaterThanOrEqual(0) // "·" shown between two items of a line
+        }
+      expect(await screenshot(page, 'home-phone')).toBeGreaterThan(10_000)
+      expect(await seriousViolations(page)).toEqual([])
 
-    const tag = await open('/tags/systems/page/2', PHONE)
-    expect(await tag.page.getByRole('heading', { level: 1 }).textContent()).toBe('Tagged “systems”')
-    expect(await tag.page.locator('link[rel="prev"]').getAttribute('href')).toBe('http://localhost:4321/tags/systems')
-    expect(await overflow(tag.page)).toBeLessThanOrEqual(0)
-    expect(await seriousViolations(tag.page)).toEqual([])
-    expect([...problems, ...tag.problems]).toEqual([])
-  })
+      const tag = await open('/tags/systems/page/2', PHONE)
+      expect(await tag.page.getByRole('heading', { level: 1 }).textContent()).toBe('Tagged “systems”')
+      expect(await tag.page.locator('link[rel="prev"]').getAttribute('href')).toBe('http://localhost:4321/tags/systems')
+      expect(await overflow(tag.page)).toBeLessThanOrEqual(0)
+      expect(await seriousViolations(tag.page)).toEqual([])
+      expect([...problems, ...tag.problems]).toEqual([])
+    },
+  )
 })
 
 describe('an article page', { timeout: BROWSER_TEST_TIMEOUT }, () => {
+  const shown = 'contents that lead to the headings, the cover, previous/next and related articles'
   for (const [name, viewport] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const)
-    it(`at ${name} width: contents that lead to the headings, the cover, previous/next and related articles`, async () => {
+    it(`at ${name} width: ${shown}`, async () => {
       const { page, problems } = await open('/posts/article-1', viewport)
       const toc = page.getByRole('navigation', { name: 'Contents' })
       expect(await toc.getByRole('link').allTextContents()).toEqual([

@@ -246,11 +246,12 @@ describe('the list pages', { timeout: TIMEOUT }, () => {
 })
 
 describe('every page in dark mode', { timeout: TIMEOUT }, () => {
+  const checked = 'no console error, no serious accessibility violation, nothing wider than the window'
   for (const [name, viewport] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const)
-    it(`at ${name} width: no console error, no serious accessibility violation, nothing wider than the window`, async () => {
+    it(`at ${name} width: ${checked}`, async () => {
       for (const path of ['/', '/tags', '/posts/typesetting-checks', '/search', '/developers']) {
         const { page, problems } = await open(path, viewport, 'dark')
         expect(await overflow(page), path).toBeLessThanOrEqual(0)

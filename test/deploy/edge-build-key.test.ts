@@ -106,16 +106,19 @@ describe('the edge cache keyed by build (real nginx, scripted replica)', () => {
     expect(await read('/.well-known/jwks.json')).toMatchObject({ status: 'HIT', reachedReplica: false })
   })
 
-  it("starts the new build's keys as soon as `current` is swapped, and stores them once the replica names it", async () => {
-    replicaBuild = 'b1'
-    expect(await read('/api/v1/posts/three')).toMatchObject({ status: 'MISS' })
-    expect(await read('/api/v1/posts/three')).toMatchObject({ status: 'HIT', build: 'b1' })
-    swapTo('b2')
-    // The replica has not loaded b2 yet: its answers go out but are not kept for b2.
-    expect(await read('/api/v1/posts/three')).toEqual({ status: 'MISS', build: 'b1', reachedReplica: true })
-    expect(await read('/api/v1/posts/three')).toEqual({ status: 'MISS', build: 'b1', reachedReplica: true })
-    replicaBuild = 'b2'
-    expect(await read('/api/v1/posts/three')).toEqual({ status: 'MISS', build: 'b2', reachedReplica: true })
-    expect(await read('/api/v1/posts/three')).toEqual({ status: 'HIT', build: 'b2', reachedReplica: false })
-  })
+  it(
+    "starts the new build's keys as soon as `current` is " + 'swapped, and stores them once the replica names it',
+    async () => {
+      replicaBuild = 'b1'
+      expect(await read('/api/v1/posts/three')).toMatchObject({ status: 'MISS' })
+      expect(await read('/api/v1/posts/three')).toMatchObject({ status: 'HIT', build: 'b1' })
+      swapTo('b2')
+      // The replica has not loaded b2 yet: its answers go out but are not kept for b2.
+      expect(await read('/api/v1/posts/three')).toEqual({ status: 'MISS', build: 'b1', reachedReplica: true })
+      expect(await read('/api/v1/posts/three')).toEqual({ status: 'MISS', build: 'b1', reachedReplica: true })
+      replicaBuild = 'b2'
+      expect(await read('/api/v1/posts/three')).toEqual({ status: 'MISS', build: 'b2', reachedReplica: true })
+      expect(await read('/api/v1/posts/three')).toEqual({ status: 'HIT', build: 'b2', reachedReplica: false })
+    },
+  )
 })

@@ -58,7 +58,8 @@ describe('the lockfile', () => {
       encoding: 'utf8',
     })
     expect(out.trim().split('\n')).toEqual([
-      `Installed. npm scripts run on Node ${process.versions.node}, pinned by the node package (npm itself runs on Node 20.20.2).`,
+      `Installed. npm scripts run on Node ${process.versions.node}, ` +
+        `pinned by the node package (npm itself runs on Node 20.20.2).`,
     ])
   })
 })

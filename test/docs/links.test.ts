@@ -58,7 +58,10 @@ function slug(heading: string): string {
     .replace(/ /g, '-')
 }
 
-/** The anchors of a markdown text: its headings' slugs (a repeated one gets `-1`, `-2`…) and explicit `id`/`name` anchors. */
+/**
+ * The anchors of a markdown text: its headings' slugs (a repeated one gets `-1`, `-2`…) and explicit
+ * `id`/`name` anchors.
+ */
 function anchors(markdown: string): Set<string> {
   const found = new Set<string>()
   const counts = new Map<string, number>()
@@ -161,8 +164,10 @@ describe('the link checker', () => {
     [join(ROOT, 'guide.md')]: [
       '# Guide',
       '## Start here',
-      'Fine: [start](#start-here), [the other page](other.md#its-part), [a file](package.json), [a site](https://example.org/x.md#y).',
-      'Broken: [gone](#nowhere), [missing](missing.md), [wrong part](other.md#no-such-part), [line](package.json#L1), [out](../elsewhere.md).',
+      'Fine: [start](#start-here), [the other page](other.md#its-part), ' +
+        '[a file](package.json), [a site](https://example.org/x.md#y).',
+      'Broken: [gone](#nowhere), [missing](missing.md), [wrong ' +
+        'part](other.md#no-such-part), [line](package.json#L1), [out](../elsewhere.md).',
       'Not links: `[code](#code-span)` and',
       '```md',
       '[fenced](#fenced)',
@@ -175,15 +180,18 @@ describe('the link checker', () => {
     exists: (path) => path in pages || DISK.exists(path),
   }
 
-  it('reports a broken anchor, a missing file, an anchor into a non-markdown file and a path out of the repository', () => {
-    expect(brokenLinks(ROOT, 'guide.md', files)).toEqual([
-      'guide.md:4: #nowhere: no heading of guide.md has the anchor #nowhere',
-      'guide.md:4: missing.md: no file missing.md',
-      'guide.md:4: other.md#no-such-part: no heading of other.md has the anchor #no-such-part',
-      'guide.md:4: package.json#L1: an anchor into a file that is not markdown',
-      'guide.md:4: ../elsewhere.md: leaves the repository',
-    ])
-  })
+  it(
+    'reports a broken anchor, a missing file, an anchor into ' + 'a non-markdown file and a path out of the repository',
+    () => {
+      expect(brokenLinks(ROOT, 'guide.md', files)).toEqual([
+        'guide.md:4: #nowhere: no heading of guide.md has the anchor #nowhere',
+        'guide.md:4: missing.md: no file missing.md',
+        'guide.md:4: other.md#no-such-part: no heading of other.md has the anchor #no-such-part',
+        'guide.md:4: package.json#L1: an anchor into a file that is not markdown',
+        'guide.md:4: ../elsewhere.md: leaves the repository',
+      ])
+    },
+  )
 })
 
 describe('README.md and docs/', () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import request from 'supertest'
-import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose'
+import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { createApp } from '../../auth-service/app.ts'
 import { digest } from '../../auth-service/auth/secrets.ts'
 import { JWT_BEARER, postExchange, registerAgent } from '../support/agent.ts'
 import { BASE_URL, testDeps, testApp } from '../support/index.ts'
+import { foreignAssertion } from '../support/forged-tokens.ts'
 
 const CLAIM_GRANT = 'urn:agent-auth:grant-type:claim'
 const RESOURCE = `${BASE_URL}/api/v1`
-const CHALLENGE = `Bearer error="invalid_token", resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource"`
 const errorBody = (code: string) => ({ error: code, error_description: expect.any(String) })
 
 let clock = Date.now()
@@ -21,29 +21,32 @@ const exchange = (assertion: string, extra: Record<string, string> = {}) =>
 const read = (token: string, path = '/api/v1/posts') => request(app).get(path).set('Authorization', `Bearer ${token}`)
 
 describe('POST /agent/identity', () => {
-  it('registers an anonymous identity: a signed identity_assertion and a once-only claim_token stored hashed', async () => {
-    const res = await request(app).post('/agent/identity').send({ type: 'anonymous' })
-    expect(res.status).toBe(200)
-    expect(res.headers['cache-control']).toBe('no-store')
-    expect(res.body).toMatchObject({
-      registration_id: expect.stringMatching(/^agt_/),
-      registration_type: 'anonymous',
-      identity_assertion: expect.any(String),
-      claim_token: expect.stringMatching(/^lat_claim_/),
-      scopes: ['research.read', 'research.search'],
-      token_endpoint: `${BASE_URL}/oauth2/token`,
-      resource: RESOURCE,
-    })
-    const header = decodeProtectedHeader(res.body.identity_assertion)
-    expect(header).toMatchObject({ alg: 'ES256', typ: 'agent-identity+jwt', kid: deps.signingKey.kid })
-    const claims = decodeJwt(res.body.identity_assertion)
-    expect(claims).toMatchObject({ iss: BASE_URL, sub: res.body.registration_id, aud: BASE_URL })
-    expect(claims.exp! - claims.iat!).toBe(30 * 24 * 3600)
-    expect(await deps.store.get(`claim:${digest(res.body.claim_token)}`)).toEqual({
-      identity: res.body.registration_id,
-    })
-    expect(await deps.store.get(`claim:${res.body.claim_token}`)).toBeUndefined()
-  })
+  it(
+    'registers an anonymous identity: a signed ' + 'identity_assertion and a once-only claim_token stored hashed',
+    async () => {
+      const res = await request(app).post('/agent/identity').send({ type: 'anonymous' })
+      expect(res.status).toBe(200)
+      expect(res.headers['cache-control']).toBe('no-store')
+      expect(res.body).toMatchObject({
+        registration_id: expect.stringMatching(/^agt_/),
+        registration_type: 'anonymous',
+        identity_assertion: expect.any(String),
+        claim_token: expect.stringMatching(/^lat_claim_/),
+        scopes: ['research.read', 'research.search'],
+        token_endpoint: `${BASE_URL}/oauth2/token`,
+        resource: RESOURCE,
+      })
+      const header = decodeProtectedHeader(res.body.identity_assertion)
+      expect(header).toMatchObject({ alg: 'ES256', typ: 'agent-identity+jwt', kid: deps.signingKey.kid })
+      const claims = decodeJwt(res.body.identity_assertion)
+      expect(claims).toMatchObject({ iss: BASE_URL, sub: res.body.registration_id, aud: BASE_URL })
+      expect(claims.exp! - claims.iat!).toBe(30 * 24 * 3600)
+      expect(await deps.store.get(`claim:${digest(res.body.claim_token)}`)).toEqual({
+        identity: res.body.registration_id,
+      })
+      expect(await deps.store.get(`claim:${res.body.claim_token}`)).toBeUndefined()
+    },
+  )
 
   it.each([
     [
@@ -228,111 +231,3 @@ describe('POST /oauth2/token', () => {
     expect(repeated.body).toEqual(errorBody('invalid_request'))
   })
 })
-
-describe('POST /oauth2/revoke and the bearer check', () => {
-  it('revokes an access token at once, idempotently; the assertion still exchanges for a fresh one', async () => {
-    const { identity_assertion } = await register()
-    const token = (await exchange(identity_assertion)).body.access_token
-    expect((await read(token)).status).toBe(200)
-    for (let i = 0; i < 2; i++) {
-      const res = await request(app)
-        .post('/oauth2/revoke')
-        .type('form')
-        .send({ token, token_type_hint: 'access_token' })
-      expect(res.status).toBe(200)
-      expect(res.headers['cache-control']).toBe('no-store')
-    }
-    const refused = await read(token)
-    expect(refused.status).toBe(401)
-    expect(refused.headers['www-authenticate']).toBe(CHALLENGE)
-    const fresh = (await exchange(identity_assertion)).body.access_token
-    expect((await read(fresh)).status).toBe(200)
-  })
-
-  it('answers 200 for unknown tokens and any hint, 400 only without a token', async () => {
-    for (const form of [
-      { token: 'garbage' },
-      { token: 'a.b.c', token_type_hint: 'refresh_token' },
-      { token: 'lat_live_x' },
-    ]) {
-      expect((await request(app).post('/oauth2/revoke').type('form').send(form)).status).toBe(200)
-    }
-    const missing = await request(app).post('/oauth2/revoke').type('form').send({})
-    expect(missing.status).toBe(400)
-    expect(missing.body).toEqual(errorBody('invalid_request'))
-  })
-
-  it('refuses an identity_assertion, an expired token and a token for another audience as bearers', async () => {
-    const { identity_assertion } = await register()
-    const asBearer = await read(identity_assertion)
-    expect(asBearer.status).toBe(401)
-    expect(asBearer.headers['www-authenticate']).toBe(CHALLENGE)
-
-    const token = (await exchange(identity_assertion)).body.access_token
-    clock += 3600 * 1000 + 31_000
-    try {
-      expect((await read(token)).status).toBe(401)
-    } finally {
-      clock = Date.now()
-    }
-
-    const otherAudience = await new SignJWT({ scope: 'research.read', client_id: 'x' })
-      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: deps.signingKey.kid })
-      .setIssuer(BASE_URL)
-      .setSubject('agt_x')
-      .setAudience('https://elsewhere.example/api')
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .setJti('j1')
-      .sign(deps.signingKey.privateKey)
-    expect((await read(otherAudience)).status).toBe(401)
-  })
-
-  it('refuses alg "none" and a tampered payload', async () => {
-    const token = (await exchange((await register()).identity_assertion)).body.access_token as string
-    const [h, p, s] = token.split('.')
-    const none = `${b64({ alg: 'none', typ: 'at+jwt' })}.${p}.`
-    expect((await read(none)).status).toBe(401)
-    const claims = JSON.parse(Buffer.from(p!, 'base64url').toString())
-    const tampered = `${h}.${b64({ ...claims, scope: 'research.read research.search admin' })}.${s}`
-    expect((await read(tampered)).status).toBe(401)
-  })
-})
-
-describe('POST /agent/event/notify (RFC 8935)', () => {
-  it('refuses every SET, since no issuer is trusted, with the RFC 8935 error shape', async () => {
-    const set = await foreignAssertion()
-    const res = await request(app).post('/agent/event/notify').set('Content-Type', 'application/secevent+jwt').send(set)
-    expect(res.status).toBe(400)
-    expect(res.body).toEqual({ err: 'invalid_issuer', description: expect.any(String) })
-  })
-
-  it.each([
-    ['application/json', '{"a":1}'],
-    ['text/plain', 'eyJ.eyJ.x'],
-    ['application/secevent+jwt', 'not a jwt'],
-    ['application/secevent+jwt', ''],
-    ['application/secevent+jwt', '!!!.???.x'],
-  ])('answers %s %j with invalid_request', async (type, body) => {
-    const res = await request(app).post('/agent/event/notify').set('Content-Type', type).send(body)
-    expect(res.status).toBe(400)
-    expect(res.body).toEqual({ err: 'invalid_request', description: expect.any(String) })
-  })
-})
-
-async function foreignAssertion(): Promise<string> {
-  const { privateKey } = await generateKeyPair('ES256')
-  return new SignJWT({ events: {} })
-    .setProtectedHeader({ alg: 'ES256', typ: 'agent-identity+jwt', kid: 'foreign' })
-    .setIssuer('https://evil.example')
-    .setSubject('agt_x')
-    .setAudience(BASE_URL)
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .setJti('j')
-    .sign(privateKey)
-}
-
-function b64(value: object): string {
-  return Buffer.from(JSON.stringify(value)).toString('base64url')
-}

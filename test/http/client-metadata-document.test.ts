@@ -91,32 +91,35 @@ function authorizeUrl(clientId: string, challenge = pkce().challenge): string {
 }
 
 describe('clients identified by a client ID metadata document', () => {
-  it('fetches the document, names its host on the consent page, and issues tokens to the URL as client_id', async () => {
-    const clientId = `${origin}/client.json`
-    const page = await openConsent(devApp, authorizeUrl(clientId))
-    expect(page.status, page.html).toBe(200)
-    expect(page.html).toContain('Doc Client')
-    expect(page.html).toContain(new URL(origin).host)
-    expect(page.html).toContain('metadata document')
+  it(
+    'fetches the document, names its host on the consent ' + 'page, and issues tokens to the URL as client_id',
+    async () => {
+      const clientId = `${origin}/client.json`
+      const page = await openConsent(devApp, authorizeUrl(clientId))
+      expect(page.status, page.html).toBe(200)
+      expect(page.html).toContain('Doc Client')
+      expect(page.html).toContain(new URL(origin).host)
+      expect(page.html).toContain('metadata document')
 
-    const { verifier, challenge } = pkce()
-    const back = await approve(devApp, authorizeUrl(clientId, challenge))
-    const res = await request(devApp)
-      .post('/oauth2/token')
-      .type('form')
-      .send({
-        grant_type: 'authorization_code',
-        code: back.searchParams.get('code')!,
-        code_verifier: verifier,
-        redirect_uri: 'http://127.0.0.1:61000/callback',
-        client_id: clientId,
-      })
-    expect(res.status, res.text).toBe(200)
-    expect(decodeJwt(res.body.access_token).client_id).toBe(clientId)
-    expect(res.body.refresh_token).toMatch(/^lat_rt_/)
-    // Cached by its max-age: two authorizations, one fetch.
-    expect(hits.get('/client.json')).toBe(1)
-  })
+      const { verifier, challenge } = pkce()
+      const back = await approve(devApp, authorizeUrl(clientId, challenge))
+      const res = await request(devApp)
+        .post('/oauth2/token')
+        .type('form')
+        .send({
+          grant_type: 'authorization_code',
+          code: back.searchParams.get('code')!,
+          code_verifier: verifier,
+          redirect_uri: 'http://127.0.0.1:61000/callback',
+          client_id: clientId,
+        })
+      expect(res.status, res.text).toBe(200)
+      expect(decodeJwt(res.body.access_token).client_id).toBe(clientId)
+      expect(res.body.refresh_token).toMatch(/^lat_rt_/)
+      // Cached by its max-age: two authorizations, one fetch.
+      expect(hits.get('/client.json')).toBe(1)
+    },
+  )
 
   it.each([
     ['a redirect', '/redirect.json', /redirects/],

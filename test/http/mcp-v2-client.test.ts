@@ -179,7 +179,10 @@ async function oauthWalk(base: string, provider: ScriptedProvider) {
   expect(new Set(again.sent.map((h) => h.get('authorization')))).toEqual(new Set([`Bearer ${token}`]))
 }
 
-/** The client's provider, all in memory: it starts with a stale token; the person approves when sent to the consent page. */
+/**
+ * The client's provider, all in memory: it starts with a stale token; the person approves when sent to
+ * the consent page.
+ */
 class ScriptedProvider implements OAuthClientProvider {
   client: StoredClient
   saved: { access_token: string; token_type: string; refresh_token?: string } | undefined = {

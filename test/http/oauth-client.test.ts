@@ -140,95 +140,98 @@ describe.each([
     expect((await read(second.access_token, '/api/v1/posts')).status).toBe(200)
   })
 
-  it('runs the authorization code flow: registration, PKCE, consent, code exchange, refresh rotation, revocation', async () => {
-    const store = await openStore()
-    const { base, server } = await serve(store)
-    opened.push({ store, server })
-    const insecure = { [oauth.allowInsecureRequests]: true }
-    const issuer = new URL(base)
-    const as = await oauth.processDiscoveryResponse(
-      issuer,
-      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
-    )
-    expect(as.code_challenge_methods_supported).toEqual(['S256'])
-
-    // Dynamic registration (RFC 7591), as a public client on a loopback redirect URI.
-    const redirectUri = 'http://127.0.0.1:8976/callback'
-    const registered = await oauth.processDynamicClientRegistrationResponse(
-      await oauth.dynamicClientRegistrationRequest(
-        as,
-        {
-          redirect_uris: [redirectUri],
-          token_endpoint_auth_method: 'none',
-          grant_types: ['authorization_code', 'refresh_token'],
-          client_name: 'oauth4webapi',
-        },
-        insecure,
-      ),
-    )
-    const client: oauth.Client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' }
-
-    // The authorization request with PKCE; the person approves on the consent page.
-    const verifier = oauth.generateRandomCodeVerifier()
-    const state = oauth.generateRandomState()
-    const authorizationUrl = new URL(as.authorization_endpoint!)
-    authorizationUrl.search = new URLSearchParams({
-      response_type: 'code',
-      client_id: client.client_id,
-      redirect_uri: redirectUri,
-      scope: 'research.read research.search',
-      state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      resource: `${base}/api/v1`,
-    }).toString()
-    const callback = await approve(base, authorizationUrl.href)
-    // The client checks state and iss (RFC 9207) itself.
-    const params = oauth.validateAuthResponse(as, client, callback, state)
-
-    const tokens = await oauth.processAuthorizationCodeResponse(
-      as,
-      client,
-      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure),
-    )
-    expect(tokens.refresh_token).toMatch(/^lat_rt_/)
-    const read = (token: string) =>
-      oauth.protectedResourceRequest(
-        token,
-        'GET',
-        new URL(`${base}/api/v1/posts?limit=1`),
-        undefined,
-        undefined,
-        insecure,
+  it(
+    'runs the authorization code flow: registration, PKCE, ' + 'consent, code exchange, refresh rotation, revocation',
+    async () => {
+      const store = await openStore()
+      const { base, server } = await serve(store)
+      opened.push({ store, server })
+      const insecure = { [oauth.allowInsecureRequests]: true }
+      const issuer = new URL(base)
+      const as = await oauth.processDiscoveryResponse(
+        issuer,
+        await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
       )
-    expect((await read(tokens.access_token)).status).toBe(200)
+      expect(as.code_challenge_methods_supported).toEqual(['S256'])
 
-    // Refresh: a new pair; the old refresh token, used again, ends the whole grant.
-    const refreshed = await oauth.processRefreshTokenResponse(
-      as,
-      client,
-      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
-    )
-    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token)
-    expect((await read(refreshed.access_token)).status).toBe(200)
-    const reuse = await oauth
-      .processRefreshTokenResponse(
+      // Dynamic registration (RFC 7591), as a public client on a loopback redirect URI.
+      const redirectUri = 'http://127.0.0.1:8976/callback'
+      const registered = await oauth.processDynamicClientRegistrationResponse(
+        await oauth.dynamicClientRegistrationRequest(
+          as,
+          {
+            redirect_uris: [redirectUri],
+            token_endpoint_auth_method: 'none',
+            grant_types: ['authorization_code', 'refresh_token'],
+            client_name: 'oauth4webapi',
+          },
+          insecure,
+        ),
+      )
+      const client: oauth.Client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' }
+
+      // The authorization request with PKCE; the person approves on the consent page.
+      const verifier = oauth.generateRandomCodeVerifier()
+      const state = oauth.generateRandomState()
+      const authorizationUrl = new URL(as.authorization_endpoint!)
+      authorizationUrl.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: redirectUri,
+        scope: 'research.read research.search',
+        state,
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        resource: `${base}/api/v1`,
+      }).toString()
+      const callback = await approve(base, authorizationUrl.href)
+      // The client checks state and iss (RFC 9207) itself.
+      const params = oauth.validateAuthResponse(as, client, callback, state)
+
+      const tokens = await oauth.processAuthorizationCodeResponse(
+        as,
+        client,
+        await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure),
+      )
+      expect(tokens.refresh_token).toMatch(/^lat_rt_/)
+      const read = (token: string) =>
+        oauth.protectedResourceRequest(
+          token,
+          'GET',
+          new URL(`${base}/api/v1/posts?limit=1`),
+          undefined,
+          undefined,
+          insecure,
+        )
+      expect((await read(tokens.access_token)).status).toBe(200)
+
+      // Refresh: a new pair; the old refresh token, used again, ends the whole grant.
+      const refreshed = await oauth.processRefreshTokenResponse(
         as,
         client,
         await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
       )
-      .then(
+      expect(refreshed.refresh_token).not.toBe(tokens.refresh_token)
+      expect((await read(refreshed.access_token)).status).toBe(200)
+      const reuse = await oauth
+        .processRefreshTokenResponse(
+          as,
+          client,
+          await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+        )
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        )
+      expect(reuse).toBeInstanceOf(oauth.ResponseBodyError)
+      expect((reuse as oauth.ResponseBodyError).error).toBe('invalid_grant')
+      const revoked = await read(refreshed.access_token).then(
         () => undefined,
         (e: unknown) => e,
       )
-    expect(reuse).toBeInstanceOf(oauth.ResponseBodyError)
-    expect((reuse as oauth.ResponseBodyError).error).toBe('invalid_grant')
-    const revoked = await read(refreshed.access_token).then(
-      () => undefined,
-      (e: unknown) => e,
-    )
-    expect(revoked).toBeInstanceOf(oauth.WWWAuthenticateChallengeError)
-  })
+      expect(revoked).toBeInstanceOf(oauth.WWWAuthenticateChallengeError)
+    },
+  )
 
   it('keeps keys, identities and the signing key across a restart', async () => {
     const before = await openStore()

@@ -71,7 +71,9 @@ export const scopes: Scope[] = key.scopes
 export const granted: 'Bearer' = token.token_type
 export const markdown: string = post.markdown
 export const titles: string[] = (list.posts as Schemas['PostComplete'][]).map((p) => p.title)
-// @ts-expect-error the contract's PostDetail requires no field (docs/api.md#the-openapi-document): the Complete schema promises them
+// The contract's PostDetail requires no field (docs/api.md#the-openapi-document); the Complete
+// schema promises them.
+// @ts-expect-error markdown may be absent from the contract's PostDetail
 export const assumed: string = contractPost.markdown
 export const code: Schemas['Error']['error'] = error.error
 export const limit: paths['/api/v1/posts']['get']['parameters']['query'] = { limit: 10 }

@@ -8,7 +8,10 @@ import { BASE_URL, testDeps } from '../support/index.ts'
 const deps = await testDeps()
 const errorBody = { error: 'invalid_request', error_description: expect.any(String) }
 
-/** 250 articles: several per day (ties broken by slug), three authors, tags on some, lastModified spread over a year. */
+/**
+ * 250 articles: several per day (ties broken by slug), three authors, tags on some, lastModified
+ * spread over a year.
+ */
 function entries(count = 250, prefix = 'post'): IndexEntry[] {
   return Array.from({ length: count }, (_, i) => ({
     slug: `${prefix}-${String(i).padStart(3, '0')}`,
@@ -167,7 +170,8 @@ describe('filters of the list', () => {
   })
 
   it('combines the filters', async () => {
-    const url = `/api/v1/posts?tag=hashing&author=${encodeURIComponent('Ada Lovelace')}&updated_since=2025-03-01&limit=4`
+    const author = encodeURIComponent('Ada Lovelace')
+    const url = `/api/v1/posts?tag=hashing&author=${author}&updated_since=2025-03-01&limit=4`
     const want = expected(
       (e) => e.tags.includes('hashing') && e.author === 'Ada Lovelace' && e.lastModified >= '2025-03-01',
     )

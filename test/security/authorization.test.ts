@@ -45,7 +45,10 @@ function authorizeQuery(clientId: string, overrides: Record<string, string | und
     state: 'xyz',
     ...overrides,
   }
-  return `/oauth2/authorize?${new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))}`
+  return (
+    `/oauth2/authorize` +
+    `?${new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))}`
+  )
 }
 
 describe('no open redirect', () => {

@@ -12,21 +12,24 @@ import { tempDir } from '../support/temp.ts'
 const mode = (path: string) => statSync(path).mode & 0o777
 
 describe('files of the embedded store', () => {
-  it('creates the data folder 0700 and the database with its -wal and -shm files 0600, whatever the umask', async () => {
-    const previous = process.umask(0o002)
-    try {
-      const dataDir = join(tempDir('files'), 'data', 'nested')
-      const file = join(dataDir, 'store.sqlite')
-      const store = openSqliteStore(file)
-      await store.put('client:1', { address: '203.0.113.7' }, 60)
-      await store.increment('budget:203.0.113.7', 60)
-      expect(mode(dataDir)).toBe(0o700)
-      for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(mode(path), path).toBe(0o600)
-      await store.close()
-    } finally {
-      process.umask(previous)
-    }
-  })
+  it(
+    'creates the data folder 0700 and the database with ' + 'its -wal and -shm files 0600, whatever the umask',
+    async () => {
+      const previous = process.umask(0o002)
+      try {
+        const dataDir = join(tempDir('files'), 'data', 'nested')
+        const file = join(dataDir, 'store.sqlite')
+        const store = openSqliteStore(file)
+        await store.put('client:1', { address: '203.0.113.7' }, 60)
+        await store.increment('budget:203.0.113.7', 60)
+        expect(mode(dataDir)).toBe(0o700)
+        for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(mode(path), path).toBe(0o600)
+        await store.close()
+      } finally {
+        process.umask(previous)
+      }
+    },
+  )
 
   it('tightens files that an older version left readable by others', async () => {
     const dir = tempDir('files')

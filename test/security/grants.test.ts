@@ -61,61 +61,75 @@ afterAll(async () => {
 })
 
 describe.each(STORES)('grants on %s', (_name, opener) => {
-  it(`lets one of ${CONCURRENCY} concurrent redemptions of a code win, and the replay revokes the winner's tokens (${ROUNDS} rounds)`, async () => {
-    const service = await replicas(opener())
-    try {
-      for (let round = 0; round < ROUNDS; round++) {
-        await raceCodeRedemption(service, round)
+  it(
+    `lets one of ${CONCURRENCY} concurrent redemptions of a code win, ` +
+      `and the replay revokes the winner's tokens (${ROUNDS} rounds)`,
+    async () => {
+      const service = await replicas(opener())
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          await raceCodeRedemption(service, round)
+        }
+      } finally {
+        await service.close()
       }
-    } finally {
-      await service.close()
-    }
-  })
+    },
+  )
 
-  it(`lets one of ${CONCURRENCY} concurrent refreshes win, and the reuse revokes every token of the grant (${ROUNDS} rounds)`, async () => {
-    const service = await replicas(opener())
-    try {
-      for (let round = 0; round < ROUNDS; round++) {
-        await raceRefresh(service, round)
+  it(
+    `lets one of ${CONCURRENCY} concurrent refreshes win, and ` +
+      `the reuse revokes every token of the grant (${ROUNDS} rounds)`,
+    async () => {
+      const service = await replicas(opener())
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          await raceRefresh(service, round)
+        }
+      } finally {
+        await service.close()
       }
-    } finally {
-      await service.close()
-    }
-  })
+    },
+  )
 
-  it('answers a refresh that asks for more than the grant with invalid_scope or invalid_target, and leaves the grant as it was', async () => {
-    const service = await replicas(opener())
-    try {
-      const [origin] = service.origins as [string]
-      const { fields } = await codeFor(origin, { scope: 'research.read' })
-      const first = await json(await token(origin, fields))
-      const rotate = {
-        grant_type: 'refresh_token',
-        refresh_token: first.body.refresh_token!,
-        client_id: fields.client_id,
+  it(
+    'answers a refresh that asks for more than the grant with ' +
+      'invalid_scope or invalid_target, and leaves the grant as it was',
+    async () => {
+      const service = await replicas(opener())
+      try {
+        const [origin] = service.origins as [string]
+        const { fields } = await codeFor(origin, { scope: 'research.read' })
+        const first = await json(await token(origin, fields))
+        const rotate = {
+          grant_type: 'refresh_token',
+          refresh_token: first.body.refresh_token!,
+          client_id: fields.client_id,
+        }
+        expect(await json(await token(origin, { ...rotate, scope: 'research.read research.search' }))).toMatchObject({
+          status: 400,
+          body: { error: 'invalid_scope' },
+        })
+        expect(await json(await token(origin, { ...rotate, resource: MCP }))).toMatchObject({
+          status: 400,
+          body: { error: 'invalid_target' },
+        })
+        expect(await json(await token(origin, { ...rotate, resource: 'https://elsewhere.example/api' }))).toMatchObject(
+          {
+            status: 400,
+            body: { error: 'invalid_target' },
+          },
+        )
+        // Nothing was revoked or used: the access token reads, and the same refresh token rotates.
+        expect((await read(origin, first.body.access_token!)).status).toBe(200)
+        const rotated = await json(await token(origin, rotate))
+        expect(rotated.status).toBe(200)
+        expect(rotated.body.scope).toBe('research.read')
+        expect((await read(origin, first.body.access_token!)).status).toBe(200)
+      } finally {
+        await service.close()
       }
-      expect(await json(await token(origin, { ...rotate, scope: 'research.read research.search' }))).toMatchObject({
-        status: 400,
-        body: { error: 'invalid_scope' },
-      })
-      expect(await json(await token(origin, { ...rotate, resource: MCP }))).toMatchObject({
-        status: 400,
-        body: { error: 'invalid_target' },
-      })
-      expect(await json(await token(origin, { ...rotate, resource: 'https://elsewhere.example/api' }))).toMatchObject({
-        status: 400,
-        body: { error: 'invalid_target' },
-      })
-      // Nothing was revoked or used: the access token reads, and the same refresh token rotates.
-      expect((await read(origin, first.body.access_token!)).status).toBe(200)
-      const rotated = await json(await token(origin, rotate))
-      expect(rotated.status).toBe(200)
-      expect(rotated.body.scope).toBe('research.read')
-      expect((await read(origin, first.body.access_token!)).status).toBe(200)
-    } finally {
-      await service.close()
-    }
-  })
+    },
+  )
 
   it('revokes the access tokens exchanged from an identity_assertion when the assertion is revoked', async () => {
     const service = await replicas(opener())

@@ -175,13 +175,16 @@ describe('addresses that reach inside', () => {
     expect(connections).toBe(before)
   })
 
-  it('refuses a name without addresses in the same words as an internal one, so the endpoint probes nothing', async () => {
-    const inside = await refusal(
-      fetchClientMetadataDocument('https://inside.corp.test/c.json', { dnsServers: [dnsServer] }),
-    )
-    const empty = await refusal(fetchClientMetadataDocument('https://empty.test/c.json', { dnsServers: [dnsServer] }))
-    expect(empty).toBe(inside)
-  })
+  it(
+    'refuses a name without addresses in the same words ' + 'as an internal one, so the endpoint probes nothing',
+    async () => {
+      const inside = await refusal(
+        fetchClientMetadataDocument('https://inside.corp.test/c.json', { dnsServers: [dnsServer] }),
+      )
+      const empty = await refusal(fetchClientMetadataDocument('https://empty.test/c.json', { dnsServers: [dnsServer] }))
+      expect(empty).toBe(inside)
+    },
+  )
 
   it('shows the refusal on the authorization page without the resolved address', async () => {
     const app = createApp({ ...(await testDeps()), clientMetadata: { dnsServers: [dnsServer] } })

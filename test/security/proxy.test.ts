@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,6 +9,7 @@ import { REDIS_URL, distOf } from '../support/index.ts'
 import { edgeVars, startNginx } from '../support/nginx.ts'
 import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
 import { tempDir } from '../support/temp.ts'
+import { send } from '../support/loopback-request.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 /** The replicas' budget of refused credentials per address (RATE_LIMIT_BAD_CREDENTIALS_PER_MINUTE). */
@@ -21,34 +21,6 @@ const TOOL_CALL = JSON.stringify({
   method: 'tools/call',
   params: { name: 'get_post', arguments: { slug: 'hashing-rings' } },
 })
-
-interface Answer {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: string
-}
-
-/** A request to nginx from a given loopback address (all of 127/8 reaches this host), so each case is a client of its own. */
-function send(
-  port: number,
-  localAddress: string,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', localAddress, headers: options.headers },
-      (res) => {
-        let body = ''
-        res.setEncoding('utf8')
-        res.on('data', (d) => (body += d))
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
-      },
-    )
-    req.on('error', reject)
-    req.end(options.body)
-  })
-}
 
 describe('hostile traffic through the production proxy: real nginx, two replicas, real Redis', () => {
   const dir = tempDir('proxy')
@@ -128,89 +100,98 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
     return res!
   }
 
-  it('ends a flood of bad bearers at the replicas with their 429, passed on by nginx with its RateLimit headers', async () => {
-    const flood = []
-    for (let i = 0; i < 20; i++)
-      flood.push(
-        await send(port, '127.0.1.1', '/api/v1/posts/hashing-rings', {
-          headers: { Authorization: `Bearer made-up-${i}` },
-        }),
-      )
-    const statuses = flood.map((r) => r.status)
-    // Each replica counts exactly its own, and they share their counts: at most the budget each.
-    expect(statuses[0]).toBe(401)
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(2 * BAD_CREDENTIALS)
-    expect(statuses.slice(-5)).toEqual([429, 429, 429, 429, 429])
-    const refused = flood.at(-1)!
-    expect(JSON.parse(refused.body)).toEqual({ error: 'rate_limited', error_description: expect.any(String) })
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
-    expect(refused.headers['ratelimit-policy']).toBe(`"bad_credentials"; q=${BAD_CREDENTIALS}; w=60`)
-    expect(refused.headers.ratelimit).toMatch(/^"bad_credentials"; r=0; t=\d+$/)
-    expect(refused.headers['x-cache-status']).toBe('BYPASS')
-    // MCP shares the address's budget; anonymous reads from the address and other addresses are untouched.
-    const mcp = await send(port, '127.0.1.1', '/mcp', {
-      method: 'POST',
-      headers: { ...MCP_HEADERS, Authorization: 'Bearer made-up' },
-      body: TOOL_CALL,
-    })
-    expect(mcp.status).toBe(429)
-    expect((await send(port, '127.0.1.1', '/api/v1/posts/hashing-rings')).status).toBe(200)
-    expect(
-      (await send(port, '127.0.1.2', '/api/v1/posts/hashing-rings', { headers: { Authorization: 'Bearer made-up' } }))
-        .status,
-    ).toBe(401)
-  })
+  it(
+    'ends a flood of bad bearers at the replicas with their ' + '429, passed on by nginx with its RateLimit headers',
+    async () => {
+      const flood = []
+      for (let i = 0; i < 20; i++)
+        flood.push(
+          await send(port, '127.0.1.1', '/api/v1/posts/hashing-rings', {
+            headers: { Authorization: `Bearer made-up-${i}` },
+          }),
+        )
+      const statuses = flood.map((r) => r.status)
+      // Each replica counts exactly its own, and they share their counts: at most the budget each.
+      expect(statuses[0]).toBe(401)
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(2 * BAD_CREDENTIALS)
+      expect(statuses.slice(-5)).toEqual([429, 429, 429, 429, 429])
+      const refused = flood.at(-1)!
+      expect(JSON.parse(refused.body)).toEqual({ error: 'rate_limited', error_description: expect.any(String) })
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+      expect(refused.headers['ratelimit-policy']).toBe(`"bad_credentials"; q=${BAD_CREDENTIALS}; w=60`)
+      expect(refused.headers.ratelimit).toMatch(/^"bad_credentials"; r=0; t=\d+$/)
+      expect(refused.headers['x-cache-status']).toBe('BYPASS')
+      // MCP shares the address's budget; anonymous reads from the address and other addresses are untouched.
+      const mcp = await send(port, '127.0.1.1', '/mcp', {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, Authorization: 'Bearer made-up' },
+        body: TOOL_CALL,
+      })
+      expect(mcp.status).toBe(429)
+      expect((await send(port, '127.0.1.1', '/api/v1/posts/hashing-rings')).status).toBe(200)
+      expect(
+        (await send(port, '127.0.1.2', '/api/v1/posts/hashing-rings', { headers: { Authorization: 'Bearer made-up' } }))
+          .status,
+      ).toBe(401)
+    },
+  )
 
-  it("counts requests with Authorization per address at nginx too, with the service's 429, valid keys included", async () => {
-    const strict = await startEdge('nginx-credentialed', 5)
-    const key = (
-      await (
-        await fetch(`${direct[1]}/api/v1/keys`, { method: 'POST', headers: { 'X-Forwarded-For': '198.51.100.98' } })
-      ).json()
-    ).key as string
-    const flood = []
-    // A burst of the budget (and the one the budget refills with), then 429; the replicas saw
-    // fewer than their own budget of bad credentials, so they answered each with its 401.
-    for (let i = 0; i < 8; i++)
-      flood.push(
-        await send(strict, '127.0.1.3', '/api/v1/posts/hashing-rings', {
-          headers: { Authorization: `Bearer made-up-${i}` },
-        }),
-      )
-    expect(flood.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 401, 429, 429])
-    const refused = flood.at(-1)!
-    const service = await serviceRefusal()
-    expect(refused.body).toBe(await service.text())
-    for (const name of [
-      'content-type',
-      'cache-control',
-      'access-control-allow-origin',
-      'access-control-expose-headers',
-      'content-security-policy',
-      'x-content-type-options',
-    ])
-      expect(refused.headers[name], name).toBe(service.headers.get(name))
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
-    expect(refused.headers['ratelimit-policy']).toBe('"credentialed"; q=5; w=60')
-    expect(refused.headers.ratelimit).toBe('"credentialed"; r=0; t=1')
-    // The zone is the address's, whatever the credential and the resource: the flood's address
-    // is refused on /mcp and with a valid key too; anonymous reads and other addresses are not.
-    expect(
-      (
-        await send(strict, '127.0.1.3', '/mcp', {
-          method: 'POST',
-          headers: { ...MCP_HEADERS, Authorization: `Bearer ${key}` },
-          body: TOOL_CALL,
-        })
-      ).status,
-    ).toBe(429)
-    const anonymous = await send(strict, '127.0.1.3', '/api/v1/posts/hashing-rings')
-    expect(anonymous.status).toBe(200)
-    expect(
-      (await send(strict, '127.0.1.4', '/api/v1/posts/hashing-rings', { headers: { Authorization: `Bearer ${key}` } }))
-        .status,
-    ).toBe(200)
-  })
+  it(
+    'counts requests with Authorization per address at ' + "nginx too, with the service's 429, valid keys included",
+    async () => {
+      const strict = await startEdge('nginx-credentialed', 5)
+      const key = (
+        await (
+          await fetch(`${direct[1]}/api/v1/keys`, { method: 'POST', headers: { 'X-Forwarded-For': '198.51.100.98' } })
+        ).json()
+      ).key as string
+      const flood = []
+      // A burst of the budget (and the one the budget refills with), then 429; the replicas saw
+      // fewer than their own budget of bad credentials, so they answered each with its 401.
+      for (let i = 0; i < 8; i++)
+        flood.push(
+          await send(strict, '127.0.1.3', '/api/v1/posts/hashing-rings', {
+            headers: { Authorization: `Bearer made-up-${i}` },
+          }),
+        )
+      expect(flood.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 401, 429, 429])
+      const refused = flood.at(-1)!
+      const service = await serviceRefusal()
+      expect(refused.body).toBe(await service.text())
+      for (const name of [
+        'content-type',
+        'cache-control',
+        'access-control-allow-origin',
+        'access-control-expose-headers',
+        'content-security-policy',
+        'x-content-type-options',
+      ])
+        expect(refused.headers[name], name).toBe(service.headers.get(name))
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+      expect(refused.headers['ratelimit-policy']).toBe('"credentialed"; q=5; w=60')
+      expect(refused.headers.ratelimit).toBe('"credentialed"; r=0; t=1')
+      // The zone is the address's, whatever the credential and the resource: the flood's address
+      // is refused on /mcp and with a valid key too; anonymous reads and other addresses are not.
+      expect(
+        (
+          await send(strict, '127.0.1.3', '/mcp', {
+            method: 'POST',
+            headers: { ...MCP_HEADERS, Authorization: `Bearer ${key}` },
+            body: TOOL_CALL,
+          })
+        ).status,
+      ).toBe(429)
+      const anonymous = await send(strict, '127.0.1.3', '/api/v1/posts/hashing-rings')
+      expect(anonymous.status).toBe(200)
+      expect(
+        (
+          await send(strict, '127.0.1.4', '/api/v1/posts/hashing-rings', {
+            headers: { Authorization: `Bearer ${key}` },
+          })
+        ).status,
+      ).toBe(200)
+    },
+  )
 
   it("never writes a query string's secrets to a log: nginx's access log or the replicas'", async () => {
     const secrets = Array.from({ length: 8 }, (_, i) => `SECRET${i}${randomUUID().slice(0, 8)}`)
@@ -219,7 +200,8 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
       ['GET', `/claim?claim_token=lat_claim_${secrets[0]}`],
       [
         'GET',
-        `/oauth2/authorize?response_type=code&client_id=https%3A%2F%2Fapp.example%2Fc&state=${secrets[1]}&code_challenge=${secrets[2]}`,
+        `/oauth2/authorize?response_type=code&client_id=https%3A%2F%2Fapp.example%2Fc` +
+          `&state=${secrets[1]}&code_challenge=${secrets[2]}`,
       ],
       ['GET', `/api/v1/posts?limit=1&token=${secrets[3]}`],
       ['POST', `/oauth2/token?code=${secrets[4]}&code_verifier=${secrets[5]}&assertion=${secrets[6]}`],

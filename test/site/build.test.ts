@@ -120,26 +120,30 @@ describe('the build of a content folder', () => {
     expect(info).toMatchObject({ contentDir: FIXTURE_CORPUS, baseUrl: 'http://localhost:4321', articles: 3 })
   })
 
-  it('writes each article’s API answer as the file the edge serves: the service’s bytes, with the file’s validators', () => {
-    const current = join(distOf('fixture'), 'current')
-    const index = loadIndexFileSync(current, 'http://localhost:4321')
-    const slugs = readIndexedPosts(distOf('fixture'))
-      .map((p) => p.slug)
-      .sort()
-    expect(readdirSync(join(current, EDGE_DIR, 'api', 'v1', 'posts')).sort()).toEqual(slugs.map((s) => `${s}.json`))
-    for (const slug of slugs) {
-      const file = detailFile(current, slug)
-      const answer = index.detail(slug)!
-      expect(readFileSync(file).equals(answer.body), slug).toBe(true)
-      // What nginx sends for the file, and so what the service sends for the same answer.
-      const { mtimeMs, size } = statSync(file)
-      expect(answer.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/)
-      expect({ etag: answer.etag, lastModified: answer.lastModified }).toEqual(fileValidators(mtimeMs, size))
-    }
-    // Nothing else is under the edge's root, and the site does not serve it.
-    expect(readdirSync(join(current, EDGE_DIR))).toEqual(['api'])
-    expect(existsSync(join(current, 'site', 'api'))).toBe(false)
-  })
+  it(
+    'writes each article’s API answer as the file the edge ' +
+      'serves: the service’s bytes, with the file’s validators',
+    () => {
+      const current = join(distOf('fixture'), 'current')
+      const index = loadIndexFileSync(current, 'http://localhost:4321')
+      const slugs = readIndexedPosts(distOf('fixture'))
+        .map((p) => p.slug)
+        .sort()
+      expect(readdirSync(join(current, EDGE_DIR, 'api', 'v1', 'posts')).sort()).toEqual(slugs.map((s) => `${s}.json`))
+      for (const slug of slugs) {
+        const file = detailFile(current, slug)
+        const answer = index.detail(slug)!
+        expect(readFileSync(file).equals(answer.body), slug).toBe(true)
+        // What nginx sends for the file, and so what the service sends for the same answer.
+        const { mtimeMs, size } = statSync(file)
+        expect(answer.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/)
+        expect({ etag: answer.etag, lastModified: answer.lastModified }).toEqual(fileValidators(mtimeMs, size))
+      }
+      // Nothing else is under the edge's root, and the site does not serve it.
+      expect(readdirSync(join(current, EDGE_DIR))).toEqual(['api'])
+      expect(existsSync(join(current, 'site', 'api'))).toBe(false)
+    },
+  )
 
   it('keeps the authorization pages’ template beside the site, with its markers, and out of the sitemap', () => {
     const current = join(distOf('fixture'), 'current')

@@ -197,7 +197,8 @@ describe('an incremental build', () => {
     const liveBefore = readlinkSync(join(dist, 'sites', configKey(BASE, content)))
     writeFileSync(
       join(content, 'two-faults.md'),
-      '---\ntitle: ""\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\ntags: [Not A Tag]\ntag: x\ndoi: https://doi.org/10.5555/1\n---\nBody\n',
+      '---\ntitle: ""\ndescription: "x"\ndate: 2025-01-01\nauthor: "A"\n' +
+        'tags: [Not A Tag]\ntag: x\ndoi: https://doi.org/10.5555/1\n---\nBody\n',
     )
     writeFileSync(
       join(content, 'Bad Name.md'),

@@ -27,24 +27,27 @@ describe('the list pages and reading aids of a build', () => {
     await run()
   }, 180_000)
 
-  it('pages the home page: PAGE_SIZE cards a page, page 1 at /, then /page/2, with rel prev/next and page numbers', () => {
-    expect(cards(page('index.html'))).toEqual(Array.from({ length: PAGE_SIZE }, (_, k) => `article-${ARTICLES - k}`))
-    expect(cards(page('page/2.html'))[0]).toBe(`article-${ARTICLES - PAGE_SIZE}`)
-    expect(cards(page('page/3.html'))).toHaveLength(ARTICLES - 2 * PAGE_SIZE)
-    expect(existsSync(path('page/1.html'))).toBe(false)
-    expect(existsSync(path('page/4.html'))).toBe(false)
+  it(
+    'pages the home page: PAGE_SIZE cards a page, page 1 ' + 'at /, then /page/2, with rel prev/next and page numbers',
+    () => {
+      expect(cards(page('index.html'))).toEqual(Array.from({ length: PAGE_SIZE }, (_, k) => `article-${ARTICLES - k}`))
+      expect(cards(page('page/2.html'))[0]).toBe(`article-${ARTICLES - PAGE_SIZE}`)
+      expect(cards(page('page/3.html'))).toHaveLength(ARTICLES - 2 * PAGE_SIZE)
+      expect(existsSync(path('page/1.html'))).toBe(false)
+      expect(existsSync(path('page/4.html'))).toBe(false)
 
-    const home = page('index.html')
-    expect(home).not.toContain('rel="prev"')
-    expect(home).toContain(`<link rel="next" href="${BASE}/page/2">`)
-    const second = page('page/2.html')
-    expect(second).toContain(`<link rel="prev" href="${BASE}/">`)
-    expect(second).toContain(`<link rel="next" href="${BASE}/page/3">`)
-    expect(second).toContain(`<link rel="canonical" href="${BASE}/page/2">`)
-    expect(second).toMatch(/<a href="\/page\/2" aria-current="page">2<\/a>/)
-    expect(second).toMatch(/<a class="page-step" href="\/" rel="prev">/)
-    expect(page('page/3.html')).not.toContain('rel="next"')
-  })
+      const home = page('index.html')
+      expect(home).not.toContain('rel="prev"')
+      expect(home).toContain(`<link rel="next" href="${BASE}/page/2">`)
+      const second = page('page/2.html')
+      expect(second).toContain(`<link rel="prev" href="${BASE}/">`)
+      expect(second).toContain(`<link rel="next" href="${BASE}/page/3">`)
+      expect(second).toContain(`<link rel="canonical" href="${BASE}/page/2">`)
+      expect(second).toMatch(/<a href="\/page\/2" aria-current="page">2<\/a>/)
+      expect(second).toMatch(/<a class="page-step" href="\/" rel="prev">/)
+      expect(page('page/3.html')).not.toContain('rel="next"')
+    },
+  )
 
   it('pages a tag the same way under /tags/<tag>/page/N', () => {
     const first = page('tags/systems.html')
@@ -91,7 +94,8 @@ describe('the list pages and reading aids of a build', () => {
     expect(mid).toMatch(/<nav class="article-nav" aria-label="More articles" data-pagefind-ignore>/)
   })
 
-  it('rewrites the pages whose neighbours change when an article is added, retitled or removed, and only those', async () => {
+  it('rewrites the pages whose neighbours change when an ' +
+    'article is added, retitled or removed, and only those', async () => {
     const far = statSync(path('posts/article-2.html')).ino
     writeFileSync(join(content, 'article-61.md'), listArticle(61, { tags: ['privacy'] }))
     await run()

@@ -79,7 +79,8 @@ describe('npm start', () => {
   it('picks up a rebuild without a restart', async () => {
     writeFileSync(
       join(content, 'fresh-findings.md'),
-      '---\ntitle: "Fresh Findings"\ndescription: "Published while the server runs."\ndate: 2026-06-01\nauthor: "Ada Byrne"\ntags: [methodology]\n---\n\nNew results.\n',
+      '---\ntitle: "Fresh Findings"\ndescription: "Published while the server runs."\n' +
+        'date: 2026-06-01\nauthor: "Ada Byrne"\ntags: [methodology]\n---\n\nNew results.\n',
     )
     const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env, encoding: 'utf8' })
     expect(build.status, build.stderr).toBe(0)

@@ -237,7 +237,8 @@ describe('on a Redis Cluster', () => {
     }
   })
 
-  it('keeps every acknowledged write through a master failover, and writes again once its replica is promoted', async () => {
+  it('keeps every acknowledged write through a master ' +
+    'failover, and writes again once its replica is promoted', async () => {
     const failoverPrefix = `test:${randomUUID()}:`
     const store = createRedisClusterStore(nodes, { keyPrefix: failoverPrefix })
     const admin = adminOf()

@@ -28,23 +28,26 @@ describe('the sqlite store', () => {
     await Promise.all([a.close(), b.close()])
   })
 
-  it('answers liveness checks asked together each for its key, and after a write another instance acknowledged', async () => {
-    const file = fresh()
-    const [a, b] = [openSqliteStore(file), openSqliteStore(file)]
-    await a.put('x', { v: 1 }, 60)
-    await a.put('y', { v: 2 }, 60)
-    expect(await Promise.all(['x', 'y', 'z', 'x'].map((k) => a.has(k)))).toEqual([true, true, false, true])
-    // Revoked through the other instance (another process, in production): refused at once here.
-    for (let i = 0; i < 3; i++) {
-      const before = a.has('x')
-      expect(await before).toBe(true)
-      await b.delete('x')
-      expect(await a.has('x')).toBe(false)
-      await b.put('x', { v: 1 }, 60)
-      expect(await a.has('x')).toBe(true)
-    }
-    await Promise.all([a.close(), b.close()])
-  })
+  it(
+    'answers liveness checks asked together each for its ' + 'key, and after a write another instance acknowledged',
+    async () => {
+      const file = fresh()
+      const [a, b] = [openSqliteStore(file), openSqliteStore(file)]
+      await a.put('x', { v: 1 }, 60)
+      await a.put('y', { v: 2 }, 60)
+      expect(await Promise.all(['x', 'y', 'z', 'x'].map((k) => a.has(k)))).toEqual([true, true, false, true])
+      // Revoked through the other instance (another process, in production): refused at once here.
+      for (let i = 0; i < 3; i++) {
+        const before = a.has('x')
+        expect(await before).toBe(true)
+        await b.delete('x')
+        expect(await a.has('x')).toBe(false)
+        await b.put('x', { v: 1 }, 60)
+        expect(await a.has('x')).toBe(true)
+      }
+      await Promise.all([a.close(), b.close()])
+    },
+  )
 
   it('loses no acknowledged write when its process is killed with SIGKILL mid-burst', async () => {
     const file = fresh()

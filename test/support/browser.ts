@@ -16,7 +16,10 @@ export async function launchChromium(): Promise<Browser> {
   })
 }
 
-/** The whole origin (site and API) of the fixture build, on a real port; `overrides` go to createApp (e.g. rate limits). */
+/**
+ * The whole origin (site and API) of the fixture build, on a real port; `overrides` go to createApp
+ * (e.g. rate limits).
+ */
 export async function serveSite(
   overrides: Partial<AppDeps> = {},
 ): Promise<{ origin: string; close: () => Promise<void> }> {

@@ -46,7 +46,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
     if (left.length) {
       // A failure, though every test passed: the run would otherwise litter the machine.
       console.error(
-        `\nTests left temporary folders behind (make them with tempDir() from test/support/temp.ts): ${left.join(', ')}\n`,
+        `\nTests left temporary folders behind (make them with ` +
+          `tempDir() from test/support/temp.ts): ${left.join(', ')}\n`,
       )
       process.exitCode = 1
     }

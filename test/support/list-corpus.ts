@@ -20,9 +20,8 @@ export function listArticle(i: number, overrides: { title?: string; tags?: strin
     LIST_TAGS[(i * 2 + 1) % LIST_TAGS.length]!,
     ...(i % 2 === 0 ? ['systems'] : []),
   ]
-  const title =
-    overrides.title ??
-    `Article ${i}${i % 4 === 0 ? ': a much longer title that wraps onto a second and perhaps a third line of its card' : ''}`
+  const longer = ': a much longer title that wraps onto a second and perhaps a third line of its card'
+  const title = overrides.title ?? `Article ${i}${i % 4 === 0 ? longer : ''}`
   const author = i % 5 === 0 ? 'Maximiliana Evangelista Featherstonehaugh-Montgomery' : 'Ada Lovelace'
   const cover =
     i % 3 === 0

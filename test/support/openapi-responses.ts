@@ -79,7 +79,10 @@ export function conformsToOpenApi(res: Response): void {
   if (problem) throw new Error(problem)
 }
 
-/** supertest, with the OpenAPI assertion added to every request it makes (test/support/setup.ts mocks the module with it). */
+/**
+ * supertest, with the OpenAPI assertion added to every request it makes (test/support/setup.ts mocks
+ * the module with it).
+ */
 export function checkedSupertest(original: Supertest): Supertest {
   const request = (app: Parameters<Supertest>[0], options?: Parameters<Supertest>[1]) => {
     const agent = original(app, options) as unknown as Record<string, (url: string) => Test>

@@ -62,7 +62,8 @@ export function ensure(requirements: readonly Requirement[], log: (line: string)
 export function missingMessage(command: string, missing: readonly Requirement[]): string {
   const pkgs = [...new Set(missing.map((r) => r.pkg))]
   return [
-    `${command} cannot run: ${pkgs.join(', ').replace(/, ([^,]*)$/, ' and $1')} ${pkgs.length === 1 ? 'is' : 'are'} missing.`,
+    `${command} cannot run: ${pkgs.join(', ').replace(/, ([^,]*)$/, ' and $1')} ` +
+      `${pkgs.length === 1 ? 'is' : 'are'} missing.`,
     ...missing.map((r) => `  ${r.pkg}: ${r.why}`),
     `Install ${pkgs.length === 1 ? 'it' : 'them'}, then run ${command} again:`,
     `  ${installCommand(pkgs)}`,

@@ -8,65 +8,10 @@ import { apaCitation } from '../../scripts/build/citation/apa.ts'
 import { splitName } from '../../scripts/build/citation/names.ts'
 import { parseArticle, type ArticleMeta } from '../../scripts/build/content.ts'
 import type { BuildProblem } from '../../scripts/build/errors.ts'
+import { HOSTILE } from '../support/citation-articles.ts'
 
 const BASE = 'https://research.example.org'
 
-const article = (over: Partial<ArticleMeta>): ArticleMeta => ({
-  slug: 'an-article',
-  hash: 'h',
-  title: 'An Article',
-  description: 'What it finds.',
-  date: '2025-07-09T00:00:00.000Z',
-  author: over.authors ? over.authors.map((a) => a.name).join(' and ') : 'Jonas Lindqvist',
-  authors: [{ name: over.author ?? 'Jonas Lindqvist' }],
-  tags: ['distributed-systems'],
-  changes: [],
-  readingMinutes: 3,
-  draft: false,
-  ...over,
-})
-
-/** Titles, names and DOIs that break naive escaping in HTML, BibTeX, LaTeX or JSON. */
-const HOSTILE: ArticleMeta[] = [
-  article({ slug: 'braces', title: 'Sets {a, b} and \\emph{not} a macro }{', author: 'Jonas Lindqvist' }),
-  article({
-    slug: 'quotes',
-    title: `Quotes "double" and 'single' & ampersands`,
-    author: "Mary Ann O'Brien",
-    description: 'A "quoted" <b>bold</b> & more',
-  }),
-  article({ slug: 'script', title: '<script>alert(1)</script> in a title', author: 'Ludwig van Beethoven', tags: [] }),
-  article({ slug: 'latex', title: 'LaTeX specials: $x^2$ 100% #1 a_b ~ \\ @misc{x,', author: 'Jean de la Fontaine' }),
-  article({
-    slug: 'unicode',
-    title: 'Non-ASCII: Ærøskøbing, 東京, Ελληνικά, 🧪',
-    author: 'Zoë Ørsted-Ñúñez',
-    description: 'Ünïcödé ✓',
-  }),
-  article({ slug: 'question', title: 'Why p99?', author: 'Plato' }),
-  article({ slug: 'folded', title: 'A title, with\ttabs\nand newlines', author: 'Lindqvist, Jonas' }),
-  article({ slug: 'org', title: 'Annual Report', author: 'Research and Development' }),
-  article({ slug: 'hyphen', title: 'Being and Nothingness', author: 'Jean-Paul Sartre', doi: '10.5555/12345678' }),
-  article({
-    slug: 'sici',
-    title: 'An Old DOI',
-    author: 'A. N. Author',
-    doi: '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O',
-  }),
-  article({ slug: 'percent', title: 'Percent', author: 'B Writer', doi: '10.1000.10/a%b#c"d&e' }),
-  article({
-    slug: 'three-authors',
-    title: 'Three Authors',
-    author: 'Ada Lovelace, Charles Babbage and Jean de la Fontaine',
-    authors: [
-      { name: 'Ada Lovelace', orcid: '0000-0002-1825-0097', affiliation: 'Analytical Engines & Co' },
-      { name: 'Charles Babbage' },
-      { name: 'Jean de la Fontaine', affiliation: 'Académie française' },
-    ],
-    doi: '10.5555/12345678',
-    license: 'CC-BY-4.0',
-  }),
-]
 const names = (a: ArticleMeta) =>
   a.authors.map((p) => splitName(collapse(p.name))).map((n) => (n.given ? n : { family: n.family }))
 
@@ -174,7 +119,8 @@ describe('the text citation', () => {
   it('is escaped HTML with the journal in italics', () => {
     const { html } = apaCitation(citedWork(HOSTILE[2]!, BASE))
     expect(html).toBe(
-      `van Beethoven, L. (2025). &lt;script&gt;alert(1)&lt;/script&gt; in a title. <i>Lattice Research</i>. ${BASE}/posts/script`,
+      `van Beethoven, L. (2025). &lt;script&gt;alert(1)&lt;/script&gt; ` +
+        `in a title. <i>Lattice Research</i>. ${BASE}/posts/script`,
     )
   })
 })
@@ -235,7 +181,10 @@ describe('the page parts', () => {
   it('shows the DOI as a doi.org link, encoded for a URL and escaped for HTML', () => {
     const sici = HOSTILE[9]!
     expect(articleCitation(sici, BASE).doiLine).toBe(
-      `<p class="cite-doi">DOI: <a href="https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-O">10.1002/(SICI)1097-4571(199806)49:8&lt;693::AID-ASI4&gt;3.0.CO;2-O</a></p>`,
+      `<p class="cite-doi">DOI: <a ` +
+        `href="https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-O">` +
+        `10.1002/(SICI)1097-4571(199806)49:8` +
+        `&lt;693::AID-ASI4&gt;3.0.CO;2-O</a></p>`,
     )
     expect(doiUrl('10.1000.10/a%b#c"d&e')).toBe('https://doi.org/10.1000.10/a%25b%23c%22d&e')
     expect(articleCitation(HOSTILE[0]!, BASE).doiLine).toBe('')

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../auth-service/config.ts'
 import { DEFAULT_RATE_LIMITS, ENV_DEFAULTS, RATE_LIMIT_VARS } from '../../auth-service/defaults.ts'
 
-/** The configuration table of docs/configuration.md: variable names (first column) with their defaults (last column). */
+/**
+ * The configuration table of docs/configuration.md: variable names (first column) with their defaults
+ * (last column).
+ */
 function documentedTable(): Array<{ names: string[]; defaults: string }> {
   const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'configuration.md'), 'utf8')
   const section = page.split('# Configuration\n')[1]!.split('\n## ')[0]!

@@ -139,51 +139,55 @@ describe('the post index file', () => {
     await expect(loadIndexFile(other, BASE)).rejects.toThrow(/not a lattice-post-index file of version 2; rebuild/)
   })
 
-  it('names the build it was read from through the link, and follows a later swap of the same index without reloading', async () => {
-    const dist = buildDir()
-    const swap = (id: string) => {
-      symlinkSync(join('builds', id), join(dist, 'live.tmp'))
-      renameSync(join(dist, 'live.tmp'), join(dist, 'live'))
-    }
-    const live = join(dist, 'live')
-    mkdirSync(join(dist, 'builds', 'one'), { recursive: true })
-    await writeIndexFile(join(dist, 'builds', 'one'), [entry('a-post')])
-    swap('one')
-    expect((await loadIndexFile(live, BASE)).build).toBe('one')
+  it(
+    'names the build it was read from through the link, and ' +
+      'follows a later swap of the same index without reloading',
+    async () => {
+      const dist = buildDir()
+      const swap = (id: string) => {
+        symlinkSync(join('builds', id), join(dist, 'live.tmp'))
+        renameSync(join(dist, 'live.tmp'), join(dist, 'live'))
+      }
+      const live = join(dist, 'live')
+      mkdirSync(join(dist, 'builds', 'one'), { recursive: true })
+      await writeIndexFile(join(dist, 'builds', 'one'), [entry('a-post')])
+      swap('one')
+      expect((await loadIndexFile(live, BASE)).build).toBe('one')
 
-    const loads: number[] = []
-    const labels: string[] = []
-    const stop = watchIndexFile(live, BASE, {
-      served: indexSource(live),
-      onLoad: (index) => loads.push(index.size),
-      onError: (e) => {
-        throw e
-      },
-      onRelabel: (build) => labels.push(build),
-      intervalMs: 20,
-    })
-    try {
-      // The same files hard-linked into a later build (the build's search swap): relabelled, not reloaded.
-      mkdirSync(join(dist, 'builds', 'two'))
-      for (const name of Object.values(INDEX_FILES))
-        linkSync(join(dist, 'builds', 'one', name), join(dist, 'builds', 'two', name))
-      // A poll between the link and the swap sees a changed file (its link count) but the same build.
-      await new Promise((r) => setTimeout(r, 60))
-      expect(labels).toEqual([])
-      swap('two')
-      await waitUntil(() => labels.includes('two'))
-      expect(loads).toEqual([])
-      // A new index: reloaded, under its own build's name.
-      mkdirSync(join(dist, 'builds', 'three'))
-      await writeIndexFile(join(dist, 'builds', 'three'), [entry('a-post'), entry('b-post')])
-      swap('three')
-      await waitUntil(() => loads.length > 0)
-      expect(loads).toEqual([2])
-      expect(labels).toEqual(['two'])
-    } finally {
-      stop()
-    }
-  })
+      const loads: number[] = []
+      const labels: string[] = []
+      const stop = watchIndexFile(live, BASE, {
+        served: indexSource(live),
+        onLoad: (index) => loads.push(index.size),
+        onError: (e) => {
+          throw e
+        },
+        onRelabel: (build) => labels.push(build),
+        intervalMs: 20,
+      })
+      try {
+        // The same files hard-linked into a later build (the build's search swap): relabelled, not reloaded.
+        mkdirSync(join(dist, 'builds', 'two'))
+        for (const name of Object.values(INDEX_FILES))
+          linkSync(join(dist, 'builds', 'one', name), join(dist, 'builds', 'two', name))
+        // A poll between the link and the swap sees a changed file (its link count) but the same build.
+        await new Promise((r) => setTimeout(r, 60))
+        expect(labels).toEqual([])
+        swap('two')
+        await waitUntil(() => labels.includes('two'))
+        expect(loads).toEqual([])
+        // A new index: reloaded, under its own build's name.
+        mkdirSync(join(dist, 'builds', 'three'))
+        await writeIndexFile(join(dist, 'builds', 'three'), [entry('a-post'), entry('b-post')])
+        swap('three')
+        await waitUntil(() => loads.length > 0)
+        expect(loads).toEqual([2])
+        expect(labels).toEqual(['two'])
+      } finally {
+        stop()
+      }
+    },
+  )
 })
 
 async function waitUntil(done: () => boolean, timeoutMs = 3000): Promise<void> {

@@ -26,7 +26,9 @@ describe('quote, for the samples of the developer portal', () => {
   })
 
   it('gives back the same string when Python reads it', () => {
-    const script = `import sys\nfor s in [${TRICKY.map((s) => quote('python', s)).join(', ')}]: sys.stdout.write(repr(s) + '\\n')`
+    const script =
+      `import sys\nfor s in [${TRICKY.map((s) => quote('python', s)).join(', ')}]: ` +
+      `sys.stdout.write(repr(s) + '\\n')`
     const expected = execFileSync(
       'python3',
       ['-c', `import sys, json\nfor s in json.load(sys.stdin): sys.stdout.write(repr(s) + '\\n')`],

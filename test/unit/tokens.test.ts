@@ -74,28 +74,31 @@ describe('token verification (RFC 8725)', () => {
     await refused(tokens.verifyAccessToken(await forge({}, { aud: undefined })))
   })
 
-  it("binds a token to the resource it was issued for (RFC 8707): one resource's token is refused by the other", async () => {
-    const { token: forMcp } = await tokens.signAccessToken({
-      sub: 'agt_x',
-      scope: 'research.read',
-      resource: OTHER_RESOURCE,
-      clientId: 'https://client.example/meta.json',
-    })
-    await expect(tokens.verifyAccessToken(forMcp, { resource: OTHER_RESOURCE })).resolves.toMatchObject({
-      aud: OTHER_RESOURCE,
-      client_id: 'https://client.example/meta.json',
-    })
-    await refused(tokens.verifyAccessToken(forMcp))
-    const { token: forApi } = await tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read' })
-    await refused(tokens.verifyAccessToken(forApi, { resource: OTHER_RESOURCE }))
-    // Revocation accepts a token of any of the resources.
-    await expect(tokens.verifyAccessToken(forMcp, { anyResource: true })).resolves.toMatchObject({
-      aud: OTHER_RESOURCE,
-    })
-    await expect(
-      tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read', resource: 'https://elsewhere.example/mcp' }),
-    ).rejects.toThrow()
-  })
+  it(
+    'binds a token to the resource it was issued for (RFC ' + "8707): one resource's token is refused by the other",
+    async () => {
+      const { token: forMcp } = await tokens.signAccessToken({
+        sub: 'agt_x',
+        scope: 'research.read',
+        resource: OTHER_RESOURCE,
+        clientId: 'https://client.example/meta.json',
+      })
+      await expect(tokens.verifyAccessToken(forMcp, { resource: OTHER_RESOURCE })).resolves.toMatchObject({
+        aud: OTHER_RESOURCE,
+        client_id: 'https://client.example/meta.json',
+      })
+      await refused(tokens.verifyAccessToken(forMcp))
+      const { token: forApi } = await tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read' })
+      await refused(tokens.verifyAccessToken(forApi, { resource: OTHER_RESOURCE }))
+      // Revocation accepts a token of any of the resources.
+      await expect(tokens.verifyAccessToken(forMcp, { anyResource: true })).resolves.toMatchObject({
+        aud: OTHER_RESOURCE,
+      })
+      await expect(
+        tokens.signAccessToken({ sub: 'agt_x', scope: 'research.read', resource: 'https://elsewhere.example/mcp' }),
+      ).rejects.toThrow()
+    },
+  )
 
   it('tolerates 30 seconds of clock skew, and no more', async () => {
     await expect(tokens.verifyAccessToken(await forge({}, { exp: seconds() - 20 }))).resolves.toBeTruthy()

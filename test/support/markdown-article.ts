@@ -1,0 +1,32 @@
+/**
+ * A markdown article that uses each feature of the renderer: math, code, a table, strikethrough,
+ * task lists, a bare link, typographic quotes and headings whose anchors collide.
+ */
+export const ARTICLE = [
+  '# Growth *rates*',
+  '',
+  'The cost grows as $O(n \\log n)$ -- "roughly" so...',
+  '',
+  '$$',
+  '\\sum_{k=1}^{n} \\frac{1}{k^2} \\le \\frac{\\pi^2}{6}',
+  '$$',
+  '',
+  '```python',
+  'def f(x):',
+  '    return x * x',
+  '```',
+  '',
+  '| a | b |',
+  '| --- | --- |',
+  '| 1 | ~~2~~ |',
+  '',
+  '- [x] done',
+  '- [ ] to do',
+  '',
+  'See https://example.org for more.',
+  '',
+  '## Growth rates',
+  '',
+  '### Ça va? Yes & no',
+  '',
+].join('\n')
