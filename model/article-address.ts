@@ -10,13 +10,15 @@ import { SLUG_PATTERN } from './slug.ts'
 export const POSTS_PATH = '/posts'
 
 /** The forms an article is served in: its page, its markdown twin, and its citation files. */
-export type ArticleForm = 'page' | 'md' | 'bib' | 'csl.json'
+export type ArticleForm = 'page' | 'md' | 'bib' | 'csl.json' | 'ris'
 
 /** The media types of the files beside a page, which their extensions alone do not tell. */
 export const ARTICLE_FILE_TYPES = {
   md: 'text/markdown; charset=utf-8',
   bib: 'application/x-bibtex; charset=utf-8',
   'csl.json': 'application/vnd.citationstyles.csl+json; charset=utf-8',
+  // RIS has no registered media type: this is the one in common use.
+  ris: 'application/x-research-info-systems; charset=utf-8',
 } as const satisfies Record<Exclude<ArticleForm, 'page'>, string>
 
 /** An article page's path, the slug captured: the slug pattern under POSTS_PATH. */

@@ -26,7 +26,7 @@ export interface SignpostSource {
 }
 
 /** The metadata documents beside a page, which `describedby` points to. */
-const DESCRIBED_BY: ReadonlyArray<Exclude<ArticleForm, 'page' | 'md'>> = ['bib', 'csl.json']
+const DESCRIBED_BY: ReadonlyArray<Exclude<ArticleForm, 'page' | 'md'>> = ['bib', 'csl.json', 'ris']
 const mediaType = (form: Exclude<ArticleForm, 'page'>) => ARTICLE_FILE_TYPES[form].split(';')[0]!
 
 export function articleSignposts(a: SignpostSource, baseUrl: string): TypedLink[] {

@@ -14,7 +14,7 @@ export const CORS_HEADERS = {
  * llms-full.txt, feeds, sitemaps): any origin's scripts may read them too, as they read the API
  * that links to them.
  */
-export const OPEN_FILES = /\.(md|bib|txt|xml|json)$/
+export const OPEN_FILES = /\.(md|bib|ris|txt|xml|json)$/
 
 /** The answer to a CORS preflight of the API (any origin, bearer credentials in Authorization). */
 export const PREFLIGHT_HEADERS: readonly string[] = [

@@ -9,7 +9,7 @@ import { describesLink, linkHeader, signpostsFile } from '../../model/signpostin
 const ARTICLE = new RegExp(ARTICLE_PAGE_PATTERN)
 
 const PAGE_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}\\.html$`)
-const METADATA_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}\\.(?:bib|csl\\.json)$`)
+const METADATA_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}\\.(?:bib|csl\\.json|ris)$`)
 
 /**
  * The FAIR Signposting links of a file of the site (model/signposting.ts): an article page's, as

@@ -1,5 +1,5 @@
 /**
- * The article pages and their files (the markdown twin, BibTeX, CSL-JSON) in a build's site
+ * The article pages and their files (the markdown twin, BibTeX, CSL-JSON, RIS) in a build's site
  * folder, and llms-full.txt: an unchanged article's files are linked from the live build.
  */
 import { hash } from 'node:crypto'
@@ -62,10 +62,12 @@ export async function writeArticles(
       reuse(`${m.slug}.md`)
       reuse(`${m.slug}.bib`)
       reuse(`${m.slug}.csl.json`)
+      reuse(`${m.slug}.ris`)
     } else {
       await writeFile(twin, await twinOf(m))
       await writeFile(join(postsDir, `${m.slug}.bib`), citation!.bibtex)
       await writeFile(join(postsDir, `${m.slug}.csl.json`), citation!.csl)
+      await writeFile(join(postsDir, `${m.slug}.ris`), citation!.ris)
     }
     if (samePage) linkSync(join(prev.dir, 'site', 'posts', `${m.slug}.html`), page)
     else {

@@ -164,6 +164,15 @@ describe('citations on an article page, in Chromium', () => {
     expect(
       await page.locator('.cite-box button').evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).hidden)),
     ).toEqual([true, true])
+    // Every twin is a download link, without script too.
+    const downloads = await page
+      .locator('.cite-formats a[download]')
+      .evaluateAll((links) => links.map((a) => `${a.textContent} ${a.getAttribute('href')}`))
+    expect(downloads).toEqual([
+      `BibTeX /posts/${SLUG}.bib`,
+      `CSL-JSON /posts/${SLUG}.csl.json`,
+      `RIS /posts/${SLUG}.ris`,
+    ])
     await context.close()
   })
 
@@ -214,6 +223,15 @@ describe('citations on an article page, in Chromium', () => {
     expect(csl.headers.get('content-type')).toBe('application/vnd.citationstyles.csl+json; charset=utf-8')
     expect(await csl.json()).toEqual([
       expect.objectContaining({ title: TITLE, DOI, author: [{ family: 'van der Berg', given: 'Zoë <Z> "Q&A"' }] }),
+    ])
+    const ris = await fetch(`${origin}/posts/${SLUG}.ris`)
+    expect(ris.headers.get('content-type')).toBe('application/x-research-info-systems; charset=utf-8')
+    // RIS escapes nothing: the hostile title and name are there as written, each on its one line.
+    const lines = (await ris.text()).split('\r\n')
+    expect(lines.filter((l) => /^(TI|AU|DO) /.test(l))).toEqual([
+      `TI  - ${TITLE}`,
+      'AU  - van der Berg, Zoë <Z> "Q&A"',
+      `DO  - ${DOI}`,
     ])
     const post = await (await fetch(`${origin}/api/v1/posts/${SLUG}`)).json()
     expect(post).toMatchObject({ title: TITLE, author: AUTHOR, doi: DOI })

@@ -27,7 +27,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     // Twice: the second time from nginx's cache.
     for (const round of [1, 2])
       for (const slug of slugs)
-        for (const path of [`/posts/${slug}`, `/posts/${slug}.bib`, `/posts/${slug}.csl.json`]) {
+        for (const path of [`/posts/${slug}`, `/posts/${slug}.bib`, `/posts/${slug}.csl.json`, `/posts/${slug}.ris`]) {
           const [edge, replica] = await Promise.all([fetch(origin + path), fetch(direct[0] + path)])
           expect(edge.status, path).toBe(200)
           const link = edge.headers.get('link')
@@ -257,6 +257,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
         '/posts/cafe-latency-notes.md',
         '/posts/cafe-latency-notes.bib',
         '/posts/cafe-latency-notes.csl.json',
+        '/posts/cafe-latency-notes.ris',
         '/auth.md',
         '/llms.txt',
         '/llms-full.txt',
@@ -278,6 +279,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const expected: Record<string, string> = {
       '/posts/cafe-latency-notes.bib': 'application/x-bibtex; charset=utf-8',
       '/posts/cafe-latency-notes.csl.json': 'application/vnd.citationstyles.csl+json; charset=utf-8',
+      '/posts/cafe-latency-notes.ris': 'application/x-research-info-systems; charset=utf-8',
       '/atom.xml': 'application/atom+xml; charset=utf-8',
       '/rss.xml': 'application/rss+xml; charset=utf-8',
     }

@@ -38,6 +38,7 @@ describe('FAIR Signposting under npm start', () => {
       { href: 'https://creativecommons.org/licenses/by/4.0/', rel: 'license' },
       { href: `${BASE}/posts/${SLUG}.bib`, rel: 'describedby', type: 'application/x-bibtex' },
       { href: `${BASE}/posts/${SLUG}.csl.json`, rel: 'describedby', type: 'application/vnd.citationstyles.csl+json' },
+      { href: `${BASE}/posts/${SLUG}.ris`, rel: 'describedby', type: 'application/x-research-info-systems' },
       { href: `${BASE}/posts/${SLUG}.md`, rel: 'item', type: 'text/markdown' },
       { href: 'https://schema.org/AboutPage', rel: 'type' },
       { href: 'https://schema.org/ScholarlyArticle', rel: 'type' },
@@ -61,7 +62,7 @@ describe('FAIR Signposting under npm start', () => {
   })
 
   it('links each metadata document back to the page it describes', async () => {
-    for (const form of ['bib', 'csl.json']) {
+    for (const form of ['bib', 'csl.json', 'ris']) {
       const res = await request(app).head(`/posts/${SLUG}.${form}`)
       expect(parseLinks(res.headers.link)).toEqual([{ href: `/posts/${SLUG}`, rel: 'describes', type: 'text/html' }])
     }

@@ -83,6 +83,7 @@ describe('files for programs are open to any origin', () => {
     '/posts/cafe-latency-notes.md',
     '/posts/cafe-latency-notes.bib',
     '/posts/cafe-latency-notes.csl.json',
+    '/posts/cafe-latency-notes.ris',
     '/auth.md',
     '/llms.txt',
     '/llms-full.txt',

@@ -28,7 +28,7 @@ describe('the build of a content folder', () => {
     expect(html).toContain('<link rel="canonical" href="http://localhost:4321/posts/cafe-latency-notes">')
   })
 
-  it('writes citation tags, a Cite box and BibTeX and CSL-JSON twins for each article', () => {
+  it('writes citation tags, a Cite box and BibTeX, CSL-JSON and RIS twins for each article', () => {
     const html = site('posts/hashing-rings.html')
     const head = html.slice(0, html.indexOf('</head>'))
     expect(head).toContain('<meta name="citation_title" content="Hashing Rings">')
@@ -42,11 +42,15 @@ describe('the build of a content folder', () => {
       'Lindqvist, J. (2025). Hashing Rings. <i>Lattice Research</i>. https://doi.org/10.5555/hashing-rings.2025',
     )
     expect(html).toContain('<a href="/posts/hashing-rings.bib" download>BibTeX</a>')
+    expect(html).toContain('<a href="/posts/hashing-rings.ris" download>RIS</a> (EndNote, Zotero)')
     expect(site('posts/hashing-rings.bib')).toContain('doi = {10.5555/hashing-rings.2025},')
     expect(site('posts/hashing-rings.md')).toContain('- DOI: https://doi.org/10.5555/hashing-rings.2025\n')
     expect(JSON.parse(site('posts/cafe-latency-notes.csl.json'))).toEqual([
       expect.objectContaining({ id: 'cafe-latency-notes', title: 'Café Latency Notes' }),
     ])
+    const ris = site('posts/hashing-rings.ris')
+    expect(ris).toMatch(/^TY {2}- JOUR\r\nTI {2}- Hashing Rings\r\n[\s\S]*\r\nER {2}- \r\n$/)
+    expect(ris).toContain('\r\nDO  - 10.5555/hashing-rings.2025\r\n')
     expect(site('posts/cafe-latency-notes.html')).not.toContain('class="cite-doi"')
   })
 

@@ -72,7 +72,9 @@ describe('an incremental build', () => {
     const fullBefore = join(dist, 'current', 'site', 'llms-full.txt')
     const fullText = readFileSync(fullBefore, 'utf8')
     const fullFd = openSync(fullBefore, 'r')
-    const twins = ['hashing-rings.bib', 'hashing-rings.csl.json'].map((f) => join(dist, 'current', 'site', 'posts', f))
+    const twins = ['hashing-rings.bib', 'hashing-rings.csl.json', 'hashing-rings.ris'].map((f) =>
+      join(dist, 'current', 'site', 'posts', f),
+    )
     const twinInodes = twins.map((f) => statSync(f).ino)
     edit('cafe-latency-notes', '## Queues', '## Queues and espresso')
     await run()
@@ -126,6 +128,7 @@ describe('an incremental build', () => {
     expect(live('atom.xml')).toContain('<title>Hashing Rings Revisited</title>')
     expect(live('posts/hashing-rings.bib')).toContain('title = {{Hashing Rings Revisited}}')
     expect(JSON.parse(live('posts/hashing-rings.csl.json'))[0].title).toBe('Hashing Rings Revisited')
+    expect(live('posts/hashing-rings.ris')).toContain('\r\nTI  - Hashing Rings Revisited\r\n')
     expect(live('posts/hashing-rings.html')).toContain('<meta name="citation_title" content="Hashing Rings Revisited">')
     expect(live('llms.txt')).toContain('[Hashing Rings Revisited]')
   }, 180_000)
@@ -137,6 +140,7 @@ describe('an incremental build', () => {
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.md'))).toBe(false)
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.bib'))).toBe(false)
     expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.csl.json'))).toBe(false)
+    expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.ris'))).toBe(false)
     expect(live('posts/evaluating-search.bib')).toMatch(/^@article\{evaluating-search,\n/)
     expect(live('posts/evaluating-search.html')).toContain(
       '<link rel="canonical" href="http://localhost:4321/posts/evaluating-search">',

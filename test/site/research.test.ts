@@ -56,6 +56,17 @@ describe('a research article page', () => {
     expect(head()).not.toContain('citation_pdf_url')
   })
 
+  it('lists every author in order in the RIS twin, with the DOI and the licence', () => {
+    const lines = site(`posts/${SLUG}.ris`).split('\r\n')
+    expect(lines.filter((l) => /^(AU|DO|N1) /.test(l))).toEqual([
+      'AU  - Raman, Priya',
+      'AU  - Carberry, Josiah',
+      'AU  - García, Mateo',
+      'DO  - 10.5555/lattice.2025.eviction',
+      'N1  - Licence: CC-BY-4.0, https://creativecommons.org/licenses/by/4.0/',
+    ])
+  })
+
   it('describes itself as a schema.org ScholarlyArticle in JSON-LD', () => {
     const doc = jsonLd(head())
     expect(doc).toMatchObject({

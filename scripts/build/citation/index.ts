@@ -1,6 +1,6 @@
 /**
  * Everything a reader or an indexer needs to cite an article, from its metadata alone: the
- * page's Highwire tags and Cite box, and the BibTeX and CSL-JSON twins beside the page.
+ * page's Highwire tags and Cite box, and the BibTeX, CSL-JSON and RIS twins beside the page.
  */
 import { escapeHtml } from '../html.ts'
 import type { ArticleMeta } from '../content.ts'
@@ -8,10 +8,11 @@ import { apaCitation } from './apa.ts'
 import { bibtexEntry } from './bibtex.ts'
 import { cslJson } from './csl.ts'
 import { highwireTags } from './highwire.ts'
+import { risRecord } from './ris.ts'
 import { doiUrl } from '../../../model/article.ts'
 import { citedWork } from './work.ts'
 
-export { bibtexEntry, cslJson }
+export { bibtexEntry, cslJson, risRecord }
 export { citedWork } from './work.ts'
 
 export interface ArticleCitation {
@@ -26,6 +27,7 @@ export interface ArticleCitation {
   /** The twins' contents. */
   bibtex: string
   csl: string
+  ris: string
 }
 
 export function articleCitation(a: ArticleMeta, baseUrl: string): ArticleCitation {
@@ -39,5 +41,6 @@ export function articleCitation(a: ArticleMeta, baseUrl: string): ArticleCitatio
     bibtexHtml: escapeHtml(bibtex),
     bibtex,
     csl: cslJson(work),
+    ris: risRecord(work),
   }
 }
