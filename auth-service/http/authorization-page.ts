@@ -10,7 +10,10 @@ const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;',
 export const escapeHtml = (s: string) => s.replace(ESCAPABLE, (c) => ENTITY[c]!)
 
 /** Without a build (API-only use), the same markers in a bare page. */
-const FALLBACK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>@@title@@</title></head><body><main>@@content@@</main></body></html>`
+const FALLBACK =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+  '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">' +
+  '<title>@@title@@</title></head><body><main>@@content@@</main></body></html>'
 
 /**
  * The template of the build being served (site/pages/authorize-template.astro, kept beside the

@@ -110,7 +110,8 @@ export function hasScope(principal: Principal, scope: Scope): boolean {
 export function insufficientScope(scope: Scope, resourceMetadataUrl: string): ServiceError {
   return new ServiceError('insufficient_scope', `This call needs the "${scope}" scope.`, {
     headers: {
-      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl}"`,
+      'WWW-Authenticate':
+        `Bearer error="insufficient_scope", scope="${scope}", ` + `resource_metadata="${resourceMetadataUrl}"`,
     },
   })
 }

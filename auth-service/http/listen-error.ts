@@ -6,7 +6,10 @@ export function explainListenError(e: unknown): string | undefined {
   const { code, port } = e as NodeJS.ErrnoException & { port?: number }
   const other = port === 4321 ? 8080 : 4321
   if (code === 'EADDRINUSE')
-    return `Port ${port} is already in use: stop what listens there, or choose another port, e.g. PORT=${other} npm start`
+    return (
+      `Port ${port} is already in use: stop what listens there, ` +
+      `or choose another port, e.g. PORT=${other} npm start`
+    )
   if (code === 'EACCES')
     return `Port ${port} needs privileges this user lacks: choose a port above 1023, e.g. PORT=${other} npm start`
   return undefined

@@ -37,6 +37,7 @@ function refuse(err: NodeJS.ErrnoException, socket: Duplex): void {
         : [400, 'Bad Request', 'invalid_request', 'The request is not valid HTTP.']
   const body = JSON.stringify(errorBody(code, description))
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
   )
 }

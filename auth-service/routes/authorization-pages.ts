@@ -16,13 +16,16 @@ export function consentContent(request: AuthorizationRequest, transaction: strin
   const name = request.clientName ?? clientUrl?.host ?? 'An unnamed application'
   const identifiedBy = clientUrl
     ? `its metadata document at <strong>${escapeHtml(clientUrl.host)}</strong> (${escapeHtml(request.clientId)})`
-    : `a registration made here by the application itself (client <code>${escapeHtml(request.clientId)}</code>); its name is its own claim`
+    : `a registration made here by the application itself (client <code>${escapeHtml(request.clientId)}</code>); ` +
+      'its name is its own claim'
   const scopes = request.scope
     .split(' ')
     .map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_MEANING[s] ?? s)}</li>`)
     .join('')
-  return `<h1 class="page-title">Allow <span class="client">${escapeHtml(name)}</span> to use this site for you?</h1>
-<p class="lede">An application asks for access to the research articles here. There are no accounts: continuing creates a new anonymous identity that this application will use. Nothing about you is shared.</p>
+  return (
+    `<h1 class="page-title">Allow <span class="client">${escapeHtml(name)}</span> to use this site for you?</h1>
+<p class="lede">An application asks for access to the research articles here. There are no accounts: ` +
+    `continuing creates a new anonymous identity that this application will use. Nothing about you is shared.</p>
 <section class="panel" aria-labelledby="consent-details">
 <h2 id="consent-details">What is asking, and for what</h2>
 <dl>
@@ -40,7 +43,9 @@ export function consentContent(request: AuthorizationRequest, transaction: strin
 <button type="submit" name="decision" value="deny" class="secondary">Cancel</button>
 </div>
 </form>
-<p class="hint">Continue only if you have just asked ${escapeHtml(name)} to connect to this site. You can revoke its access at any time (see <a href="${SITE_PAGES.guide}">auth.md</a>).</p>`
+<p class="hint">Continue only if you have just asked ${escapeHtml(name)} to connect to this site. ` +
+    `You can revoke its access at any time (see <a href="${SITE_PAGES.guide}">auth.md</a>).</p>`
+  )
 }
 
 /**
@@ -54,9 +59,11 @@ export function authorizationErrorPage(siteDir: string | undefined): ErrorReques
     void sendAuthorizationPage(res, siteDir, {
       status: err.status,
       title: 'This authorization cannot go on',
-      content: `<h1 class="page-title">This authorization cannot go on</h1>
+      content:
+        `<h1 class="page-title">This authorization cannot go on</h1>
 <p class="lede">${escapeHtml(err.message)}</p>
-<p>Error code: <code>${escapeHtml(err.code)}</code>. Go back to the application and start again; if it keeps happening, the application's developer can read <a href="${SITE_PAGES.guide}">auth.md</a>.</p>`,
+<p>Error code: <code>${escapeHtml(err.code)}</code>. Go back to the application and start again; ` +
+        `if it keeps happening, the application's developer can read <a href="${SITE_PAGES.guide}">auth.md</a>.</p>`,
     }).catch(next)
   }
 }

@@ -25,7 +25,10 @@ export const authorize: HandlerAction = {
     tags: ['Agents'],
     summary: 'Authorization endpoint: the consent page (authorization code with PKCE, S256)',
     description:
-      'Opened in the person’s browser. The client is registered (POST /oauth2/register) or its client_id is the https URL of its client ID metadata document. Answers the consent page (HTML); any refusal is an HTML error page here, never a redirect (RFC 9700 §4.11.2). Only the person’s decision goes back to the redirect URI.',
+      'Opened in the person’s browser. The client is registered (POST /oauth2/register) or its client_id is the ' +
+      'https URL of its client ID metadata document. Answers the consent page (HTML); ' +
+      'any refusal is an HTML error page here, never a redirect (RFC 9700 §4.11.2). ' +
+      'Only the person’s decision goes back to the redirect URI.',
     parameters: [
       param('response_type', 'Always `code`.', true, { type: 'string', const: 'code' }, 'code'),
       param(

@@ -38,7 +38,8 @@ export const claimIdentity: HandlerAction = {
       // identity_assertion. The same answer for every token also reveals nothing about them.
       throw new ServiceError(
         'claimed_or_in_flight',
-        'This host does not complete claims; the agent keeps its identity and should exchange its identity_assertion at the token endpoint.',
+        'This host does not complete claims; the agent keeps its identity and should exchange its ' +
+          'identity_assertion at the token endpoint.',
       )
     },
   ],

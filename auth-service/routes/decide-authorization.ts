@@ -49,7 +49,8 @@ export const decideAuthorization: HandlerAction = {
       if (request === 'wrong_browser')
         throw new ServiceError(
           'invalid_request',
-          'This decision did not come from the browser the consent page was shown in. Start again from the application.',
+          'This decision did not come from the browser the consent page was shown in. ' +
+            'Start again from the application.',
         )
       const target = { redirectUri: request.redirectUri, state: request.state, issuer: ctx.baseUrl }
       if (decision === 'deny') throw new AuthorizationRedirectError('access_denied', 'The person declined.', target)

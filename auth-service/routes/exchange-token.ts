@@ -65,7 +65,8 @@ async function exchange(grants: Record<string, GrantHandler>, req: Request, res:
   if (!grant)
     throw new ServiceError(
       'unsupported_grant_type',
-      `Use "${GRANTS.jwtBearer}", "${GRANTS.authorizationCode}" or "${GRANTS.refreshToken}" (or the claim grant "${GRANTS.claim}").`,
+      `Use "${GRANTS.jwtBearer}", "${GRANTS.authorizationCode}" or "${GRANTS.refreshToken}" ` +
+        `(or the claim grant "${GRANTS.claim}").`,
     )
   await grant(fields, res)
 }
@@ -130,7 +131,8 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
       if (redeemed === 'replayed')
         throw new ServiceError(
           'invalid_grant',
-          'The authorization code was already used; the tokens issued for it are revoked. Start the authorization again.',
+          'The authorization code was already used; the tokens issued for it are revoked. ' +
+            'Start the authorization again.',
         )
       if (!redeemed)
         throw new ServiceError(
@@ -188,7 +190,8 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
       if (used === 'reused')
         throw new ServiceError(
           'invalid_grant',
-          'The refresh token was already used; every token of this grant is now revoked. Start the authorization again.',
+          'The refresh token was already used; every token of this grant is now revoked. ' +
+            'Start the authorization again.',
         )
       if (!used)
         throw new ServiceError(
@@ -214,7 +217,8 @@ function grantHandlers(ctx: ActionContext): Record<string, GrantHandler> {
         throw new ServiceError('invalid_grant', `The claim_token is unknown or expired; register again at ${register}.`)
       throw new ServiceError(
         'authorization_pending',
-        `The claim is not complete; this host does not complete claims. Poll no faster than every ${CLAIM_POLL_INTERVAL_SECONDS} s, or exchange the identity_assertion instead.`,
+        'The claim is not complete; this host does not complete claims. ' +
+          `Poll no faster than every ${CLAIM_POLL_INTERVAL_SECONDS} s, or exchange the identity_assertion instead.`,
       )
     },
   }

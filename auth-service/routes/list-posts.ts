@@ -40,7 +40,10 @@ export const listPosts: ReadAction = {
     tags: ['Articles'],
     summary: 'List articles, newest first',
     description:
-      'Pages through every published article, newest first (then by slug). Follow `next_cursor` (or the `Link: rel="next"` header) until it is null to get each article exactly once, even across a rebuild. Filters narrow the list; `updated_since` gives what changed since a previous visit, for incremental sync.',
+      'Pages through every published article, newest first (then by slug). ' +
+      'Follow `next_cursor` (or the `Link: rel="next"` header) until it is null to get each article exactly once, ' +
+      'even across a rebuild. Filters narrow the list; ' +
+      '`updated_since` gives what changed since a previous visit, for incremental sync.',
     parameters: [
       limitParam(READ_LIMITS.posts),
       cursorParam,
@@ -56,7 +59,9 @@ export const listPosts: ReadAction = {
         name: 'author',
         in: 'query',
         required: false,
-        description: `Only articles by this author: the full name of any one author, or the whole byline (case-insensitive), e.g. \`${SAMPLE_POST.author}\`.`,
+        description:
+          'Only articles by this author: the full name of any one author, or the whole byline (case-insensitive), ' +
+          `e.g. \`${SAMPLE_POST.author}\`.`,
         schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength },
       },
       {
@@ -64,7 +69,8 @@ export const listPosts: ReadAction = {
         in: 'query',
         required: false,
         description:
-          'Only articles whose lastModified is at or after this moment: an ISO 8601 date (midnight UTC) or date-time with offset, e.g. `2025-08-01T00:00:00Z`.',
+          'Only articles whose lastModified is at or after this moment: an ISO 8601 date (midnight UTC) or ' +
+          'date-time with offset, e.g. `2025-08-01T00:00:00Z`.',
         schema: {
           type: 'string',
           maxLength: READ_LIMITS.instantLength,

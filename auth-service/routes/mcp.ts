@@ -53,7 +53,8 @@ export const mcp: HandlerAction = {
       },
       '403': {
         description:
-          'The token lacks the scope the call needs (insufficient_scope), or a web page of another origin sent it (invalid_origin).',
+          'The token lacks the scope the call needs (insufficient_scope), ' +
+          'or a web page of another origin sent it (invalid_origin).',
         content: json(ref('Error'), {
           error: 'insufficient_scope',
           error_description: 'This call needs the "research.search" scope.',

@@ -61,7 +61,9 @@ export const cursorParam = {
   in: 'query',
   required: false,
   description:
-    'Where the page starts: the `next_cursor` of the previous page, unchanged. Opaque; valid only with the same filters (and q) as the page that gave it, with any limit. A malformed or foreign cursor is a 400 invalid_request.',
+    'Where the page starts: the `next_cursor` of the previous page, unchanged. ' +
+    'Opaque; valid only with the same filters (and q) as the page that gave it, with any limit. ' +
+    'A malformed or foreign cursor is a 400 invalid_request.',
   schema: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH },
 }
 

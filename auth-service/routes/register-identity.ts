@@ -5,7 +5,10 @@ import { JSON_TYPES, bodyFields, jsonBody, requiredField } from '../http/forms.t
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
 import { SITE_PAGES, type HandlerAction } from './action.ts'
 
-/** POST /agent/identity (docs/api.md#the-agent-flow): anonymous registration; the other methods are off on this host. */
+/**
+ * POST /agent/identity (docs/api.md#the-agent-flow): anonymous registration;
+ * the other methods are off on this host.
+ */
 export const registerIdentity: HandlerAction = {
   operation: () => ({
     tags: ['Agents'],
@@ -14,7 +17,8 @@ export const registerIdentity: HandlerAction = {
     responses: {
       '200': { description: 'An anonymous identity.', headers: noStore, content: json(ref('IdentityRegistration')) },
       '400': error(
-        'invalid_request for a malformed body; anonymous_not_enabled, issuer_not_enabled or service_auth_not_enabled for a method that is off.',
+        'invalid_request for a malformed body; anonymous_not_enabled, issuer_not_enabled or ' +
+          'service_auth_not_enabled for a method that is off.',
         ['invalid_request', 'anonymous_not_enabled', 'issuer_not_enabled', 'service_auth_not_enabled'],
       ),
       '503': READ_ERRORS['503'],

@@ -20,7 +20,10 @@ const PARAMS = ['q', 'limit', 'cursor'] as const
 /** More query words than any query can match. */
 const MAX_WORDS = READ_LIMITS.queryLength
 
-/** A search cursor's position: the rank (words matched, score) and the date and slug of the last result of the page before. */
+/**
+ * A search cursor's position: the rank (words matched, score) and the date and slug
+ * of the last result of the page before.
+ */
 const readSearchPosition = (fields: readonly unknown[]): SearchPosition | undefined => {
   const [words, score, ...rest] = fields
   const place = readListPosition(rest)
@@ -39,7 +42,12 @@ export const searchPosts: ReadAction = {
     tags: ['Articles'],
     summary: 'Search articles by keywords',
     description:
-      'Ranked keyword search over title, tags and description: more matched words first, then title over tags over description, then newest. Case- and accent-insensitive; the last word also matches as a prefix. Article bodies are not searched (the site search page, /search, searches their full text). Follow `next_cursor` (or the `Link: rel="next"` header) for more matches. Needs the research.search scope when a token is sent.',
+      'Ranked keyword search over title, tags and description: ' +
+      'more matched words first, then title over tags over description, then newest. ' +
+      'Case- and accent-insensitive; the last word also matches as a prefix. ' +
+      'Article bodies are not searched (the site search page, /search, searches their full text). ' +
+      'Follow `next_cursor` (or the `Link: rel="next"` header) for more matches. ' +
+      'Needs the research.search scope when a token is sent.',
     parameters: [
       {
         name: 'q',
@@ -59,7 +67,8 @@ export const searchPosts: ReadAction = {
         content: json(ref('SearchResult'), { query: 'tail latency', posts: [SAMPLE_POST], next_cursor: null }),
       },
       '400': error(
-        'q is missing or blank, limit is out of range, the cursor is not one of this query, or a parameter this endpoint does not take.',
+        'q is missing or blank, limit is out of range, the cursor is not one of this query, ' +
+          'or a parameter this endpoint does not take.',
         ['invalid_request'],
       ),
       ...READ_ERRORS,

@@ -21,7 +21,10 @@ function protectedResourceMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) 
   }
 }
 
-/** RFC 9728 metadata of the second protected resource, the MCP endpoint: the same server and scopes, its own audience. */
+/**
+ * RFC 9728 metadata of the second protected resource, the MCP endpoint:
+ * the same server and scopes, its own audience.
+ */
 function mcpProtectedResourceMetadata(ctx: Pick<ActionContext, 'baseUrl' | 'url'>) {
   return {
     ...protectedResourceMetadata(ctx),

@@ -85,7 +85,9 @@ export function articlePage(
     updated: updated ? `<li>updated <time datetime="${updated.toISOString()}">${displayDate(updated)}</time></li>` : '',
     minutes: String(a.readingMinutes),
     tags: a.tags.length
-      ? `<ul class="tags" aria-label="Tags">${a.tags.map((t) => `<li><a class="tag" href="${tagPath(t)}">${t}</a></li>`).join('')}</ul>`
+      ? '<ul class="tags" aria-label="Tags">' +
+        a.tags.map((t) => `<li><a class="tag" href="${tagPath(t)}">${t}</a></li>`).join('') +
+        '</ul>'
       : '',
     content: html,
     citationMeta: citation.metaTags,

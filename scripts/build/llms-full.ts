@@ -8,7 +8,9 @@ import { SITE } from '../../site/lib/site.ts'
 
 export const LLMS_FULL = 'llms-full.txt'
 
-const HEADER = `# ${SITE.name}: every article\n\n> ${SITE.tagline} Every published article in markdown, newest first; each is also at its Canonical address with ".md".\n`
+const HEADER =
+  `# ${SITE.name}: every article\n\n> ${SITE.tagline} Every published article in markdown, newest first; ` +
+  'each is also at its Canonical address with ".md".\n'
 const SEPARATOR = '\n---\n\n'
 
 /** Bytes gathered before each write: few system calls, little memory. */

@@ -11,7 +11,10 @@ import { availableParallelism, totalmem } from 'node:os'
 import { BuildError } from './errors.ts'
 import { largestShard, shardBits } from './search-shards.ts'
 
-/** Without BUILD_MEMORY_MB: three quarters of the machine's memory, leaving the rest to the system and a running server. */
+/**
+ * Without BUILD_MEMORY_MB: three quarters of the machine's memory,
+ * leaving the rest to the system and a running server.
+ */
 export const defaultBuildMemoryMb = () => Math.floor((totalmem() / 2 ** 20) * 0.75)
 
 /**
@@ -70,7 +73,9 @@ export function planMemory(
     throw new BuildError([
       {
         file: 'BUILD_MEMORY_MB',
-        message: `a build of ${articles} articles needs about ${need(site)} MB until its site is live; the cap is ${capMb} MB`,
+        message:
+          `a build of ${articles} articles needs about ${need(site)} MB until its site is live; ` +
+          `the cap is ${capMb} MB`,
         fix: `set BUILD_MEMORY_MB to at least ${need(site)}`,
       },
     ])

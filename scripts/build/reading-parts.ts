@@ -26,7 +26,8 @@ export function tocHtml(headings: CacheEntry['headings']): string {
   const shown = headings.filter((h) => h.depth === 2 || h.depth === 3)
   if (shown.length < TOC_MIN_HEADINGS) return ''
   let html =
-    '<nav class="article-toc" aria-labelledby="article-toc-heading" data-pagefind-ignore><h2 id="article-toc-heading">Contents</h2><ol>'
+    '<nav class="article-toc" aria-labelledby="article-toc-heading" data-pagefind-ignore>' +
+    '<h2 id="article-toc-heading">Contents</h2><ol>'
   let open = false
   shown.forEach((h, i) => {
     const link = `<a href="#${escapeHtml(h.slug)}">${escapeHtml(h.text)}</a>`
@@ -48,14 +49,16 @@ type Linked = Pick<ArticleMeta, 'slug' | 'title'>
 export function navHtml(older: Linked | undefined, newer: Linked | undefined, related: Linked[]): string {
   const step = (a: Linked | undefined, cls: string, rel: string, label: string) =>
     a
-      ? `<li class="${cls}"><a href="${articlePath(a.slug)}" rel="${rel}"><span class="hint">${label}</span> ${escapeHtml(a.title)}</a></li>`
+      ? `<li class="${cls}"><a href="${articlePath(a.slug)}" rel="${rel}">` +
+        `<span class="hint">${label}</span> ${escapeHtml(a.title)}</a></li>`
       : ''
   const steps = step(older, 'prev', 'prev', 'Previous article') + step(newer, 'next', 'next', 'Next article')
   let html = '<nav class="article-nav" aria-label="More articles" data-pagefind-ignore>'
   if (steps) html += `<ul class="prev-next">${steps}</ul>`
   if (related.length)
     html +=
-      '<section class="related" aria-labelledby="article-related-heading"><h2 id="article-related-heading">Related articles</h2><ul>' +
+      '<section class="related" aria-labelledby="article-related-heading">' +
+      '<h2 id="article-related-heading">Related articles</h2><ul>' +
       related.map((r) => `<li><a href="${articlePath(r.slug)}">${escapeHtml(r.title)}</a></li>`).join('') +
       '</ul></section>'
   return `${html}</nav>`

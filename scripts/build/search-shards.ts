@@ -3,8 +3,8 @@
  * (about a megabyte per article), and rewrites it whole when anything changes. So the articles
  * are split by a hash of their slug into 2^bits shards, each indexed by its own Pagefind process
  * (scripts/build/search-shard-worker.ts), and the browser searches each and ranks their results
- * as one index would (site/public/scripts/search-rank.js). A rebuild re-indexes only the shards whose articles changed; the others are linked
- * from the live build.
+ * as one index would (site/public/scripts/search-rank.js). A rebuild re-indexes only the shards
+ * whose articles changed; the others are linked from the live build.
  *
  * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index),
  * and `shards.json` naming them, with each one's pages and words (search-stats.ts), from which

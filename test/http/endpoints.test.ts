@@ -14,19 +14,22 @@ const send = (method: string, path: string) =>
   (request(app) as unknown as Record<string, (p: string) => request.Test>)[method.toLowerCase()]!(path)
 
 describe('the endpoint table', () => {
-  it('is what the router answers: each row by its method, every other method a 405 with the table’s Allow', async () => {
-    const allow = allowedMethods(rows)
-    for (const e of rows) {
-      const res = await send(e.method, concrete(e.path))
-      expect([404, 405], `${e.method} ${e.path}`).not.toContain(res.status)
-      const other = e.method === 'GET' ? 'POST' : 'GET'
-      if (rows.some((r) => r.path === e.path && r.method === other)) continue
-      const refused = await send(other, concrete(e.path))
-      expect(refused.status, `${other} ${e.path}`).toBe(405)
-      expect(refused.headers.allow).toBe(allow.get(e.path))
-      expect(refused.headers.allow).toBe(e.method === 'GET' ? 'GET, HEAD' : 'POST')
-    }
-  })
+  it(
+    'is what the router answers: ' + 'each row by its method, every other method a 405 with the table’s Allow',
+    async () => {
+      const allow = allowedMethods(rows)
+      for (const e of rows) {
+        const res = await send(e.method, concrete(e.path))
+        expect([404, 405], `${e.method} ${e.path}`).not.toContain(res.status)
+        const other = e.method === 'GET' ? 'POST' : 'GET'
+        if (rows.some((r) => r.path === e.path && r.method === other)) continue
+        const refused = await send(other, concrete(e.path))
+        expect(refused.status, `${other} ${e.path}`).toBe(405)
+        expect(refused.headers.allow).toBe(allow.get(e.path))
+        expect(refused.headers.allow).toBe(e.method === 'GET' ? 'GET, HEAD' : 'POST')
+      }
+    },
+  )
 
   it('is what /openapi.json describes, operation by operation', async () => {
     const { paths } = (await request(app).get('/openapi.json')).body
@@ -69,16 +72,20 @@ describe('the endpoint table', () => {
     expect(prm.resource).toBe(url('getCatalog'))
   })
 
-  it('puts each row on its budgets: reads on "reads"; every other write (a POST, or a GET that stores) on "writes", an issuance also on its own', async () => {
-    for (const e of rows) {
-      const res = await send(e.method, concrete(e.path))
-      const names = [...String(res.headers['ratelimit-policy'] ?? '').matchAll(/"(\w+)"; q=\d+; w=\d+/g)].map(
-        (m) => m[1],
-      )
-      const expected = [...(e.kind !== 'read' ? ['writes'] : []), ...(e.budget ? [e.budget] : [])]
-      expect(names, `${e.method} ${e.path}`).toEqual(expected)
-    }
-  })
+  it(
+    'puts each row on its budgets: reads on "reads"; ' +
+      'every other write (a POST, or a GET that stores) on "writes", an issuance also on its own',
+    async () => {
+      for (const e of rows) {
+        const res = await send(e.method, concrete(e.path))
+        const names = [...String(res.headers['ratelimit-policy'] ?? '').matchAll(/"(\w+)"; q=\d+; w=\d+/g)].map(
+          (m) => m[1],
+        )
+        const expected = [...(e.kind !== 'read' ? ['writes'] : []), ...(e.budget ? [e.budget] : [])]
+        expect(names, `${e.method} ${e.path}`).toEqual(expected)
+      }
+    },
+  )
 
   it('checks the bearer and the table’s scope on every read of a protected resource', async () => {
     const forged = { Authorization: 'Bearer forged' }

@@ -26,7 +26,10 @@ const toolCall = JSON.stringify({
   params: { name: 'get_post', arguments: { slug: 'hashing-rings' } },
 })
 
-/** Credentials that fail the check in each way it can fail: malformed, another scheme, an unknown key, a forged token. */
+/**
+ * Credentials that fail the check in each way it can fail:
+ * malformed, another scheme, an unknown key, a forged token.
+ */
 const BAD_BEARERS = [
   'Bearer not a token',
   'Basic dXNlcjpwYXNz',
@@ -109,7 +112,8 @@ describe.each(['sqlite', 'redis'] as const)('refused credentials draw on a per-a
       expect(res.headers['cache-control']).toBe('no-store')
     }
 
-    // A valid credential and anonymous reads from the same address are not refused; another address keeps its own budget.
+    // A valid credential and anonymous reads from the same address are not refused;
+    // another address keeps its own budget.
     expect((await get(`Bearer ${key}`)).status).toBe(200)
     expect((await mcp(`Bearer ${key}`)).status).toBe(200)
     expect((await request(app).get('/api/v1/posts/hashing-rings').set('X-Forwarded-For', flooder)).status).toBe(200)

@@ -147,7 +147,8 @@ describe('a sharded search index', () => {
     expect(JSON.parse(readFileSync(join(dist, 'current', 'build.json'), 'utf8')).id).not.toBe(JSON.parse(live).id)
   }, 300_000)
 
-  it('a build killed while it indexes leaves the live build serving, and the next build completes the index', async () => {
+  it('a build killed while it indexes leaves the live build serving, ' +
+    'and the next build completes the index', async () => {
     const before = shardFiles()
     for (const f of readdirSync(content).slice(0, 5))
       writeFileSync(join(content, f), `${readFileSync(join(content, f), 'utf8')}\nEdited again.\n`)

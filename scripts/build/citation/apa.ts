@@ -51,6 +51,8 @@ export function apaCitation(w: CitedWork): ApaCitation {
   const link = citedLink(w)
   return {
     text: `${author} ${year} ${title} ${journal} ${link}`,
-    html: `${escapeHtml(author)} ${year} ${escapeHtml(title)} <i>${escapeHtml(w.journal)}</i>${journal.slice(w.journal.length)} ${escapeHtml(link)}`,
+    html:
+      `${escapeHtml(author)} ${year} ${escapeHtml(title)} ` +
+      `<i>${escapeHtml(w.journal)}</i>${journal.slice(w.journal.length)} ${escapeHtml(link)}`,
   }
 }

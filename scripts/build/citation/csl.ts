@@ -17,7 +17,8 @@ export function cslItem(w: CitedWork): Record<string, unknown> {
     issued: { 'date-parts': [[year, month, day]] },
     URL: w.url,
     ...(w.doi ? { DOI: w.doi } : {}),
-    // CSL 1.0.2 Appendix IV, standard variable `license` (https://docs.citationstyles.org/en/stable/specification.html).
+    // CSL 1.0.2 Appendix IV, standard variable `license`
+    // (https://docs.citationstyles.org/en/stable/specification.html).
     ...(w.license ? { license: licenseUrl(w.license) } : {}),
     abstract: w.abstract,
     ...(w.keywords.length ? { keyword: w.keywords.join(', ') } : {}),

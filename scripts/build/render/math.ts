@@ -22,7 +22,10 @@ function typeset(tex: string, displayMode: boolean): string {
     try {
       return katex.renderToString(tex, { ...options, throwOnError: false, strict: 'ignore' })
     } catch (error) {
-      return `<span class="katex-error" style="color:#cc0000" title="${escapeText(String(error))}">${escapeText(tex)}</span>`
+      return (
+        `<span class="katex-error" style="color:#cc0000" title="${escapeText(String(error))}">` +
+        `${escapeText(tex)}</span>`
+      )
     }
   }
 }

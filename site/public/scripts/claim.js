@@ -32,7 +32,8 @@
       if (body.error === 'claimed_or_in_flight')
         show(
           'Not claimed: this host does not complete claims',
-          'Nothing was changed. The agent keeps working with its own identity and the same access; there is nothing more you need to do.',
+          'Nothing was changed. The agent keeps working with its own identity and the same access; ' +
+            'there is nothing more you need to do.',
         )
       else
         show(
