@@ -1,6 +1,6 @@
 /** The few DOM helpers every part of the portal script uses. */
 
-/** The element with this id; the portal's markup has them all (site/pages/developers.astro). */
+/** The element with this id; the portal's markup has them all (the sections in site/components/portal/). */
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const found = document.getElementById(id)
   if (!found) throw new Error(`The portal page has no #${id}.`)
