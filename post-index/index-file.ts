@@ -5,15 +5,10 @@ import { setFlagsFromString } from 'node:v8'
 import { z } from 'zod'
 import { IndexEntry } from '../model/article.ts'
 import { detailFileTimes } from './edge-files.ts'
-import {
-  compareEntries,
-  detailSize,
-  postIndexBuilder,
-  postIndexFrom,
-  type BodySource,
-  type PostIndex,
-  type PostIndexState,
-} from './post-index.ts'
+import { type BodySource, detailSize } from './detail-body.ts'
+import { compareEntries, type PostIndex } from './post-index.ts'
+import { postIndexBuilder, type PostIndexState } from './post-index-builder.ts'
+import { postIndexFrom } from './post-index-queries.ts'
 
 /**
  * The post index in a build folder is two files:

@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { INDEX_FILES, loadIndexFileSync, writeIndexFile } from '../../post-index/index-file.ts'
-import { createPostIndex } from '../../post-index/post-index.ts'
+import { createPostIndex } from '../../post-index/post-index-builder.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { tempDir } from '../support/temp.ts'
 
