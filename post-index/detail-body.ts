@@ -10,7 +10,7 @@ import type { PostMeta } from './post-index.ts'
 /**
  * Where an index reads each post's markdown, as a JSON string literal in UTF-8 (quotes included),
  * when a detail is asked for. The service's index reads them from the build's bodies file
- * (index-file.ts), so that bodies stay out of its memory. Call it through the object, never a
+ * (file-bodies.ts), so that bodies stay out of its memory. Call it through the object, never a
  * detached method: the object may own a resource (an open file) for as long as it is reachable.
  */
 export interface BodySource {
