@@ -8,7 +8,7 @@ import { toPost } from '../model/article.ts'
 import { type BodySource, memoryBodies } from './detail-body.ts'
 import { compareEntries, filterKey, type PostIndex, type PostMeta } from './post-index.ts'
 import { postIndexFrom } from './post-index-queries.ts'
-import { keywordIndexBuilder, type KeywordIndexState } from './search.ts'
+import { keywordIndexBuilder, type KeywordIndexState } from './keyword-index-builder.ts'
 
 /**
  * The index of entries held in memory, in any order (tests, tools); the service loads its own

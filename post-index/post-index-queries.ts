@@ -15,7 +15,7 @@ import {
   prepareBytes,
 } from './post-index.ts'
 import type { PostIndexState } from './post-index-builder.ts'
-import { keywordIndexFrom } from './search.ts'
+import { keywordIndexFrom } from './keyword-index-queries.ts'
 
 type Validators = Pick<PreparedBody, 'etag' | 'lastModified'>
 
