@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process'
 import { generateCorpus, prng } from './corpus.ts'
 import { runWrk, type LoadResult } from './load.ts'
 import { loadRow, markdownTable, ratio, type Row } from './table.ts'
-import { readIndexEntries } from '../post-index/index-file.ts'
+import { readIndexEntries } from '../post-index/index-file-loader.ts'
 import { freePort, startProcess } from '../test/support/processes.ts'
 
 const ROOT = join(import.meta.dirname, '..')

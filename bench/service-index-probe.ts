@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
-import { keepYoungGenerationSmall, loadIndexFile } from '../post-index/index-file.ts'
+import { keepYoungGenerationSmall, loadIndexFile } from '../post-index/index-file-loader.ts'
 import type { PostIndexCore } from '../post-index/post-index.ts'
 import { loadJsonIndex } from './references/json-post-index.ts'
 

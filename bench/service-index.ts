@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeIndexFile } from '../post-index/index-file.ts'
+import { writeIndexFile } from '../post-index/index-file-writer.ts'
 import { corpusEntries } from './corpus-entries.ts'
 import { generateCorpus, prng } from './corpus.ts'
 import { writeJsonIndex } from './references/json-post-index.ts'

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import type { readIndexEntries } from '../post-index/index-file.ts'
+import type { readIndexEntries } from '../post-index/index-file-loader.ts'
 import { agentToken, exchangeForm } from '../test/support/agent.ts'
 import { freePort } from '../test/support/processes.ts'
 import {

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeIndexFile } from '../post-index/index-file.ts'
+import { writeIndexFile } from '../post-index/index-file-writer.ts'
 import { EDGE_DIR } from '../post-index/edge-files.ts'
 import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
 import {

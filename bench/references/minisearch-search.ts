@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch'
 import type { IndexEntry } from '../../model/article.ts'
-import { normalizeTerm, type KeywordSearch } from '../../post-index/search.ts'
+import type { KeywordSearch } from '../../post-index/keyword-index-builder.ts'
+import { normalizeTerm } from '../../post-index/search-terms.ts'
 
 /** The last word matches as a prefix from this length on: shorter stems match most of the index. */
 const MIN_PREFIX = 3

@@ -2,7 +2,7 @@ import { link, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises
 import { dirname } from 'node:path'
 import type { IndexEntry } from '../../model/article.ts'
 import { detailFile } from '../../post-index/edge-files.ts'
-import { detailBytes } from '../../post-index/post-index.ts'
+import { detailBytes } from '../../post-index/detail-body.ts'
 import { forEachLimited } from './limited.ts'
 
 /** A published article, as the edge files need it. */

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { MCP_LIMITS } from '../../auth-service/defaults.ts'
 import type { IndexEntry } from '../../model/article.ts'
-import { createPostIndex } from '../../post-index/post-index.ts'
+import { createPostIndex } from '../../post-index/post-index-builder.ts'
 import { agentToken } from '../support/agent.ts'
 import { connect, errorBody, MCP_HEADERS, rest, serve } from '../support/mcp-2025.ts'
 

@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
-import { createPostIndex } from '../../post-index/post-index.ts'
+import { createPostIndex } from '../../post-index/post-index-builder.ts'
 import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
 import { sealToken, tokenKey } from '../../auth-service/oai/tokens.ts'
 import { BASE_URL, testDeps } from '../support/index.ts'

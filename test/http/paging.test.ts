@@ -1,7 +1,8 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
-import { createPostIndex, type PostIndex } from '../../post-index/post-index.ts'
+import type { PostIndex } from '../../post-index/post-index.ts'
+import { createPostIndex } from '../../post-index/post-index-builder.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { BASE_URL, testDeps } from '../support/index.ts'
 

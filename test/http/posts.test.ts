@@ -88,7 +88,7 @@ describe('GET /api/v1/posts', () => {
       readingMinutes: 1,
       markdown: 'x',
     }))
-    const { createPostIndex } = await import('../../post-index/post-index.ts')
+    const { createPostIndex } = await import('../../post-index/post-index-builder.ts')
     const big = createPostIndex(many, BASE_URL)
     const res = await request(createApp({ ...deps, posts: () => big })).get('/api/v1/posts')
     expect(res.body.posts).toHaveLength(50)

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '../../auth-service/errors.ts'
 import { EDGE_DIR, detailFile, fileValidators } from '../../post-index/edge-files.ts'
-import { loadIndexFileSync } from '../../post-index/index-file.ts'
+import { loadIndexFileSync } from '../../post-index/index-file-loader.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { distOf, readIndexedPosts } from '../support/index.ts'
 

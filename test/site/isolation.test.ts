@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { readIndexEntries } from '../../post-index/index-file.ts'
+import { readIndexEntries } from '../../post-index/index-file-loader.ts'
 import { configKey } from '../../model/build-dir.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'

@@ -8,7 +8,7 @@ import { protectedResources } from '../../auth-service/routes/endpoints.ts'
 import { openStore } from '../../auth-service/store/open-store.ts'
 import type { Store } from '../../auth-service/store/store.ts'
 import type { PostIndex } from '../../post-index/post-index.ts'
-import { loadIndexFileSync, readIndexEntries } from '../../post-index/index-file.ts'
+import { loadIndexFileSync, readIndexEntries } from '../../post-index/index-file-loader.ts'
 import type { IndexEntry } from '../../model/article.ts'
 
 export const BASE_URL = 'https://research.example.org'

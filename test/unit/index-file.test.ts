@@ -1,14 +1,10 @@
 import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import {
-  INDEX_FILES,
-  indexSource,
-  loadIndexFile,
-  readIndexEntries,
-  watchIndexFile,
-  writeIndexFile,
-} from '../../post-index/index-file.ts'
+import { INDEX_FILES } from '../../post-index/index-file.ts'
+import { loadIndexFile, readIndexEntries } from '../../post-index/index-file-loader.ts'
+import { indexSource, watchIndexFile } from '../../post-index/index-file-watcher.ts'
+import { writeIndexFile } from '../../post-index/index-file-writer.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { tempDir } from '../support/temp.ts'
 

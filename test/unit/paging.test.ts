@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compareEntries, createPostIndex, type PostIndex } from '../../post-index/post-index.ts'
+import { compareEntries, type PostIndex } from '../../post-index/post-index.ts'
+import { createPostIndex } from '../../post-index/post-index-builder.ts'
 import type { ActionContext } from '../../auth-service/routes/action.ts'
 import { endpointUrls } from '../../auth-service/routes/endpoints.ts'
 import { listPosts } from '../../auth-service/routes/list-posts.ts'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildKeywordSearch, normalizeTerm } from '../../post-index/search.ts'
+import { buildKeywordSearch } from '../../post-index/keyword-index-builder.ts'
+import { normalizeTerm } from '../../post-index/search-terms.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { builtIndex, readIndexedPosts, distOf } from '../support/index.ts'
 

@@ -1,0 +1,70 @@
+/**
+ * A detail response, `{...post, "markdown"}`, and where its markdown comes from (BodySource). Kept
+ * apart so that the index laying it out on each read and the build writing it for the edge lay it
+ * out byte for byte alike.
+ */
+import { toPost } from '../model/article.ts'
+import type { PostIndexState } from './post-index-builder.ts'
+import type { PostMeta } from './post-index.ts'
+
+/**
+ * Where an index reads each post's markdown, as a JSON string literal in UTF-8 (quotes included),
+ * when a detail is asked for. The service's index reads them from the build's bodies file
+ * (file-bodies.ts), so that bodies stay out of its memory. Call it through the object, never a
+ * detached method: the object may own a resource (an open file) for as long as it is reachable.
+ */
+export interface BodySource {
+  /** The byte length of post i's literal. */
+  length(i: number): number
+  /** Copies post i's literal to `at` in `target`. */
+  copy(i: number, target: Buffer, at: number): void
+}
+
+/** Bodies held in memory, post i's literal at i (tests and tools). */
+export function memoryBodies(literals: readonly Buffer[]): BodySource {
+  return {
+    length: (i) => literals[i]!.length,
+    copy: (i, target, at) => void literals[i]!.copy(target, at),
+  }
+}
+
+const MARKDOWN_MEMBER = Buffer.from(',"markdown":')
+
+/**
+ * A detail response is `{...post, "markdown": <literal>}`: the post's JSON with its closing brace
+ * replaced by the markdown member, byte for byte what JSON.stringify makes of the whole.
+ */
+const detailLength = (postLength: number, literalLength: number) =>
+  postLength - 1 + MARKDOWN_MEMBER.length + literalLength + 1
+
+/** The byte length of post i's detail response in a finished index. */
+export function detailSize(state: PostIndexState, i: number): number {
+  return detailLength(state.postAt[i + 1]! - state.postAt[i]!, state.bodies.length(i))
+}
+
+/**
+ * A detail response: the post's JSON, then the literal `copyLiteral` writes into it at the offset
+ * it is given.
+ */
+export function layDetail(
+  post: Buffer,
+  literalLength: number,
+  copyLiteral: (target: Buffer, at: number) => void,
+): Buffer {
+  const target = Buffer.allocUnsafe(detailLength(post.length, literalLength))
+  let at = post.copy(target, 0, 0, post.length - 1)
+  at += MARKDOWN_MEMBER.copy(target, at)
+  copyLiteral(target, at)
+  target[at + literalLength] = 0x7d // }
+  return target
+}
+
+/**
+ * One article's detail response, laid out as the index lays it: the build writes it as the file
+ * the edge serves (edge-files.ts).
+ */
+export function detailBytes(meta: PostMeta, markdownLiteral: Buffer, baseUrl: string): Buffer {
+  return layDetail(Buffer.from(JSON.stringify(toPost(meta, baseUrl))), markdownLiteral.length, (target, at) =>
+    markdownLiteral.copy(target, at),
+  )
+}

@@ -1,0 +1,165 @@
+/**
+ * Loads the post index a build wrote: reads and checks the entries file line by line into the
+ * index's builder, checks the bodies file against it and keeps it open for the details. A bad
+ * index fails here, naming the file, the entry and the field.
+ */
+import { closeSync, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
+import type { IndexEntry } from '../model/article.ts'
+import { detailSize } from './detail-body.ts'
+import { detailFileTimes } from './edge-files.ts'
+import { FileBodies, readFully } from './file-bodies.ts'
+import { EntryLine, FORMAT, Header, INDEX_FILES, INDEX_FORMAT_VERSION, parseJson, validate } from './index-file.ts'
+import type { PostIndex } from './post-index.ts'
+import { postIndexBuilder, type PostIndexState } from './post-index-builder.ts'
+import { postIndexFrom } from './post-index-queries.ts'
+
+/**
+ * Keeps V8's young generation at its starting size for the life of the process. Loading an index
+ * allocates briskly; left to its default, V8 grows the young generation to 64 MB then and keeps
+ * it, which is most of what the service may hold beyond its index. Answers are prepared bodies,
+ * or a detail read into a Buffer off the heap, so requests allocate little on it and lose
+ * nothing by it. Call once, early, in the process's entry.
+ */
+export function keepYoungGenerationSmall(): void {
+  setFlagsFromString('--semi-space-growth-factor=1')
+}
+
+/** Reads, validates and prepares the post index the build wrote into `buildDir`. */
+export async function loadIndexFile(buildDir: string, baseUrl: string): Promise<PostIndex> {
+  return loadIndexFileSync(buildDir, baseUrl)
+}
+
+/** loadIndexFile in one step: for tests and tools that load before anything else runs. */
+export function loadIndexFileSync(buildDir: string, baseUrl: string): PostIndex {
+  // Read through the link once: the files and the build's name then come from one build, even
+  // if a newer one is swapped in meanwhile.
+  const dir = resolvedBuildDir(buildDir)
+  return Object.assign(postIndexFrom(readIndexState(dir, baseUrl)), { build: basename(dir) })
+}
+
+function resolvedBuildDir(buildDir: string): string {
+  try {
+    return realpathSync(buildDir)
+  } catch {
+    return buildDir // reading it says what is wrong
+  }
+}
+
+/** The post index in `buildDir` read into its finished state, its bodies left in the file. */
+export function readIndexState(buildDir: string, baseUrl: string): PostIndexState {
+  const builder = postIndexBuilder(baseUrl)
+  return readIndexFiles(
+    buildDir,
+    ({ body: _body, ...meta }) => builder.add(meta),
+    (bodies) => {
+      const state = builder.finishState(bodies)
+      return { ...state, detailFileMs: detailFileTimes(buildDir, state.slugs, (i) => detailSize(state, i)) }
+    },
+  )
+}
+
+/**
+ * The entries of the post index in `buildDir`, bodies included (for tests and tools: it decodes
+ * every body).
+ */
+export function readIndexEntries(buildDir: string): IndexEntry[] {
+  const lines: EntryLine[] = []
+  return readIndexFiles(
+    buildDir,
+    (line) => lines.push(line),
+    (bodies) => {
+      try {
+        return lines.map(({ body: _body, ...meta }, i) => {
+          const literal = Buffer.allocUnsafe(bodies.length(i))
+          bodies.copy(i, literal, 0)
+          return { ...meta, markdown: JSON.parse(literal.toString('utf8')) as string }
+        })
+      } finally {
+        bodies.close()
+      }
+    },
+  )
+}
+
+/**
+ * Reads the index in `buildDir`: checks each line and hands it to `onLine` as it goes (so that no
+ * line outlives its turn unless kept), checks that every body is where its line says, then calls
+ * `finish` with the bodies file, open. The site and the service are built separately, so a stale,
+ * truncated or hand-edited index must fail here with the file, the entry and the field, not as
+ * a 500 later.
+ */
+function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, finish: (bodies: FileBodies) => T): T {
+  const entriesFile = join(buildDir, INDEX_FILES.entries)
+  const bodiesFile = join(buildDir, INDEX_FILES.bodies)
+  const rebuild = 'rebuild with "npm run build"'
+  let text: string
+  try {
+    text = readFileSync(entriesFile, 'utf8')
+  } catch (e) {
+    throw new Error(
+      `post index ${entriesFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? e}); ${rebuild}`,
+      { cause: e },
+    )
+  }
+  const rows = text.split('\n')
+  if (rows[rows.length - 1] === '') rows.pop()
+  const header = Header.safeParse(parseJson(rows[0] ?? ''))
+  if (!header.success)
+    throw new Error(`post index ${entriesFile}: not a ${FORMAT} file of version ${INDEX_FORMAT_VERSION}; ${rebuild}`, {
+      cause: header.error,
+    })
+  if (rows.length - 1 !== header.data.entries)
+    throw new Error(
+      `post index ${entriesFile}: ${rows.length - 1} entries where the header says ${header.data.entries}; ${rebuild}`,
+    )
+  const { bodiesBytes } = header.data
+  const seen = new Set<string>()
+  const at = new Float64Array(2 * header.data.entries)
+  for (let i = 1; i < rows.length; i++) {
+    const where = `post index ${entriesFile}: entry ${i - 1}`
+    const line = validate(EntryLine, parseJson(rows[i]!), where)
+    if (seen.has(line.slug)) throw new Error(`${where}: slug "${line.slug}" appears twice`)
+    seen.add(line.slug)
+    if (line.body[0] + line.body[1] > bodiesBytes)
+      throw new Error(`${where} ("${line.slug}"): body: ends past the bodies file (${bodiesBytes} bytes); ${rebuild}`)
+    at.set(line.body, 2 * (i - 1))
+    try {
+      onLine(line)
+    } catch (e) {
+      throw new Error(`${where} ("${line.slug}"): ${(e as Error).message}; ${rebuild}`, { cause: e })
+    }
+  }
+
+  let fd: number
+  try {
+    fd = openSync(bodiesFile, 'r')
+  } catch (e) {
+    throw new Error(`post index ${bodiesFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? e}); ${rebuild}`, {
+      cause: e,
+    })
+  }
+  try {
+    const size = fstatSync(fd).size
+    if (size !== bodiesBytes)
+      throw new Error(`post index ${bodiesFile}: ${size} bytes where ${entriesFile} says ${bodiesBytes}; ${rebuild}`)
+    // A body is a string literal: anything else means the two files do not belong together. Its
+    // two ends are read, not the whole, which would read the corpus at every start.
+    const ends = Buffer.alloc(2)
+    for (let k = 0; k < at.length; k += 2) {
+      const [offset, length] = [at[k]!, at[k + 1]!]
+      if (
+        readFully(fd, ends, 0, 1, offset) !== 1 ||
+        readFully(fd, ends, 1, 1, offset + length - 1) !== 1 ||
+        ends[0] !== 0x22 ||
+        ends[1] !== 0x22
+      )
+        throw new Error(`post index ${bodiesFile}: the body at ${offset} is not a JSON string; ${rebuild}`)
+    }
+  } catch (e) {
+    closeSync(fd)
+    throw e
+  }
+  return finish(new FileBodies(fd, bodiesFile, at))
+}

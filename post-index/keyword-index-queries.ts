@@ -1,0 +1,172 @@
+/**
+ * Answers keyword queries from a finished keyword index (keywordIndexFrom): the query's words,
+ * their postings and prefix completions summed per article, and the ranking, with scratch space
+ * reused by every query so that a query allocates no object per matching article.
+ */
+import type { KeywordIndexState } from './keyword-index-builder.ts'
+import { normalizeTerm, tokenize } from './search-terms.ts'
+import { prefixCompletions } from './term-completions.ts'
+
+/** The last word matches as a prefix from this length on: shorter stems match most of the index. */
+const MIN_PREFIX = 3
+/** A prefix match weighs less than the word itself, the less the longer the completion. */
+const PREFIX_WEIGHT = 0.5
+/**
+ * A query word found in more than this share of the articles (and in over COMMON_MIN of them)
+ * tells them apart too little to pay for scoring its whole posting list: it is left out of the
+ * query unless the query has nothing else (Lucene's "common terms" idea).
+ */
+const COMMON_SHARE = 0.2
+const COMMON_MIN = 1000
+
+/** The search over documents numbered in the order they were added (newest first, so ties go to the lower number). */
+export interface KeywordIndex {
+  search(query: string, limit: number): number[]
+  /** As search, with each result's rank (words matched, score), and only results ranked after `after`. */
+  rank(query: string, limit: number, after?: RankPosition): Ranked
+}
+
+/**
+ * A place in a ranking: results ranked after it have fewer words, else a lower score, else a
+ * document number from `doc` on.
+ */
+export interface RankPosition {
+  words: number
+  score: number
+  doc: number
+}
+
+export interface Ranked {
+  docs: number[]
+  words: number[]
+  scores: number[]
+}
+
+/** The keyword index answering from a finished state (see keywordIndexBuilder). */
+export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
+  const { n, terms, frequency, start, docs, scores } = state
+  const termIds = new Map<string, number>(terms.map((t, i) => [t, i]))
+  const completions = prefixCompletions(state)
+  const commonAbove = Math.max(COMMON_MIN, COMMON_SHARE * n)
+  const informative = (query: string): string => {
+    const words = tokenize(query).filter((w) => normalizeTerm(w) !== null)
+    const kept = words.filter((w) => {
+      const id = termIds.get(normalizeTerm(w)!)
+      return (id === undefined ? 0 : frequency[id]!) <= commonAbove
+    })
+    return kept.length > 0 && kept.length < words.length ? kept.join(' ') : query
+  }
+
+  // Scratch space reused by every query (a query runs start to end without yielding).
+  const sum = new Float64Array(n)
+  const wordSum = new Float64Array(n)
+  const touched = new Int32Array(n)
+  const isTouched = new Uint8Array(n)
+  const wordTouched = new Int32Array(n)
+  const isWordTouched = new Uint8Array(n)
+  // Which distinct words each document matched, as a bit set of `width` 32-bit words per document;
+  // grown for longer queries, and cleared document by document as the ranking reads it.
+  let matched = new Uint32Array(n)
+
+  const rank = (query: string, limit: number, after?: RankPosition): Ranked => {
+    const words: string[] = []
+    for (const token of tokenize(informative(query))) {
+      const term = normalizeTerm(token)
+      if (term) words.push(term)
+    }
+    if (words.length === 0 || limit <= 0) return { docs: [], words: [], scores: [] }
+    const distinct = [...new Set(words)]
+    const width = Math.ceil(distinct.length / 32)
+    if (matched.length < n * width) matched = new Uint32Array(n * width)
+    let count = 0
+
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w]!
+      const bit = distinct.indexOf(word)
+      const slot = bit >>> 5
+      const mask = 1 << (bit & 31)
+      let wordCount = 0
+      const add = (termId: number, weight: number) => {
+        for (let field = 0; field < 3; field++) {
+          const key = termId * 3 + field
+          for (let at = start[key]!, end = start[key + 1]!; at < end; at++) {
+            const doc = docs[at]!
+            wordSum[doc] = wordSum[doc]! + weight * scores[at]!
+            if (!isWordTouched[doc]) {
+              isWordTouched[doc] = 1
+              wordTouched[wordCount++] = doc
+            }
+          }
+        }
+      }
+      const exact = termIds.get(word)
+      if (exact !== undefined) add(exact, 1)
+      if (w === words.length - 1 && word.length >= MIN_PREFIX) {
+        for (const termId of completions(word)) {
+          const length = terms[termId]!.length
+          if (length === word.length) continue
+          add(termId, (PREFIX_WEIGHT * length) / (length + 0.3 * (length - word.length)))
+        }
+      }
+      for (let i = 0; i < wordCount; i++) {
+        const doc = wordTouched[i]!
+        sum[doc] = sum[doc]! + wordSum[doc]!
+        wordSum[doc] = 0
+        isWordTouched[doc] = 0
+        matched[doc * width + slot]! |= mask
+        if (!isTouched[doc]) {
+          isTouched[doc] = 1
+          touched[count++] = doc
+        }
+      }
+    }
+
+    // The best `limit` by (words matched, score, newest), kept sorted while scanning.
+    const topDoc: number[] = []
+    const topWords: number[] = []
+    const topScore: number[] = []
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i]!
+      let hits = 0
+      for (let s = 0; s < width; s++) {
+        hits += popcount(matched[doc * width + s]!)
+        matched[doc * width + s] = 0
+      }
+      const score = sum[doc]! * hits
+      sum[doc] = 0
+      isTouched[doc] = 0
+      if (after && before(hits, score, doc, after.words, after.score, after.doc)) continue
+      let at = topDoc.length
+      while (at > 0 && before(hits, score, doc, topWords[at - 1]!, topScore[at - 1]!, topDoc[at - 1]!)) at--
+      if (at >= limit) continue
+      topDoc.splice(at, 0, doc)
+      topWords.splice(at, 0, hits)
+      topScore.splice(at, 0, score)
+      if (topDoc.length > limit) {
+        topDoc.pop()
+        topWords.pop()
+        topScore.pop()
+      }
+    }
+    return { docs: topDoc, words: topWords, scores: topScore }
+  }
+  return { rank, search: (query, limit) => rank(query, limit).docs }
+}
+
+/** Whether a result ranks before another: more words matched, then a higher score, then newer (a lower index). */
+function before(
+  words: number,
+  score: number,
+  doc: number,
+  otherWords: number,
+  otherScore: number,
+  otherDoc: number,
+): boolean {
+  return words !== otherWords ? words > otherWords : score !== otherScore ? score > otherScore : doc < otherDoc
+}
+
+function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
+}

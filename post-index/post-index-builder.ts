@@ -1,0 +1,134 @@
+/**
+ * Builds the in-memory post index, one post at a time in index order, into its finished state
+ * (PostIndexState: buffers, typed arrays and strings); createPostIndex does it for entries held
+ * in memory. The file loader (index-file-loader.ts) feeds it line by line.
+ */
+import type { IndexEntry } from '../model/article.ts'
+import { toPost } from '../model/article.ts'
+import { type BodySource, memoryBodies } from './detail-body.ts'
+import { compareEntries, filterKey, type PostIndex, type PostMeta } from './post-index.ts'
+import { postIndexFrom } from './post-index-queries.ts'
+import { keywordIndexBuilder, type KeywordIndexState } from './keyword-index-builder.ts'
+
+/**
+ * The index of entries held in memory, in any order (tests, tools); the service loads its own
+ * from a file.
+ */
+export function createPostIndex(entries: readonly IndexEntry[], baseUrl: string, now = new Date()): PostIndex {
+  const sorted = [...entries].sort(compareEntries)
+  const builder = postIndexBuilder(baseUrl, now)
+  for (const { markdown: _body, ...meta } of sorted) builder.add(meta)
+  return builder.finish(memoryBodies(sorted.map((e) => Buffer.from(JSON.stringify(e.markdown)))))
+}
+
+const CHUNK_BYTES = 1 << 20
+
+/**
+ * Builds the in-memory index the API answers from, one post at a time in index order (newest
+ * first, then by slug), keeping no object per post: each wire Post is kept as its JSON, end to
+ * end in one buffer off the JS heap. Bodies are not held: a detail is laid out on each read from
+ * the index's BodySource, so the index's memory grows with the metadata, not with the corpus.
+ */
+export function postIndexBuilder(baseUrl: string, now = new Date()) {
+  const chunks: Buffer[] = []
+  let chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES)
+  let chunkUsed = 0
+  let postBytes = 0
+  const postStart: number[] = [0]
+  const modifiedMs: number[] = []
+  const bySlug = new Map<string, number>()
+  const dates: string[] = []
+  const byTag = new Map<string, number[]>()
+  const byAuthor = new Map<string, number[]>()
+  const search = keywordIndexBuilder()
+  let previous: PostMeta | undefined
+
+  return {
+    /** Adds the next post. */
+    add(meta: PostMeta): void {
+      if (previous && compareEntries(previous, meta) >= 0)
+        throw new Error(
+          `post "${meta.slug}" comes after "${previous.slug}": posts must be newest first, then by slug, each once`,
+        )
+      previous = meta
+      const json = JSON.stringify(toPost(meta, baseUrl))
+      const length = Buffer.byteLength(json)
+      if (chunkUsed + length > chunk.length) {
+        chunks.push(chunk.subarray(0, chunkUsed))
+        chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, length))
+        chunkUsed = 0
+      }
+      chunkUsed += chunk.write(json, chunkUsed)
+      postBytes += length
+      postStart.push(postBytes)
+      const at = modifiedMs.length
+      bySlug.set(meta.slug, at)
+      dates.push(meta.date)
+      for (const tag of new Set(meta.tags.map(filterKey))) listOf(byTag, tag).push(at)
+      // The byline as the API gives it, and each author of it: a filter by any one finds the article.
+      const names = [meta.author, ...(meta.authors ?? []).map((a) => a.name)]
+      for (const name of new Set(names.map(filterKey))) listOf(byAuthor, name).push(at)
+      modifiedMs.push(Date.parse(meta.lastModified))
+      search.add(meta)
+    },
+    /** The index, reading post i's body, the i-th added, from `bodies`. */
+    finish(bodies: BodySource): PostIndex {
+      return postIndexFrom(this.finishState(bodies), now)
+    },
+    /** As finish, but returns the index as data: buffers, typed arrays and strings, and `bodies`. */
+    finishState(bodies: BodySource): PostIndexState {
+      chunks.push(chunk.subarray(0, chunkUsed))
+      const posts = Buffer.allocUnsafeSlow(postBytes)
+      let offset = 0
+      for (const c of chunks) offset += c.copy(posts, offset)
+      chunks.length = 0
+      return {
+        posts,
+        postAt: Float64Array.from(postStart),
+        bodies,
+        modifiedMs: Float64Array.from(modifiedMs),
+        slugs: [...bySlug.keys()],
+        dates,
+        byTag: positions(byTag),
+        byAuthor: positions(byAuthor),
+        search: search.finishState(),
+      }
+    },
+  }
+}
+
+/** A finished post index as data: see postIndexBuilder. */
+export interface PostIndexState {
+  /** Every wire Post's JSON, end to end; post i is postAt[i] .. postAt[i + 1]. */
+  posts: Buffer
+  postAt: Float64Array
+  /** Each post's markdown literal, read when its detail is. */
+  bodies: BodySource
+  modifiedMs: Float64Array
+  /**
+   * Each detail's file's mtime where the build wrote it for the edge (edge-files.ts), NaN where
+   * it did not: a detail with a file has the file's validators, so that nginx and the service
+   * send the same ones.
+   */
+  detailFileMs?: Float64Array
+  slugs: string[]
+  /** Each post's `date` (YYYY-MM-DD), in index order. */
+  dates: string[]
+  /**
+   * The positions of the posts of each tag and of each author (by filterKey), ascending: a
+   * filtered page is a slice.
+   */
+  byTag: Map<string, Int32Array>
+  byAuthor: Map<string, Int32Array>
+  search: KeywordIndexState
+}
+
+function listOf(map: Map<string, number[]>, key: string): number[] {
+  let list = map.get(key)
+  if (!list) map.set(key, (list = []))
+  return list
+}
+
+function positions(map: Map<string, number[]>): Map<string, Int32Array> {
+  return new Map([...map].map(([key, list]) => [key, Int32Array.from(list)]))
+}
