@@ -98,6 +98,9 @@ const NOT_PUBLIC = 'its host does not resolve to public addresses only'
 
 /** Each DNS query's own limit; the fetch's deadline bounds the whole resolution too. */
 const DNS_TRY_MS = 2000
+/** The c-ares codes of a lookup that no server answered (timed out, or cancelled at the deadline). */
+const UNANSWERED = new Set(['ETIMEOUT', 'ECANCELLED'])
+const errorCode = (e: unknown) => String((e as NodeJS.ErrnoException | undefined)?.code ?? '')
 
 /**
  * Fetches a client ID metadata document (draft-ietf-oauth-client-id-metadata-document) with the
@@ -153,7 +156,11 @@ async function resolveHost(
   const timer = setTimeout(() => resolver.cancel(), Math.max(0, deadline - Date.now()))
   try {
     const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)])
-    if (Date.now() >= deadline) throw refuse(`it did not arrive within ${CLIENT_METADATA_FETCH.timeoutMs / 1000} s`)
+    // c-ares may give up on a silent server before the deadline (its retries are timed on its own):
+    // a name that got no answer at all did not arrive in time, whatever the clock says.
+    const unanswered = [v4, v6].every((r) => r.status === 'rejected' && UNANSWERED.has(errorCode(r.reason)))
+    if (Date.now() >= deadline || unanswered)
+      throw refuse(`it did not arrive within ${CLIENT_METADATA_FETCH.timeoutMs / 1000} s`)
     return [
       ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
       ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
