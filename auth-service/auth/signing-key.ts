@@ -1,11 +1,8 @@
 import {
-  createCipheriv,
-  createDecipheriv,
   createPrivateKey,
   createPublicKey,
   generateKeyPairSync,
   hkdfSync,
-  randomBytes,
   type JsonWebKey,
   type KeyObject,
 } from 'node:crypto'
@@ -13,6 +10,7 @@ import { calculateJwkThumbprint, exportJWK } from 'jose'
 import type { Store } from '../store/store.ts'
 import { LIFETIMES } from '../defaults.ts'
 import { SigningKeyError } from '../errors.ts'
+import { open, seal } from './sealed-box.ts'
 
 export interface SigningKey {
   readonly kid: string
@@ -75,10 +73,7 @@ export async function loadOrCreateSigningKey(store: Store, secret: string): Prom
 async function unseal(record: SealedKey, sealingKey: Buffer): Promise<SigningKey> {
   let jwk: JsonWebKey
   try {
-    const raw = Buffer.from(record.sealed, 'base64url')
-    const decipher = createDecipheriv('aes-256-gcm', sealingKey, raw.subarray(0, 12))
-    decipher.setAuthTag(raw.subarray(12, 28))
-    jwk = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'))
+    jwk = JSON.parse(open(record.sealed, sealingKey))
   } catch (cause) {
     throw new SigningKeyError(
       'The signing key in the store was sealed with another secret: give every replica the same SIGNING_KEY_SECRET.',
@@ -86,13 +81,6 @@ async function unseal(record: SealedKey, sealingKey: Buffer): Promise<SigningKey
     )
   }
   return fromPrivateKey(createPrivateKey({ key: jwk, format: 'jwk' }), record.kid)
-}
-
-function seal(plaintext: string, sealingKey: Buffer): string {
-  const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', sealingKey, iv)
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
 }
 
 async function fromPrivateKey(privateKey: KeyObject, kid: string): Promise<SigningKey> {

@@ -4,7 +4,8 @@
  * sealed with AES-256-GCM under a key derived from the service's signing key (shared by every
  * replica through the store, kept across restarts): a forged or altered token fails to open.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, type KeyObject } from 'node:crypto'
+import { hkdfSync, type KeyObject } from 'node:crypto'
+import { open, seal } from '../auth/sealed-box.ts'
 import { OaiError } from './xml.ts'
 
 /** What a list answers (ListIdentifiers or ListRecords) and for which arguments. */
@@ -35,8 +36,6 @@ export interface ResumptionState {
 /** Longer than any token this service makes: a longer one is refused before it is opened. */
 export const TOKEN_MAX_LENGTH = 1024
 const VERSION = 1
-const IV = 12
-const TAG = 16
 
 /** The sealing key of tokens, derived once from the signing key's private half. */
 export function tokenKey(privateKey: KeyObject): Buffer {
@@ -58,10 +57,7 @@ export function sealToken(key: Buffer, state: ResumptionState): string {
     cursor,
     expiresSec,
   ])
-  const iv = randomBytes(IV)
-  const cipher = createCipheriv('aes-256-gcm', key, iv)
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
+  return seal(plain, key)
 }
 
 const bad = (why: string) =>
@@ -74,12 +70,9 @@ const bad = (why: string) =>
 export function openToken(key: Buffer, token: string, verb: ListQuery['verb'], nowSec: number): ResumptionState {
   if (token.length > TOKEN_MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(token))
     throw bad('The token is not one of this repository')
-  const raw = Buffer.from(token, 'base64url')
   let fields: unknown
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV))
-    decipher.setAuthTag(raw.subarray(IV, IV + TAG))
-    fields = JSON.parse(Buffer.concat([decipher.update(raw.subarray(IV + TAG)), decipher.final()]).toString('utf8'))
+    fields = JSON.parse(open(token, key))
   } catch {
     throw bad('The token is not one of this repository, or was altered')
   }

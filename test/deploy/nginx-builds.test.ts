@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { request as httpRequest } from 'node:http'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { ANSWER_HEADERS } from '../support/nginx.ts'
 import { fromEdge, useProxy } from '../support/nginx-proxy.ts'
 import { waitFor, type Running } from '../support/processes.ts'
 
@@ -147,14 +148,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
             expect([edge.status, replica.status], what).toEqual([status, status])
             if (status === 200) continue
             expect(await edge.text(), what).toBe(await replica.text())
-            for (const name of [
-              'content-type',
-              'cache-control',
-              'access-control-allow-origin',
-              'access-control-expose-headers',
-              'content-security-policy',
-              'x-content-type-options',
-            ])
+            for (const name of ANSWER_HEADERS)
               expect(edge.headers.get(name), `${what} ${name}`).toBe(replica.headers.get(name))
           }
         }

@@ -5,17 +5,10 @@
  */
 import fc from 'fast-check'
 import { expect } from 'vitest'
-import { ERROR_CODES } from '../../auth-service/errors.ts'
+import { ERROR_CODES, EVENT_ERROR_CODES } from '../../auth-service/errors.ts'
 
 const KNOWN = new Set<string>(ERROR_CODES)
-const EVENT_CODES = new Set([
-  'invalid_request',
-  'invalid_key',
-  'invalid_issuer',
-  'invalid_audience',
-  'authentication_failed',
-  'access_denied',
-])
+const EVENT_CODES = new Set<string>(EVENT_ERROR_CODES)
 
 export const PATHS = [
   '/api/v1',

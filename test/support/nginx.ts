@@ -5,6 +5,16 @@ import { waitForHttp } from './processes.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
+/** The headers an answer of nginx (a refusal, an edge file) must share with the service's own. */
+export const ANSWER_HEADERS = [
+  'content-type',
+  'cache-control',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'content-security-policy',
+  'x-content-type-options',
+] as const
+
 /** Renders one of the deployment's nginx templates the way the nginx image's envsubst does. */
 export function renderTemplate(vars: Record<string, string>, name = 'default.conf.template'): string {
   const template = readFileSync(join(ROOT, 'deploy', 'nginx', name), 'utf8')

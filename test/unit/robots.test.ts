@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { ENV_DEFAULTS } from '../../auth-service/defaults.ts'
 import { DEFAULT_CONTENT_SIGNALS, contentSignals, robotsTxt } from '../../site/lib/robots.ts'
 
 describe('robots.txt and its Content Signals', () => {
   it('states the default signals when none are configured', () => {
     expect(contentSignals(undefined)).toBe(DEFAULT_CONTENT_SIGNALS)
-    // The default of the configuration table (docs/configuration.md, checked against ENV_DEFAULTS).
-    expect(DEFAULT_CONTENT_SIGNALS).toBe(ENV_DEFAULTS.CONTENT_SIGNALS)
     expect(contentSignals('')).toBe(DEFAULT_CONTENT_SIGNALS) // compose passes an unset variable as empty
     const text = robotsTxt('https://research.example.org', contentSignals(undefined))
     expect(text).toContain('User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n')
