@@ -4,21 +4,8 @@
  * out byte for byte alike.
  */
 import { toPost } from '../model/article.ts'
-import type { PostIndexState } from './post-index-builder.ts'
+import type { BodySource, PostIndexState } from './index-state.ts'
 import type { PostMeta } from './post-index.ts'
-
-/**
- * Where an index reads each post's markdown, as a JSON string literal in UTF-8 (quotes included),
- * when a detail is asked for. The service's index reads them from the build's bodies file
- * (file-bodies.ts), so that bodies stay out of its memory. Call it through the object, never a
- * detached method: the object may own a resource (an open file) for as long as it is reachable.
- */
-export interface BodySource {
-  /** The byte length of post i's literal. */
-  length(i: number): number
-  /** Copies post i's literal to `at` in `target`. */
-  copy(i: number, target: Buffer, at: number): void
-}
 
 /** Bodies held in memory, post i's literal at i (tests and tools). */
 export function memoryBodies(literals: readonly Buffer[]): BodySource {

@@ -4,7 +4,7 @@
  * has rules of its own; readFully is the read that the loader's checks use too.
  */
 import { close, closeSync, readSync } from 'node:fs'
-import type { BodySource } from './detail-body.ts'
+import type { BodySource } from './index-state.ts'
 
 /**
  * The bodies file of a loaded index, read on demand: post i's literal is `length` bytes at

@@ -12,7 +12,8 @@ import { detailFileTimes } from './edge-files.ts'
 import { FileBodies, readFully } from './file-bodies.ts'
 import { EntryLine, FORMAT, Header, INDEX_FILES, INDEX_FORMAT_VERSION, parseJson, validate } from './index-file.ts'
 import type { PostIndex } from './post-index.ts'
-import { postIndexBuilder, type PostIndexState } from './post-index-builder.ts'
+import type { PostIndexState } from './index-state.ts'
+import { postIndexBuilder } from './post-index-builder.ts'
 import { postIndexFrom } from './post-index-queries.ts'
 
 /**

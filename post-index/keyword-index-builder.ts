@@ -4,6 +4,7 @@
  * and strings). Answering queries from that state is keyword-index-queries.ts's.
  */
 import type { IndexEntry } from '../model/article.ts'
+import type { KeywordIndexState } from './index-state.ts'
 import { keywordIndexFrom } from './keyword-index-queries.ts'
 import { normalizeTerm, tokenize } from './search-terms.ts'
 import { completionOrder } from './term-completions.ts'
@@ -130,17 +131,4 @@ export function keywordIndexBuilder() {
     return { n, terms, frequency: Int32Array.from(frequency), start, docs, scores, ...completionOrder(terms) }
   }
   return { add, finishState, finish: () => keywordIndexFrom(finishState()) }
-}
-
-/** A finished keyword index as data: see keywordIndexBuilder. */
-export interface KeywordIndexState {
-  n: number
-  terms: string[]
-  frequency: Int32Array
-  start: Int32Array
-  docs: Int32Array
-  scores: Float64Array
-  walk: Int32Array
-  rank: Int32Array
-  sorted: Int32Array
 }

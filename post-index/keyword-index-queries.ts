@@ -3,7 +3,7 @@
  * their postings and prefix completions summed per article, and the ranking, with scratch space
  * reused by every query so that a query allocates no object per matching article.
  */
-import type { KeywordIndexState } from './keyword-index-builder.ts'
+import type { KeywordIndexState } from './index-state.ts'
 import { normalizeTerm, tokenize } from './search-terms.ts'
 import { prefixCompletions } from './term-completions.ts'
 

@@ -5,10 +5,11 @@
  */
 import type { IndexEntry } from '../model/article.ts'
 import { toPost } from '../model/article.ts'
-import { type BodySource, memoryBodies } from './detail-body.ts'
+import { memoryBodies } from './detail-body.ts'
+import type { BodySource, PostIndexState } from './index-state.ts'
 import { compareEntries, filterKey, type PostIndex, type PostMeta } from './post-index.ts'
 import { postIndexFrom } from './post-index-queries.ts'
-import { keywordIndexBuilder, type KeywordIndexState } from './keyword-index-builder.ts'
+import { keywordIndexBuilder } from './keyword-index-builder.ts'
 
 /**
  * The index of entries held in memory, in any order (tests, tools); the service loads its own
@@ -95,32 +96,6 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
       }
     },
   }
-}
-
-/** A finished post index as data: see postIndexBuilder. */
-export interface PostIndexState {
-  /** Every wire Post's JSON, end to end; post i is postAt[i] .. postAt[i + 1]. */
-  posts: Buffer
-  postAt: Float64Array
-  /** Each post's markdown literal, read when its detail is. */
-  bodies: BodySource
-  modifiedMs: Float64Array
-  /**
-   * Each detail's file's mtime where the build wrote it for the edge (edge-files.ts), NaN where
-   * it did not: a detail with a file has the file's validators, so that nginx and the service
-   * send the same ones.
-   */
-  detailFileMs?: Float64Array
-  slugs: string[]
-  /** Each post's `date` (YYYY-MM-DD), in index order. */
-  dates: string[]
-  /**
-   * The positions of the posts of each tag and of each author (by filterKey), ascending: a
-   * filtered page is a slice.
-   */
-  byTag: Map<string, Int32Array>
-  byAuthor: Map<string, Int32Array>
-  search: KeywordIndexState
 }
 
 function listOf(map: Map<string, number[]>, key: string): number[] {

@@ -14,7 +14,7 @@ import {
   type PreparedBody,
   prepareBytes,
 } from './post-index.ts'
-import type { PostIndexState } from './post-index-builder.ts'
+import type { PostIndexState } from './index-state.ts'
 import { keywordIndexFrom } from './keyword-index-queries.ts'
 
 type Validators = Pick<PreparedBody, 'etag' | 'lastModified'>

@@ -4,7 +4,7 @@
  * a query finds its run of it by binary search (prefixCompletions), never walking the tree.
  */
 import SearchableMap from 'minisearch/SearchableMap'
-import type { KeywordIndexState } from './keyword-index-builder.ts'
+import type { KeywordIndexState } from './index-state.ts'
 
 /**
  * The terms that start with a prefix, in the order a walk of MiniSearch's radix tree yields

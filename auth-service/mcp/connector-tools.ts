@@ -3,7 +3,7 @@ import { ServiceError } from '../errors.ts'
 import type { ActionContext } from '../routes/action.ts'
 import { getPost } from '../routes/get-post.ts'
 import { searchPosts } from '../routes/search-posts.ts'
-import type { ArticleTool } from './tools.ts'
+import type { ArticleTool } from './article-tool.ts'
 
 /**
  * `search` and `fetch` in the shape ChatGPT connectors and deep research call them

@@ -8,7 +8,8 @@ import type { ActionContext } from '../routes/action.ts'
 import { PROTOCOL_VERSIONS } from './protocol.ts'
 import { articleResources } from './resources.ts'
 import { RPC_CODES, RpcError } from './rpc-error.ts'
-import { articleTools, type ArticleTool } from './tools.ts'
+import type { ArticleTool } from './article-tool.ts'
+import { articleTools } from './tools.ts'
 
 export interface McpServerFactory {
   create: () => Server

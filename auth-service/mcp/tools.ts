@@ -1,4 +1,3 @@
-import type { PreparedBody } from '../../post-index/post-index.ts'
 import type { Scope } from '../auth/policy.ts'
 import { ServiceError } from '../errors.ts'
 import type { ReadInput } from '../http/read-path.ts'
@@ -8,23 +7,10 @@ import { getPost } from '../routes/get-post.ts'
 import { listPosts } from '../routes/list-posts.ts'
 import type { Json } from '../routes/openapi-parts.ts'
 import { searchPosts } from '../routes/search-posts.ts'
+import type { ArticleTool, ObjectSchema } from './article-tool.ts'
 import { connectorTools } from './connector-tools.ts'
 
 /** A JSON Schema object, as MCP's tool definitions carry them. */
-type ObjectSchema = { type: 'object'; properties?: Record<string, object>; required?: string[]; [key: string]: unknown }
-
-/** An MCP tool that is one of the API's reads, answering what the REST endpoint answers. */
-export interface ArticleTool {
-  name: string
-  title: string
-  description: string
-  /** The scope an identified caller needs, as on the REST endpoint. */
-  scope: Scope
-  inputSchema: ObjectSchema
-  outputSchema: ObjectSchema
-  /** The REST read's answer for these arguments; a ServiceError for arguments REST would refuse. */
-  call(args: Readonly<Record<string, unknown>>): PreparedBody
-}
 
 interface Parameter {
   name: string

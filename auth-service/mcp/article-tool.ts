@@ -1,0 +1,23 @@
+/** What an MCP tool of the articles is: one of the API's reads, offered to agents (tools.ts lists them). */
+import type { PreparedBody } from '../../post-index/post-index.ts'
+import type { Scope } from '../auth/policy.ts'
+
+export type ObjectSchema = {
+  type: 'object'
+  properties?: Record<string, object>
+  required?: string[]
+  [key: string]: unknown
+}
+
+/** An MCP tool that is one of the API's reads, answering what the REST endpoint answers. */
+export interface ArticleTool {
+  name: string
+  title: string
+  description: string
+  /** The scope an identified caller needs, as on the REST endpoint. */
+  scope: Scope
+  inputSchema: ObjectSchema
+  outputSchema: ObjectSchema
+  /** The REST read's answer for these arguments; a ServiceError for arguments REST would refuse. */
+  call(args: Readonly<Record<string, unknown>>): PreparedBody
+}
