@@ -6,6 +6,7 @@
 import type { Post } from '../model/article.ts'
 import { layDetail } from './detail-body.ts'
 import { fileValidators } from './edge-files.ts'
+import { HotDetails } from './hot-details.ts'
 import {
   compareEntries,
   type ListPosition,
@@ -24,8 +25,10 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
   const { posts, postAt, bodies, modifiedMs } = state
   const bySlug = new Map<string, number>(state.slugs.map((slug, i) => [slug, i]))
   const search = keywordIndexFrom(state.search)
-  // Only the validators are kept per article: keeping the bodies would hold the corpus again.
+  // Only the validators are kept per article, and the hot details up to a budget: keeping every
+  // body would hold the corpus again.
   const validators: Array<Validators | undefined> = []
+  const hot = new HotDetails()
   const lists = new Map<number, PreparedBody>()
   // Popular queries repeat: their answers are kept, for this index only, up to a bound.
   const searches = new Map<string, PreparedBody>()
@@ -103,8 +106,13 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     detail(slug) {
       const i = bySlug.get(slug)
       if (i === undefined) return undefined
-      const body = detailBody(i)
-      return { body, ...(validators[i] ??= detailValidators(i, body)) }
+      let prepared = hot.get(i)
+      if (!prepared) {
+        const body = detailBody(i)
+        prepared = { body, ...(validators[i] ??= detailValidators(i, body)) }
+        hot.set(i, prepared)
+      }
+      return prepared
     },
     latest(limit) {
       let body = lists.get(limit)

@@ -31,9 +31,9 @@ export interface PostIndex {
    */
   readonly build?: string
   /**
-   * An article's detail response `{...post, "markdown"}`. Its body is laid out on each call, the
-   * markdown read from the index's BodySource (the page cache keeps the popular ones); only its
-   * validators are kept. Throws when the body cannot be read.
+   * An article's detail response `{...post, "markdown"}`, laid out from the index's BodySource
+   * when it is not among the hot details (hot-details.ts: the most read, up to a byte budget).
+   * The same object while it stays hot. Throws when the body cannot be read.
    */
   detail(slug: string): PreparedBody | undefined
   /** The newest `limit` posts as the list envelope `{"posts": [...]}`. */
