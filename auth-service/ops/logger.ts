@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { pino, type Logger } from 'pino'
+import { batchedLines, type BatchedLines } from './log-batch.ts'
 
 /**
  * Query parameters whose values are credentials (the claim page link, for one), or the
@@ -48,13 +49,13 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 /**
- * Where log lines go (standard output unless `dest` names a file), in batches: a line per
- * request must not cost a write each. Lines are written 4 KiB at a time, or within a second
- * when the server is quiet; if the sink falls 16 MiB behind, lines are dropped rather than held
+ * Where log lines go: standard output unless `dest` names a file. The lines of one turn of the
+ * event loop are handed to the file writer (sonic-boom) as one string (log-batch.ts), which
+ * writes them without blocking; if it falls 16 MiB behind, lines are dropped rather than held
  * in memory without bound.
  */
-export function bufferedDestination(dest: number | string = 1): pino.DestinationStream {
-  return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 1000, maxLength: 16 * 1024 * 1024 })
+export function bufferedDestination(dest: number | string = 1): BatchedLines {
+  return batchedLines(pino.destination({ dest, sync: false, maxLength: 16 * 1024 * 1024 }))
 }
 
 /**
