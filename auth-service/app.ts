@@ -16,7 +16,7 @@ import { addressKey, rateLimiters } from './http/rate-limits.ts'
 import { badCredentialBudget, readBudget } from './http/read-budget.ts'
 import { resourceCheck, rowAnswer, type RowParts } from './http/row-answers.ts'
 import type { Resource } from './http/row-stages.ts'
-import { securityHeaderList } from './http/security-headers.ts'
+import { apiSecurityHeaderList, securityHeaderList } from './http/security-headers.ts'
 import { staticSite } from './http/static-site.ts'
 import { originCheck } from './mcp/http.ts'
 import { buildOpenApiDocument } from './openapi/document.ts'
@@ -142,6 +142,7 @@ export function createApp(deps: AppDeps): RequestListener {
   return pipeline({
     rows: (ENDPOINTS as readonly Endpoint[]).map((e) => rowAnswer(e, parts)),
     constantHeaders: securityHeaderList({ https: deps.baseUrl.startsWith('https:') }),
+    apiHeaders: apiSecurityHeaderList({ https: deps.baseUrl.startsWith('https:') }),
     logger: deps.logger && requestLineLogger(deps.logger),
     metrics: deps.metrics,
     accepting: deps.accepting,

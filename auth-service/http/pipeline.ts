@@ -23,14 +23,18 @@ export interface Exchange {
 
 /** A row of the endpoint table as the pipeline runs it: its stages built once (http/row-answers.ts). */
 export interface PipelineRow extends Routed {
+  /** The row answers pages for people (the consent page): they carry the pages' security headers. */
+  page?: boolean
   /** Answers the request, errors included; calls `done` with the status once the answer is sent. */
   answer(ex: Exchange, params: Record<string, string>, done: (status: number) => void): void
 }
 
 export interface PipelineDeps {
   rows: readonly PipelineRow[]
-  /** Name/value pairs every response carries (the security headers). */
+  /** The security headers of pages: the site's and the rows marked `page` (name/value pairs). */
   constantHeaders: readonly string[]
+  /** The security headers of every other answer of the table: documents for programs. */
+  apiHeaders: readonly string[]
   logger?: Logger
   metrics?: Metrics
   /** False while the server drains: answers then close their connection. */
@@ -61,17 +65,19 @@ export function pipeline(deps: PipelineDeps): RequestListener {
 
 /** One request, from its arrival to its log line. */
 function travel(p: Built, req: IncomingMessage, res: ServerResponse) {
-  const headers = [...p.constantHeaders]
-  const id = p.logger ? requestIdOf(req) : undefined
-  if (id) headers.push('X-Request-Id', id)
-  if (p.accepting && !p.accepting()) headers.push('Connection', 'close')
+  const started = performance.now()
   const url = parseurl(req)
   const path = url?.pathname ?? '/'
   const search = typeof url?.query === 'string' ? url.query : null
-  const ex: Exchange = { req, res, headers, search, id, started: performance.now() }
-  if (!decodes(path)) return refuse(p, ex, 'unmatched', new ServiceError('invalid_request', MALFORMED_PATH))
+  const place = decodes(path) ? p.find(req.method!, path) : null
+  // Pages carry the pages' security headers; the table's other answers are documents for programs.
+  const headers = [...(place && !('row' in place && place.row.page) ? p.apiHeaders : p.constantHeaders)]
+  const id = p.logger ? requestIdOf(req) : undefined
+  if (id) headers.push('X-Request-Id', id)
+  if (p.accepting && !p.accepting()) headers.push('Connection', 'close')
+  const ex: Exchange = { req, res, headers, search, id, started }
+  if (place === null) return refuse(p, ex, 'unmatched', new ServiceError('invalid_request', MALFORMED_PATH))
 
-  const place = p.find(req.method!, path)
   if (!place) {
     for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
     res.once('close', () => record(p, ex, routeOf(req), res.statusCode))

@@ -37,7 +37,7 @@ export function rowAnswer(e: Endpoint, parts: RowParts): PipelineRow {
   const answer = isReadAction(e.action)
     ? readAnswer(e, e.action, resource, parts)
     : handlerAnswer(e, e.action, resource, parts)
-  return { method: e.method, path: e.path, answer }
+  return { method: e.method, path: e.path, answer, ...(e.page ? { page: true } : {}) }
 }
 
 /** A prepared read's row, as built once. */

@@ -37,6 +37,30 @@ function helmetFor(options: { https: boolean }): RequestHandler {
 }
 
 /**
+ * The security headers of an answer meant for programs (JSON, discovery and OAuth documents,
+ * the API's errors): the set of the OWASP REST Security Cheat Sheet ("Security Headers",
+ * https://cheatsheetseries.owasp.org/cheatsheets/REST_Security_Cheat_Sheet.html#security-headers):
+ * nothing of such an answer may load or run, frame it, or be sniffed into another type. The
+ * headers that only guide how a browser renders a page are the pages' (securityHeaderList).
+ * deploy/nginx/api-security-headers.conf sends the same with the answers nginx serves itself.
+ */
+export function apiSecurityHeaderList(options: { https: boolean }): string[] {
+  return [
+    'content-security-policy',
+    API_CONTENT_SECURITY_POLICY,
+    'x-content-type-options',
+    'nosniff',
+    'x-frame-options',
+    'DENY',
+    ...(options.https ? ['strict-transport-security', HSTS] : []),
+  ]
+}
+
+/** The content security policy of an answer for programs: nothing loads, nothing frames it. */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'"
+const HSTS = 'max-age=31536000; includeSubDomains'
+
+/**
  * helmet's headers for this origin as name/value pairs. They depend on the configuration only,
  * so helmet runs once, on a real response, and every response of the pipeline sends them.
  */

@@ -52,6 +52,11 @@ export interface Endpoint {
    * need more, which its handler checks. Rows under a protected resource are bearer-checked.
    */
   scope?: Scope
+  /**
+   * The row answers pages for people (the consent page), which carry the pages' security
+   * headers; every other row answers programs (http/security-headers.ts apiSecurityHeaderList).
+   */
+  page?: true
   action: Action
 }
 
@@ -154,7 +159,14 @@ export const ENDPOINTS = [
     action: exchangeToken,
   },
   { operationId: 'revokeToken', method: 'POST', path: '/oauth2/revoke', kind: 'credential', action: revokeToken },
-  { operationId: 'authorize', method: 'GET', path: '/oauth2/authorize', kind: 'credential', action: authorize },
+  {
+    operationId: 'authorize',
+    method: 'GET',
+    path: '/oauth2/authorize',
+    kind: 'credential',
+    page: true,
+    action: authorize,
+  },
   // The decision creates an anonymous identity: it draws on the identity budget.
   {
     operationId: 'decideAuthorization',
@@ -162,6 +174,7 @@ export const ENDPOINTS = [
     path: '/oauth2/authorize',
     kind: 'credential',
     budget: 'identities',
+    page: true,
     action: decideAuthorization,
   },
   {

@@ -56,6 +56,7 @@ export function includedFiles(dir: string, deployment: Record<string, string>): 
   const vars = {
     NGINX_PROXY_PARAMS: join(ROOT, 'deploy', 'nginx', 'proxy-params.conf'),
     NGINX_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'security-headers.conf'),
+    NGINX_API_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'api-security-headers.conf'),
     NGINX_CORS_HEADERS: join(ROOT, 'deploy', 'nginx', 'cors-headers.conf'),
     NGINX_ARTICLE_LOCATIONS: join(dir, 'articles.conf'),
   }
