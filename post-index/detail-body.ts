@@ -5,17 +5,21 @@
  */
 import { toPost } from '../model/article.ts'
 import type { BodySource, PostIndexState } from './index-state.ts'
+import { jsonTextOf } from './json-text.ts'
 import type { PostMeta } from './post-index.ts'
 
-/** Bodies held in memory, post i's literal at i (tests and tools). */
+/** Bodies held in memory, post i's literal at i (tests and tools); their text forms made when asked for. */
 export function memoryBodies(literals: readonly Buffer[]): BodySource {
   return {
     length: (i) => literals[i]!.length,
     copy: (i, target, at) => void literals[i]!.copy(target, at),
+    textLength: (i) => jsonTextOf(literals[i]!).length,
+    copyText: (i, target, at) => void jsonTextOf(literals[i]!).copy(target, at),
   }
 }
 
-const MARKDOWN_MEMBER = Buffer.from(',"markdown":')
+/** What stands between a post's JSON (its closing brace removed) and its markdown literal in a detail. */
+export const MARKDOWN_MEMBER = Buffer.from(',"markdown":')
 
 /**
  * A detail response is `{...post, "markdown": <literal>}`: the post's JSON with its closing brace

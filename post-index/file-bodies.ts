@@ -8,7 +8,7 @@ import type { BodySource } from './index-state.ts'
 
 /**
  * The bodies file of a loaded index, read on demand: post i's literal is `length` bytes at
- * `offset` (`at[2i]`, `at[2i + 1]`). The descriptor is opened at load and kept while the index
+ * `offset` (`at[4i]`, `at[4i + 1]`), its text form at `at[4i + 2]`, `at[4i + 3]` bytes long. The descriptor is opened at load and kept while the index
  * can read through it, since a later build may prune (unlink) the build folder meanwhile and an
  * open descriptor keeps the file readable. It is closed when this object is collected, never
  * before: a closed descriptor's number is reused, and a read through it would read another file.
@@ -28,12 +28,25 @@ export class FileBodies implements BodySource {
   }
 
   length(i: number): number {
-    return this.#at[2 * i + 1]!
+    return this.#at[4 * i + 1]!
   }
 
   copy(i: number, target: Buffer, at: number): void {
-    const offset = this.#at[2 * i]!
-    const length = this.#at[2 * i + 1]!
+    this.#read(4 * i, target, at)
+  }
+
+  textLength(i: number): number {
+    return this.#at[4 * i + 3]!
+  }
+
+  copyText(i: number, target: Buffer, at: number): void {
+    this.#read(4 * i + 2, target, at)
+  }
+
+  /** Reads the span whose offset is at `k` in `#at` (its length at `k + 1`). */
+  #read(k: number, target: Buffer, at: number): void {
+    const offset = this.#at[k]!
+    const length = this.#at[k + 1]!
     if (readFully(this.#fd, target, at, length, offset) !== length)
       throw new Error(`post index ${this.#file}: the body at ${offset} ends past the end of the file`)
   }

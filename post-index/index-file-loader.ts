@@ -53,7 +53,7 @@ export function readIndexState(buildDir: string, baseUrl: string): PostIndexStat
   const builder = postIndexBuilder(baseUrl)
   return readIndexFiles(
     buildDir,
-    ({ body: _body, ...meta }) => builder.add(meta),
+    ({ body: _body, text: _text, ...meta }) => builder.add(meta),
     (bodies) => {
       const state = builder.finishState(bodies)
       return { ...state, detailFileMs: detailFileTimes(buildDir, state.slugs, (i) => detailSize(state, i)) }
@@ -72,7 +72,7 @@ export function readIndexEntries(buildDir: string): IndexEntry[] {
     (line) => lines.push(line),
     (bodies) => {
       try {
-        return lines.map(({ body: _body, ...meta }, i) => {
+        return lines.map(({ body: _body, text: _text, ...meta }, i) => {
           const literal = Buffer.allocUnsafe(bodies.length(i))
           bodies.copy(i, literal, 0)
           return { ...meta, markdown: JSON.parse(literal.toString('utf8')) as string }
@@ -117,15 +117,19 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
     )
   const { bodiesBytes } = header.data
   const seen = new Set<string>()
-  const at = new Float64Array(2 * header.data.entries)
+  const at = new Float64Array(4 * header.data.entries)
   for (let i = 1; i < rows.length; i++) {
     const where = `post index ${entriesFile}: entry ${i - 1}`
     const line = validate(EntryLine, parseJson(rows[i]!), where)
     if (seen.has(line.slug)) throw new Error(`${where}: slug "${line.slug}" appears twice`)
     seen.add(line.slug)
-    if (line.body[0] + line.body[1] > bodiesBytes)
-      throw new Error(`${where} ("${line.slug}"): body: ends past the bodies file (${bodiesBytes} bytes); ${rebuild}`)
-    at.set(line.body, 2 * (i - 1))
+    for (const field of ['body', 'text'] as const)
+      if (line[field][0] + line[field][1] > bodiesBytes)
+        throw new Error(
+          `${where} ("${line.slug}"): ${field}: ends past the bodies file (${bodiesBytes} bytes); ${rebuild}`,
+        )
+    at.set(line.body, 4 * (i - 1))
+    at.set(line.text, 4 * (i - 1) + 2)
     try {
       onLine(line)
     } catch (e) {
@@ -145,22 +149,33 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
     const size = fstatSync(fd).size
     if (size !== bodiesBytes)
       throw new Error(`post index ${bodiesFile}: ${size} bytes where ${entriesFile} says ${bodiesBytes}; ${rebuild}`)
-    // A body is a string literal: anything else means the two files do not belong together. Its
-    // two ends are read, not the whole, which would read the corpus at every start.
-    const ends = Buffer.alloc(2)
-    for (let k = 0; k < at.length; k += 2) {
-      const [offset, length] = [at[k]!, at[k + 1]!]
-      if (
-        readFully(fd, ends, 0, 1, offset) !== 1 ||
-        readFully(fd, ends, 1, 1, offset + length - 1) !== 1 ||
-        ends[0] !== 0x22 ||
-        ends[1] !== 0x22
-      )
-        throw new Error(`post index ${bodiesFile}: the body at ${offset} is not a JSON string; ${rebuild}`)
-    }
+    // A body is a string literal, its text form that literal escaped: anything else means the two
+    // files do not belong together. Their ends are read, not the whole, which would read the
+    // corpus at every start.
+    for (let k = 0; k < at.length; k += 2)
+      if (!endsWith(fd, at[k]!, at[k + 1]!, k % 4 === 0 ? LITERAL_QUOTE : TEXT_QUOTE))
+        throw new Error(
+          `post index ${bodiesFile}: the ${k % 4 === 0 ? 'body' : 'escaped body'} at ${at[k]} is not a JSON ` +
+            `string; ${rebuild}`,
+        )
   } catch (e) {
     closeSync(fd)
     throw e
   }
   return finish(new FileBodies(fd, bodiesFile, at))
+}
+
+const LITERAL_QUOTE = Buffer.from('"')
+const TEXT_QUOTE = Buffer.from('\\"')
+const ends = Buffer.alloc(4)
+
+/** Whether the `length` bytes at `offset` in the file begin and end with `quote`. */
+function endsWith(fd: number, offset: number, length: number, quote: Buffer): boolean {
+  const n = quote.length
+  return (
+    readFully(fd, ends, 0, n, offset) === n &&
+    readFully(fd, ends, n, n, offset + length - n) === n &&
+    quote.equals(ends.subarray(0, n)) &&
+    quote.equals(ends.subarray(n, 2 * n))
+  )
 }

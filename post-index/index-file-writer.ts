@@ -6,6 +6,7 @@ import { open, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
 import { FORMAT, INDEX_FILES, INDEX_FORMAT_VERSION, validateEntry } from './index-file.ts'
+import { jsonTextOf } from './json-text.ts'
 import { compareEntries } from './post-index.ts'
 
 /** How many body bytes go to the file per write. */
@@ -41,10 +42,13 @@ export async function writeIndexFile(
       last = entry
       i++
       const literal = Buffer.from(JSON.stringify(markdown))
-      lines.push(JSON.stringify({ ...meta, body: [offset, literal.length] }))
-      offset += literal.length
-      batch.push(literal)
-      batchBytes += literal.length
+      const text = jsonTextOf(literal)
+      lines.push(
+        JSON.stringify({ ...meta, body: [offset, literal.length], text: [offset + literal.length, text.length] }),
+      )
+      offset += literal.length + text.length
+      batch.push(literal, text)
+      batchBytes += literal.length + text.length
       if (batchBytes >= WRITE_BATCH_BYTES) {
         await bodies.writev(batch)
         batch = []

@@ -5,10 +5,12 @@
  *
  * The post index in a build folder is two files:
  *
- * - `post-index.bodies`: every article's markdown as a JSON string literal (UTF-8, quotes
- *   included), one after the other, nothing between;
+ * - `post-index.bodies`: for every article, its markdown as a JSON string literal (UTF-8, quotes
+ *   included), then that literal as the content of a JSON string (json-text.ts: the form an MCP
+ *   tool answer's text content carries it in), one article after the other, nothing between;
  * - `post-index.ndjson`, written last: a header line, then one line per article (newest first)
- *   with its index entry minus the markdown, plus `body: [offset, length]` in the bodies file.
+ *   with its index entry minus the markdown, plus `body: [offset, length]` and
+ *   `text: [offset, length]`, the two forms' places in the bodies file.
  *
  * Loading parses only the small lines and keeps the bodies file open: a detail reads its body
  * from the file when asked for (file-bodies.ts), never parsed or held, so the service's memory does
@@ -19,7 +21,7 @@ import { IndexEntry } from '../model/article.ts'
 
 export const INDEX_FILES = { entries: 'post-index.ndjson', bodies: 'post-index.bodies' } as const
 /** Changes whenever the layout does; a build of another format is refused, asking for a rebuild. */
-export const INDEX_FORMAT_VERSION = 2
+export const INDEX_FORMAT_VERSION = 3
 export const FORMAT = 'lattice-post-index'
 
 export const Header = z.object({
@@ -30,6 +32,8 @@ export const Header = z.object({
 })
 export const EntryLine = IndexEntry.omit({ markdown: true }).extend({
   body: z.tuple([z.int().min(0), z.int().min(2)]),
+  // The literal's quotes, escaped: `\"` at each end.
+  text: z.tuple([z.int().min(0), z.int().min(4)]),
 })
 export type EntryLine = z.infer<typeof EntryLine>
 

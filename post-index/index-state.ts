@@ -6,7 +6,8 @@
 
 /**
  * Where an index reads each post's markdown, as a JSON string literal in UTF-8 (quotes included),
- * when a detail is asked for. The service's index reads them from the build's bodies file
+ * when a detail is asked for, and that literal as the content of a JSON string, when an MCP
+ * tool's answer is. The service's index reads them from the build's bodies file
  * (file-bodies.ts), so that bodies stay out of its memory. Call it through the object, never a
  * detached method: the object may own a resource (an open file) for as long as it is reachable.
  */
@@ -15,6 +16,10 @@ export interface BodySource {
   length(i: number): number
   /** Copies post i's literal to `at` in `target`. */
   copy(i: number, target: Buffer, at: number): void
+  /** The byte length of post i's literal as the content of a JSON string (json-text.ts). */
+  textLength(i: number): number
+  /** Copies post i's literal as the content of a JSON string to `at` in `target`. */
+  copyText(i: number, target: Buffer, at: number): void
 }
 
 /** A finished keyword index as data: see keywordIndexBuilder. */

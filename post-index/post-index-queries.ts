@@ -114,6 +114,16 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
       }
       return prepared
     },
+    article(slug) {
+      const i = bySlug.get(slug)
+      if (i === undefined) return undefined
+      // One buffer for both forms: each is one positioned read, as the detail's literal is.
+      const length = bodies.length(i)
+      const both = Buffer.allocUnsafe(length + bodies.textLength(i))
+      bodies.copy(i, both, 0)
+      bodies.copyText(i, both, length)
+      return { post: postJson(i), markdown: both.subarray(0, length), markdownText: both.subarray(length) }
+    },
     latest(limit) {
       let body = lists.get(limit)
       if (!body) {

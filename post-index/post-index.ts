@@ -22,6 +22,19 @@ export interface PreparedBody {
   readonly headers?: readonly string[]
 }
 
+/**
+ * An article's parts, read afresh on each call, for answers that lay it out in shapes of their own
+ * (the MCP tools): its post and its markdown, the latter in the two forms the bodies file keeps.
+ */
+export interface ArticleParts {
+  /** The post's JSON, as lists give it (without the markdown). */
+  readonly post: Buffer
+  /** The markdown as a JSON string literal, UTF-8, quotes included. */
+  readonly markdown: Buffer
+  /** That literal as the content of a JSON string (json-text.ts). */
+  readonly markdownText: Buffer
+}
+
 export interface PostIndex {
   readonly size: number
   /**
@@ -36,6 +49,8 @@ export interface PostIndex {
    * The same object while it stays hot. Throws when the body cannot be read.
    */
   detail(slug: string): PreparedBody | undefined
+  /** An article's parts, read as its detail is; throws when the body cannot be read. */
+  article(slug: string): ArticleParts | undefined
   /** The newest `limit` posts as the list envelope `{"posts": [...]}`. */
   latest(limit: number): PreparedBody
   /** Ranked Post objects for a keyword query. */

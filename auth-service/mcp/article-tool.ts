@@ -18,6 +18,19 @@ export interface ArticleTool {
   scope: Scope
   inputSchema: ObjectSchema
   outputSchema: ObjectSchema
-  /** The REST read's answer for these arguments; a ServiceError for arguments REST would refuse. */
-  call(args: Readonly<Record<string, unknown>>): PreparedBody
+  /**
+   * The REST read's answer for these arguments, prepared, or an article's laid out for this call;
+   * a ServiceError for arguments REST would refuse.
+   */
+  call(args: Readonly<Record<string, unknown>>): PreparedBody | ToolDocument
+}
+
+/**
+ * A tool's JSON answer laid out on each call from an article's parts (article-documents.ts), as
+ * the REST detail is: the document in parts, and the same document as a JSON string, quotes
+ * included, in parts (the text content the SDK would write for it).
+ */
+export interface ToolDocument {
+  readonly json: readonly Buffer[]
+  readonly text: readonly Buffer[]
 }

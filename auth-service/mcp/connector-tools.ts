@@ -1,32 +1,24 @@
 import type { PreparedBody } from '../../post-index/post-index.ts'
 import { ServiceError } from '../errors.ts'
 import type { ActionContext } from '../routes/action.ts'
-import { getPost } from '../routes/get-post.ts'
+import { readArticle } from '../routes/get-post.ts'
 import { searchPosts } from '../routes/search-posts.ts'
+import { fetchDocument } from './article-documents.ts'
 import type { ArticleTool } from './article-tool.ts'
 
 /**
  * `search` and `fetch` in the shape ChatGPT connectors and deep research call them
  * (https://platform.openai.com/docs/mcp: `search(query)` gives `results` of `id`, `title`, `url`;
- * `fetch(id)` gives the document's `id`, `title`, `text`, `url` and `metadata`). They run the REST
- * reads (so `search` ranks as /api/v1/search does) and reshape their answers, once per answer:
- * the REST bodies are prepared once per index and query, and so are these.
+ * `fetch(id)` gives the document's `id`, `title`, `text`, `url` and `metadata`). `search` runs the
+ * REST search (so it ranks as /api/v1/search does) and reshapes its answer, once per answer: the
+ * REST bodies are prepared once per index and query, and so are these. `fetch` reads the article
+ * as the REST detail does, and lays its answer out from the article's parts (article-documents.ts).
  */
 export function connectorTools(ctx: ActionContext): ArticleTool[] {
   const search = searchPosts.read(ctx)
-  const detail = getPost.read(ctx)
   const searched = reshaped((body: { posts: Array<{ slug: string; title: string; url: string }> }) => ({
     results: body.posts.map((p) => ({ id: p.slug, title: p.title, url: p.url })),
   }))
-  const fetched = reshaped(
-    ({ slug, title, markdown, url, ...metadata }: { slug: string; title: string; markdown: string; url: string }) => ({
-      id: slug,
-      title,
-      text: markdown,
-      url,
-      metadata,
-    }),
-  )
   return [
     {
       name: 'search',
@@ -63,7 +55,7 @@ export function connectorTools(ctx: ActionContext): ArticleTool[] {
         url: { type: 'string', format: 'uri' },
         metadata: { type: 'object' },
       }),
-      call: (args) => fetched(detail({ params: { slug: onlyString(args, 'id', 'fetch') }, query: {} })),
+      call: (args) => fetchDocument(readArticle(ctx.posts(), onlyString(args, 'id', 'fetch'))),
     },
   ]
 }

@@ -36,8 +36,9 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
   let answerer = answerers.get(servers)
   if (answerer) return answerer
   const known = new Set(servers.tools.map((t) => t.name))
-  // A read's body escaped as a JSON string (its text content), kept: the body is prepared once per
-  // index, and escaping it costs more than the read. The structured content is the body itself.
+  // A prepared read's body escaped as a JSON string (its text content), kept: the body is prepared
+  // once per index, and escaping it costs more than the read. The structured content is the body
+  // itself. An article's document comes with its text form (article-documents.ts).
   const texts = new LRUCache<PreparedBody, Buffer>({
     maxSize: MCP_LIMITS.textCacheBytes,
     sizeCalculation: (b) => b.length,
@@ -50,6 +51,12 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
     }
     return text
   }
+
+  /** A read's result up to its closing brace: its text content, then its structured content. */
+  const resultOf = (answer: Exclude<ToolAnswer, { refusal: unknown }>): Buffer[] =>
+    'document' in answer
+      ? [TEXT_OPEN, ...answer.document.text, STRUCTURED_OPEN, ...answer.document.json]
+      : [TEXT_OPEN, textOf(answer.prepared), STRUCTURED_OPEN, answer.prepared.body]
 
   const tools = [...known].join(', ')
   answerer = (req, message) => {
@@ -69,9 +76,9 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
       return undefined // a failure: the server answers it, logged and without details
     }
     const id = Buffer.from(`${JSON.stringify(call.id)}}`)
-    if ('prepared' in answer)
-      return [TEXT_OPEN, textOf(answer.prepared), STRUCTURED_OPEN, answer.prepared.body, RESULT_CLOSE, id]
-    return [Buffer.from(`{"result":${JSON.stringify(answer.refusal)},"jsonrpc":"2.0","id":`), id]
+    if ('refusal' in answer)
+      return [Buffer.from(`{"result":${JSON.stringify(answer.refusal)},"jsonrpc":"2.0","id":`), id]
+    return [...resultOf(answer), RESULT_CLOSE, id]
   }
 
   /** The bytes the SDK writes for a 2026 call: the 2025 result with the fields of MODERN_FIELDS after it. */
@@ -83,8 +90,7 @@ export function directAnswerer(servers: McpServerFactory): DirectAnswerer {
       return undefined
     }
     const id = Buffer.from(`${JSON.stringify(call.id)}}`)
-    if ('prepared' in answer)
-      return [TEXT_OPEN, textOf(answer.prepared), STRUCTURED_OPEN, answer.prepared.body, MODERN_CLOSE, id]
+    if (!('refusal' in answer)) return [...resultOf(answer), MODERN_CLOSE, id]
     const result = JSON.stringify({ ...answer.refusal, ...MODERN_FIELDS })
     return [Buffer.from(`{"result":${result},"jsonrpc":"2.0","id":`), id]
   }

@@ -8,7 +8,7 @@ import type { ActionContext } from '../routes/action.ts'
 import { PROTOCOL_VERSIONS } from './protocol.ts'
 import { articleResources } from './resources.ts'
 import { RPC_CODES, RpcError } from './rpc-error.ts'
-import type { ArticleTool } from './article-tool.ts'
+import type { ArticleTool, ToolDocument } from './article-tool.ts'
 import { articleTools } from './tools.ts'
 
 export interface McpServerFactory {
@@ -20,8 +20,11 @@ export interface McpServerFactory {
   runTool(name: string, args: Record<string, unknown> | undefined): ToolAnswer
 }
 
-/** A tool's answer: the read's prepared JSON (the structured content), or a tool error result. */
-export type ToolAnswer = { prepared: PreparedBody } | { refusal: CallToolResult }
+/**
+ * A tool's answer: the read's prepared JSON (the structured content), an article's document laid
+ * out for this call (with its text form), or a tool error result.
+ */
+export type ToolAnswer = { prepared: PreparedBody } | { document: ToolDocument } | { refusal: CallToolResult }
 
 export const SERVER_INFO = { name: 'lattice-research', title: 'Lattice Research', version: '1.0.0' } as const
 
@@ -97,9 +100,10 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
     }
 
   /**
-   * The answers of each loaded index, by tool and arguments: a read's answer depends on nothing
-   * else, and some reads lay their body out anew on each call (an article's), so the same answer
-   * kept is what lets the direct answer keep its escaped text. A rebuild swaps in another index.
+   * The prepared answers and refusals of each loaded index, by tool and arguments: a read's answer
+   * depends on nothing else, and the same answer kept is what lets the direct answer keep its
+   * escaped text. An article's document is laid out on each call, as the REST detail is, and not
+   * kept. A rebuild swaps in another index.
    */
   const answers = new WeakMap<PostIndex, LRUCache<string, ToolAnswer>>()
   const answersOf = (index: PostIndex) => {
@@ -127,6 +131,7 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
     let answer = cache.get(key)
     if (!answer) {
       answer = answerOf(tool, args)
+      if ('document' in answer) return answer
       cache.set(key, answer)
     }
     return answer
@@ -134,7 +139,8 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
 
   function answerOf(tool: ArticleTool, args: Record<string, unknown> | undefined): ToolAnswer {
     try {
-      return { prepared: tool.call(args ?? {}) }
+      const answer = tool.call(args ?? {})
+      return 'text' in answer ? { document: answer } : { prepared: answer }
     } catch (e) {
       // A refusal of the arguments is the tool's answer (MCP: tool execution errors), so the model can correct them.
       if (e instanceof ServiceError && e.status < 500)
@@ -148,7 +154,7 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
     // A copy: the answer is kept, and what the SDK is given is its own.
     if ('refusal' in answer) return structuredClone(answer.refusal)
     // The structured content, and its serialisation as text, as the specification recommends.
-    const text = answer.prepared.body.toString()
+    const text = ('document' in answer ? Buffer.concat(answer.document.json) : answer.prepared.body).toString()
     return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> }
   }
 

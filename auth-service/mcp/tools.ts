@@ -3,11 +3,12 @@ import { ServiceError } from '../errors.ts'
 import type { ReadInput } from '../http/read-path.ts'
 import { SCHEMAS } from '../openapi/schemas.ts'
 import type { ActionContext, ReadAction } from '../routes/action.ts'
-import { getPost } from '../routes/get-post.ts'
+import { getPost, readArticle } from '../routes/get-post.ts'
 import { listPosts } from '../routes/list-posts.ts'
 import type { Json } from '../routes/openapi-parts.ts'
 import { searchPosts } from '../routes/search-posts.ts'
-import type { ArticleTool, ObjectSchema } from './article-tool.ts'
+import { detailDocument } from './article-documents.ts'
+import type { ArticleTool, ObjectSchema, ToolDocument } from './article-tool.ts'
 import { connectorTools } from './connector-tools.ts'
 
 /** A JSON Schema object, as MCP's tool definitions carry them. */
@@ -37,7 +38,14 @@ export function articleTools(ctx: ActionContext): ArticleTool[] {
       scope: 'research.search',
       output: 'SearchResult',
     }),
-    tool(ctx, getPost, { name: 'get_post', title: 'Fetch one article', scope: 'research.read', output: 'PostDetail' }),
+    tool(ctx, getPost, {
+      name: 'get_post',
+      title: 'Fetch one article',
+      scope: 'research.read',
+      output: 'PostDetail',
+      // The REST detail's bytes, with its text form laid out beside them rather than escaped per call.
+      document: ({ params }) => detailDocument(readArticle(ctx.posts(), params.slug ?? '')),
+    }),
     tool(ctx, listPosts, {
       name: 'list_posts',
       title: 'List articles, newest first',
@@ -50,7 +58,14 @@ export function articleTools(ctx: ActionContext): ArticleTool[] {
 function tool(
   ctx: ActionContext,
   action: ReadAction,
-  spec: { name: string; title: string; scope: Scope; output: keyof typeof SCHEMAS },
+  spec: {
+    name: string
+    title: string
+    scope: Scope
+    output: keyof typeof SCHEMAS
+    /** The answer as a document laid out per call, in place of the read's prepared body. */
+    document?: (input: ReadInput) => ToolDocument
+  },
 ): ArticleTool {
   const operation = action.operation!(ctx) as { summary?: string; description?: string; parameters?: Parameter[] }
   const parameters = operation.parameters ?? []
@@ -85,7 +100,8 @@ function tool(
       for (const p of parameters)
         if (p.in === 'path' && params[p.name] === undefined)
           throw new ServiceError('invalid_request', `The argument "${p.name}" is required.`)
-      return read({ params, query } satisfies ReadInput)
+      const input: ReadInput = { params, query }
+      return spec.document ? spec.document(input) : read(input)
     },
   }
 }

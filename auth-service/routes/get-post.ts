@@ -1,7 +1,7 @@
 import { SLUG_MAX_LENGTH } from '../../model/article.ts'
 import { ServiceError } from '../errors.ts'
 import { READ_ERRORS, SAMPLE_POST, cachedRead, error, json, ref } from './openapi-parts.ts'
-import type { PostIndex, PreparedBody } from '../../post-index/post-index.ts'
+import type { ArticleParts, PostIndex, PreparedBody } from '../../post-index/post-index.ts'
 import type { ReadInput } from '../http/read-path.ts'
 import type { ReadAction } from './action.ts'
 
@@ -35,7 +35,14 @@ export const getPost: ReadAction = {
 /** The prepared detail of the article the path names, or 404 not_found. */
 export function readPost(posts: PostIndex, { params }: ReadInput): PreparedBody {
   const slug = params.slug ?? ''
-  const prepared = posts.detail(slug)
-  if (!prepared) throw new ServiceError('not_found', `No article has the slug "${slug.slice(0, 100)}".`)
-  return prepared
+  return posts.detail(slug) ?? notFound(slug)
+}
+
+/** The parts of the article the slug names, for answers of other shapes (the MCP tools), or as readPost refuses. */
+export function readArticle(posts: PostIndex, slug: string): ArticleParts {
+  return posts.article(slug) ?? notFound(slug)
+}
+
+function notFound(slug: string): never {
+  throw new ServiceError('not_found', `No article has the slug "${slug.slice(0, 100)}".`)
 }

@@ -81,16 +81,40 @@ describe('bodies read from the build', () => {
     expect(() => loadIndexFileSync(cut, BASE)).toThrow(`${bodies}: `)
     expect(() => loadIndexFileSync(cut, BASE)).toThrow(/\d+ bytes where .* says \d+; rebuild/)
 
-    // The same size, but the last body's closing quote is gone: only its end says so.
-    const unquoted = buildDir()
-    await writeIndexFile(unquoted, [entry(1), entry(2)])
-    const file = join(unquoted, INDEX_FILES.bodies)
-    const bytes = readFileSync(file)
-    bytes[bytes.length - 1] = 0x20
-    writeFileSync(file, bytes)
-    expect(() => loadIndexFileSync(unquoted, BASE)).toThrow(
-      /the body at \d+ is not a JSON string; rebuild with "npm run build"/,
-    )
+    // The same size, but the last body's closing quote is gone, or its escaped form's (written
+    // after it): only their ends say so.
+    for (const [field, refusal] of [
+      ['body', /the body at \d+ is not a JSON string; rebuild with "npm run build"/],
+      ['text', /the escaped body at \d+ is not a JSON string; rebuild with "npm run build"/],
+    ] as const) {
+      const unquoted = buildDir()
+      await writeIndexFile(unquoted, [entry(1), entry(2)])
+      const lines = readFileSync(join(unquoted, INDEX_FILES.entries), 'utf8').trim().split('\n')
+      const [offset, length] = (JSON.parse(lines.at(-1)!) as Record<typeof field, [number, number]>)[field]
+      const file = join(unquoted, INDEX_FILES.bodies)
+      const bytes = readFileSync(file)
+      bytes[offset + length - 1] = 0x20
+      writeFileSync(file, bytes)
+      expect(() => loadIndexFileSync(unquoted, BASE), field).toThrow(refusal)
+    }
+  })
+
+  it('reads an article’s parts: its post, its markdown literal and that literal escaped', async () => {
+    const entries = Array.from({ length: 20 }, (_, i) => entry(i, i % 7 === 0 ? '' : undefined))
+    const dir = buildDir()
+    await writeIndexFile(dir, entries)
+    const loaded = loadIndexFileSync(dir, BASE)
+    const memory = createPostIndex(entries, BASE)
+    for (const { slug, markdown } of entries) {
+      const parts = loaded.article(slug)!
+      expect(parts, slug).toEqual(memory.article(slug))
+      expect(parts.markdown.toString(), slug).toBe(JSON.stringify(markdown))
+      expect(parts.markdownText.toString(), slug).toBe(JSON.stringify(JSON.stringify(markdown)).slice(1, -1))
+      // The detail is the post's JSON with the markdown member before its closing brace.
+      const detail = loaded.detail(slug)!.body.toString()
+      expect(detail, slug).toBe(`${parts.post.toString().slice(0, -1)},"markdown":${parts.markdown}}`)
+    }
+    expect(loaded.article('no-such-post')).toBeUndefined()
   })
 
   it('fails a detail whose body was cut from the file after load, rather than answer part of it', async () => {

@@ -1,0 +1,44 @@
+/**
+ * The article tools' answers laid out from the article's parts (PostIndex.article), each in its two
+ * forms: the JSON document (the structured content) and that document as a JSON string (the text
+ * content, MCP 2025-11-25, Tools, Structured Content: a tool returning structured content SHOULD
+ * also return it serialized as text). The markdown, most of either form, is copied as the build
+ * wrote it (index-file.ts), so a call escapes only the article's few hundred bytes of metadata.
+ */
+import { MARKDOWN_MEMBER } from '../../post-index/detail-body.ts'
+import { jsonTextOf, stringTextOf } from '../../post-index/json-text.ts'
+import type { ArticleParts } from '../../post-index/post-index.ts'
+import type { ToolDocument } from './article-tool.ts'
+
+const QUOTE = Buffer.from('"')
+const CLOSE = Buffer.from('}')
+const MARKDOWN_MEMBER_TEXT = jsonTextOf(MARKDOWN_MEMBER)
+
+/**
+ * get_post's answer: the REST detail `{...post, "markdown"}`, laid out as detail-body.ts lays it
+ * (the post's JSON without its closing brace, the markdown member, the brace).
+ */
+export function detailDocument({ post, markdown, markdownText }: ArticleParts): ToolDocument {
+  const head = post.subarray(0, post.length - 1)
+  return {
+    json: [head, MARKDOWN_MEMBER, markdown, CLOSE],
+    text: [QUOTE, jsonTextOf(head), MARKDOWN_MEMBER_TEXT, markdownText, CLOSE, QUOTE],
+  }
+}
+
+type WirePost = { slug: string; title: string; url: string } & Record<string, unknown>
+
+/**
+ * fetch's answer, in the shape of ChatGPT connectors (https://platform.openai.com/docs/mcp):
+ * `{"id", "title", "text", "url", "metadata"}`, the article's other fields as metadata in the
+ * post's order; JSON.stringify of that object, byte for byte, with the markdown as `text`.
+ */
+export function fetchDocument({ post, markdown, markdownText }: ArticleParts): ToolDocument {
+  const { slug, title, url, ...metadata } = JSON.parse(post.toString()) as WirePost
+  const head = `${JSON.stringify({ id: slug, title }).slice(0, -1)},"text":`
+  const tail = `,${JSON.stringify({ url, metadata }).slice(1)}`
+  return {
+    json: [Buffer.from(head), markdown, Buffer.from(tail)],
+    text: [QUOTE, stringTextOf(head), markdownText, stringTextOf(tail), QUOTE],
+  }
+}
