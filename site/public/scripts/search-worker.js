@@ -1,0 +1,130 @@
+// A web worker that holds several shards of the search index (search-client.js), each as an
+// instance of Pagefind's own worker (pagefind-worker.js, loaded here from one shard's folder:
+// the runtime is the same in every shard). Its messages are Pagefind's (init, search, getData,
+// releaseData, each naming its instance by `instanceId`), answered in this worker rather than
+// posted back, so that:
+// - the WebAssembly module is fetched and compiled once for all the instances here (Pagefind's
+//   wasm-bindgen glue keeps one module per worker, and reuses it once it is set up);
+// - a search's answer is cut down here to what the ranking reads (search-rank.js) before it
+//   crosses to the page: a common word's answer carries every place it occurs on every page.
+/* global importScripts */
+
+const runtime = new URL(self.location.href).searchParams.get('runtime') ?? '/pagefind/'
+
+// Pagefind's files are gzip (RFC 1952) with a signature inside; given them unpacked, with the
+// signature, its runtime takes them as they are (pagefind-worker.js, decompress()): the browser's
+// own gunzip is several times faster than the runtime's, written in JavaScript.
+const PACKED = /\.(pagefind|pf_meta|pf_index|pf_fragment|pf_filter)$/
+const unpacked = async (url) => {
+  const response = await realFetch(url)
+  if (!response.ok) throw new Error(`${response.status} fetching ${url}`)
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes
+  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer()
+}
+// Every shard's copy of the module is the same file: fetch one, once.
+const realFetch = self.fetch.bind(self)
+const modules = new Map()
+self.fetch = (input, init) => {
+  const url = new URL(String(input), self.location.href)
+  const module = /\/(wasm\.[^/]+\.pagefind)$/.exec(url.pathname)?.[1]
+  if (module) {
+    if (!modules.has(module)) modules.set(module, unpacked(new URL(runtime + module, self.location.href)))
+    return modules.get(module).then((bytes) => new Response(bytes))
+  }
+  if (PACKED.test(url.pathname)) return unpacked(url).then((bytes) => new Response(bytes))
+  return realFetch(input, init)
+}
+
+// Pagefind's message handler, called in this worker; its answers come back through postMessage.
+const handlers = []
+const realAdd = self.addEventListener.bind(self)
+const realPost = self.postMessage.bind(self)
+const pending = new Map()
+self.addEventListener = (type, fn, options) => (type === 'message' ? handlers.push(fn) : realAdd(type, fn, options))
+self.postMessage = (message) => {
+  const call = pending.get(message?.id)
+  if (!call) return realPost(message)
+  pending.delete(message.id)
+  if (message.error) call.reject(new Error(message.error))
+  else call.resolve(message.result)
+}
+importScripts(`${runtime}pagefind-worker.js`)
+self.addEventListener = realAdd
+
+let next = 0
+const pagefind = (instanceId, method, args) =>
+  new Promise((resolve, reject) => {
+    const id = `w${next++}`
+    pending.set(id, { resolve, reject })
+    for (const handle of handlers) handle({ data: { id, instanceId, method, args } })
+  })
+
+/** A result as the ranking reads it: the parts of its score, not the places its words occur. */
+const slim = (r, data) => ({
+  id: r.id,
+  score: r.score,
+  data,
+  params: r.params && { document_length: r.params.document_length },
+  scores: r.scores?.map((s) => ({
+    search_term: s.search_term,
+    params: { weighted_term_frequency: s.params.weighted_term_frequency, length_bonus: s.params.length_bonus },
+  })),
+  verbose_meta_scores: r.verbose_meta_scores?.map((f) => ({
+    field_weight: f.field_weight,
+    matched_terms: f.matched_terms,
+  })),
+})
+
+const methods = {
+  /**
+   * Opens `shards` ([{ name, basePath }]) in playground mode (each result carries its score's
+   * parts). The first one alone: the glue sets up its module once only if no other instance is
+   * setting it up meanwhile.
+   */
+  async open(shards, language) {
+    const open = async ({ name, basePath }) => {
+      await pagefind(name, 'init', [{ basePath, language }])
+      await pagefind(name, 'enterPlaygroundMode', [])
+    }
+    if (shards.length > 0) await open(shards[0])
+    await Promise.all(shards.slice(1).map(open))
+    return true
+  },
+  /** Searches one shard; keeps the data of the `keep` best results (by the shard's own score). */
+  async search(name, query, keep) {
+    const found = await pagefind(name, 'search', [query, {}])
+    const results = found?.results ?? []
+    const kept = new Set([...results].sort((x, y) => y.score - x.score).slice(0, keep))
+    const out = results.map((r) => {
+      if (kept.has(r)) return slim(r, r.data)
+      pagefind(name, 'releaseData', [r.data])
+      return slim(r, undefined)
+    })
+    return { results: out, idfs: found?.query_term_idfs }
+  },
+  /** The data of the results `ids` of a search run again (their data was let go). */
+  async dataOf(name, query, ids) {
+    const found = await pagefind(name, 'search', [query, {}])
+    const wanted = new Set(ids)
+    const out = {}
+    for (const r of found?.results ?? []) {
+      if (wanted.has(r.id)) out[r.id] = r.data
+      else pagefind(name, 'releaseData', [r.data])
+    }
+    return out
+  },
+  /** Loads the index chunks that hold `term`'s words. */
+  preload: (name, term) => pagefind(name, 'preload', [term, {}]),
+  getData: (name, dataId) => pagefind(name, 'getData', [dataId]),
+  releaseData: (name, dataId) => pagefind(name, 'releaseData', [dataId]),
+}
+
+realAdd('message', async ({ data }) => {
+  const { id, method, args } = data
+  try {
+    realPost({ id, result: await methods[method](...args) })
+  } catch (error) {
+    realPost({ id, error: error instanceof Error ? error.message : String(error) })
+  }
+})
