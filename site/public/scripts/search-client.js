@@ -103,8 +103,14 @@ export async function openSearch(base = '/pagefind/', { keep = 50 } = {}) {
     const dataIds = []
     held.push(dataIds)
     const words = queryWords(query)
-    // A word not seen yet: one shard tells its stem (Pagefind stems in its WebAssembly module).
-    const first = words.some((word) => !stemOf.has(word)) ? await searchShard(shards[0], query, dataIds) : undefined
+    // A word not seen yet: one shard tells its stem (Pagefind stems in its WebAssembly module),
+    // searched with the chunks the word itself would need, as most stems are the word.
+    const guess = words.map((word) => stemOf.get(word) ?? word)
+    let first
+    if (words.some((word) => !stemOf.has(word))) {
+      await preload(shards[0], guess)
+      first = await searchShard(shards[0], query, dataIds)
+    }
     learnStems(words, first)
     const known = words.map((word) => stemOf.get(word) ?? word)
     let answers = await searchShards(shards, async (name) => {
