@@ -19,7 +19,7 @@ export async function openSearch(base = '/pagefind/', { keep = 50 } = {}) {
   const pending = new Map()
   let next = 0
   let broken
-  const count = Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 2, shards.length))
+  const count = Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 2, shards.length)
   const script = new URL('./search-worker.js', import.meta.url)
   script.searchParams.set('runtime', `${base}${shards[0]}/`)
   const pool = Array.from({ length: count }, () => {
@@ -107,7 +107,7 @@ export async function openSearch(base = '/pagefind/', { keep = 50 } = {}) {
     // searched with the chunks the word itself would need, as most stems are the word.
     const guess = words.map((word) => stemOf.get(word) ?? word)
     let first
-    if (words.some((word) => !stemOf.has(word))) {
+    if (shards.length > 0 && words.some((word) => !stemOf.has(word))) {
       await preload(shards[0], guess)
       first = await searchShard(shards[0], query, dataIds)
     }
