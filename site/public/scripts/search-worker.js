@@ -52,6 +52,54 @@ self.postMessage = (message) => {
 importScripts(`${runtime}pagefind-worker.js`)
 self.addEventListener = realAdd
 
+// The places a common word occurs are most of its answer: tens of megabytes of JSON per shard,
+// which Pagefind's runtime parses into an object per place. Only the results whose excerpt may
+// be shown need them: the others' lists of places are emptied before the runtime reads the answer.
+// The answer is read as Pagefind 1.6's pagefind-worker.js reads it (search(): each result
+// {"p","g","s","params","scores","l":[places],"mf","vms"}, a place {"w","s","l","v"} holding no
+// array); an answer that does not read so is left whole.
+// What the searches under way keep ({ top, ids }): the module's answer does not say whose it is,
+// so each is cut to what all of them keep.
+const keeping = new Set()
+const search = wasm_bindgen.search
+wasm_bindgen.search = (...args) => {
+  const json = search(...args)
+  if (keeping.size === 0) return json
+  const ids = new Set([...keeping].flatMap((k) => [...(k.ids ?? [])]))
+  return withoutPlaces(json, { top: Math.max(...[...keeping].map((k) => k.top)), ids })
+}
+/** Runs `search` with the places of the results `keep` names left in its answer. */
+async function keepingPlaces(keep, search) {
+  keeping.add(keep)
+  try {
+    return await search()
+  } finally {
+    keeping.delete(keep)
+  }
+}
+
+/** `json` with the places of every result emptied but the `keep.top` best and those in `keep.ids`. */
+function withoutPlaces(json, keep) {
+  const spans = []
+  for (let at = json.indexOf('],"l":['); at >= 0; at = json.indexOf('],"l":[', at + 1)) {
+    const start = at + 7
+    const end = json.indexOf(']', start)
+    const from = json.lastIndexOf('{"p":"', at)
+    const score = /^\{"p":"([^"]*)","g":"[^"]*","s":([-\d.e+]+),/.exec(json.slice(from, from + 200))
+    if (end < 0 || !score || !/^\](,"mf"|,"vms"|\})/.test(json.slice(end, end + 7))) return json
+    spans.push({ start, end, id: score[1], score: Number(score[2]) })
+  }
+  const kept = new Set([...spans].sort((x, y) => y.score - x.score).slice(0, keep.top))
+  let out = ''
+  let from = 0
+  for (const span of spans) {
+    if (kept.has(span) || keep.ids?.has(span.id)) continue
+    out += json.slice(from, span.start)
+    from = span.end
+  }
+  return out + json.slice(from)
+}
+
 let next = 0
 const pagefind = (instanceId, method, args) =>
   new Promise((resolve, reject) => {
@@ -93,7 +141,7 @@ const methods = {
   },
   /** Searches one shard; keeps the data of the `keep` best results (by the shard's own score). */
   async search(name, query, keep) {
-    const found = await pagefind(name, 'search', [query, {}])
+    const found = await keepingPlaces({ top: keep }, () => pagefind(name, 'search', [query, {}]))
     const results = found?.results ?? []
     const kept = new Set([...results].sort((x, y) => y.score - x.score).slice(0, keep))
     const out = results.map((r) => {
@@ -105,7 +153,7 @@ const methods = {
   },
   /** The data of the results `ids` of a search run again (their data was let go). */
   async dataOf(name, query, ids) {
-    const found = await pagefind(name, 'search', [query, {}])
+    const found = await keepingPlaces({ top: 0, ids }, () => pagefind(name, 'search', [query, {}]))
     const wanted = new Set(ids)
     const out = {}
     for (const r of found?.results ?? []) {
