@@ -25,8 +25,16 @@ const unpacked = async (url) => {
 // Every shard's copy of the module is the same file: fetch one, once.
 const realFetch = self.fetch.bind(self)
 const modules = new Map()
+// Fetches started before Pagefind asks for them, by path: the runtime asks for a shard's entry
+// file (with a query to pass caches) and then its metadata only once the module is set up.
+const early = new Map()
 self.fetch = (input, init) => {
   const url = new URL(String(input), self.location.href)
+  const started = early.get(url.pathname)
+  if (started) {
+    early.delete(url.pathname)
+    return started.then((bytes) => new Response(bytes))
+  }
   const module = /\/(wasm\.[^/]+\.pagefind)$/.exec(url.pathname)?.[1]
   if (module) {
     if (!modules.has(module)) modules.set(module, unpacked(new URL(runtime + module, self.location.href)))
@@ -34,6 +42,31 @@ self.fetch = (input, init) => {
   }
   if (PACKED.test(url.pathname)) return unpacked(url).then((bytes) => new Response(bytes))
   return realFetch(input, init)
+}
+
+/** Starts fetching a shard's entry file and the metadata of its index for `language`. */
+function prefetch(basePath, language) {
+  const entryUrl = new URL(`${basePath}pagefind-entry.json`, self.location.href)
+  const entry = realFetch(`${entryUrl}?ts=${Date.now()}`).then((r) => {
+    if (!r.ok) throw new Error(`${r.status} fetching ${entryUrl}`)
+    return r.arrayBuffer()
+  })
+  early.set(entryUrl.pathname, entry)
+  entry
+    .then((bytes) => {
+      // The index Pagefind picks (pagefind-worker.js, findIndex()).
+      const { languages } = JSON.parse(new TextDecoder().decode(bytes))
+      const index =
+        languages[language] ??
+        languages[language.split('-')[0]] ??
+        Object.values(languages).sort((a, b) => b.page_count - a.page_count)[0]
+      if (!index) return
+      const meta = new URL(`${basePath}pagefind.${index.hash}.pf_meta`, self.location.href)
+      const metaBytes = unpacked(meta)
+      metaBytes.catch(() => {}) // reported to the runtime when it asks
+      early.set(meta.pathname, metaBytes)
+    })
+    .catch(() => {})
 }
 
 // Pagefind's message handler, called in this worker; its answers come back through postMessage.
@@ -135,6 +168,7 @@ const methods = {
       await pagefind(name, 'init', [{ basePath, language }])
       await pagefind(name, 'enterPlaygroundMode', [])
     }
+    for (const { basePath } of shards) prefetch(basePath, language)
     if (shards.length > 0) await open(shards[0])
     await Promise.all(shards.slice(1).map(open))
     return true
