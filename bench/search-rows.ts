@@ -1,6 +1,6 @@
 /**
  * The site search in Chromium, on a built site: the time from opening /search?q= to its results
- * (the index opened: shards.json, a Pagefind worker per shard, their metadata and the chunks the
+ * (the index opened: shards.json, the search workers, each shard's metadata and the chunks the
  * query needs), then the time of later queries on the same page, each with the bytes it
  * downloaded. Pages come from a plain static server on this machine, so the times are the
  * browser's work and the bytes are what a reader's connection would carry.

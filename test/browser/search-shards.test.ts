@@ -113,15 +113,18 @@ describe('the sharded search index in Chromium', () => {
     const context = await browser.newContext()
     try {
       const { page, problems } = await openWatched(context, `${sites.eight.origin}/search`)
-      // Each shard keeps the data of its first match only: most of the first 20 are searched again.
+      // Each shard keeps the data (and the places its words occur, which the excerpt is cut around)
+      // of its first match only: most of the first 20 are searched again.
       // A string, so that the test runner leaves the page's own import() alone.
-      const urls = (await page.evaluate(`(async () => {
+      const shown = (await page.evaluate(`(async () => {
         const { openSearch } = await import('/scripts/search-client.js')
         const index = await openSearch('/pagefind/', { keep: 1 })
         const found = await index.search(${JSON.stringify(q)})
-        return (await found.top(20)).map((r) => r.url.replace(/[.]html$/, ''))
-      })()`)) as string[]
-      expect(urls).toEqual(one.links)
+        const text = (html) => new DOMParser().parseFromString('<p>' + html + '</p>', 'text/html').body.textContent
+        return (await found.top(20)).map((r) => [r.url.replace(/[.]html$/, ''), text(r.excerpt)])
+      })()`)) as Array<[string, string]>
+      expect(shown.map(([url]) => url)).toEqual(one.links)
+      expect(shown.map(([, excerpt]) => excerpt)).toEqual(one.excerpts)
       expect(problems).toEqual([])
     } finally {
       await context.close()

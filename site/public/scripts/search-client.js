@@ -1,9 +1,11 @@
 // The site search index, in shards (scripts/build/search-shards.ts), searched as one index: a
-// Pagefind web worker per shard holds its index, in playground mode so that each result carries
-// the parts of its score, and search-rank.js ranks all the shards' results with the statistics of
-// the whole index. The messages are those Pagefind's own pagefind.js sends its worker
-// (pagefind-worker.js: init, enterPlaygroundMode, search, getData, releaseData).
+// few web workers (search-worker.js) hold the shards between them, each shard an instance of
+// Pagefind's worker in playground mode, so that each result carries the parts of its score, and
+// search-rank.js ranks all the shards' results with the statistics of the whole index.
 import { chunksToLoad, isPhrase, queryWords, rankAll, resolveTerm, shardCounts } from './search-rank.js'
+
+/** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
+const MAX_WORKERS = 4
 
 /**
  * Opens the index under `base`; its `search(query)` answers { total, top(n) }. `keep`: matches
@@ -17,38 +19,43 @@ export async function openSearch(base = '/pagefind/', { keep = 50 } = {}) {
   const pending = new Map()
   let next = 0
   let broken
-  // A worker per shard: Pagefind's WebAssembly module holds one index's memory per worker.
-  const workers = new Map(
-    shards.map((name) => {
-      const worker = new Worker(`${base}${name}/pagefind-worker.js`)
-      worker.addEventListener('message', ({ data }) => {
-        const call = pending.get(data.id)
-        pending.delete(data.id)
-        if (data.error) call?.reject(new Error(data.error))
-        else call?.resolve(data.result)
-      })
-      worker.addEventListener('error', (event) => {
-        broken = new Error(`search worker failed: ${event.message}`)
-        for (const call of pending.values()) call.reject(broken)
-        pending.clear()
-      })
-      return [name, worker]
-    }),
-  )
-  const call = (name, method, args) =>
+  const count = Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 2, shards.length)
+  const script = new URL('./search-worker.js', import.meta.url)
+  script.searchParams.set('runtime', `${base}${shards[0]}/`)
+  const pool = Array.from({ length: count }, () => {
+    const worker = new Worker(script)
+    worker.addEventListener('message', ({ data }) => {
+      const call = pending.get(data.id)
+      pending.delete(data.id)
+      if (data.error) call?.reject(new Error(data.error))
+      else call?.resolve(data.result)
+    })
+    worker.addEventListener('error', (event) => {
+      broken = new Error(`search worker failed: ${event.message}`)
+      for (const call of pending.values()) call.reject(broken)
+      pending.clear()
+    })
+    return worker
+  })
+  // Shards dealt out in turn: each worker holds about as many pages.
+  const workerOf = new Map(shards.map((name, i) => [name, pool[i % count]]))
+  const send = (worker, method, args) =>
     broken
       ? Promise.reject(broken)
       : new Promise((resolve, reject) => {
           const id = `q${next++}`
           pending.set(id, { resolve, reject })
-          workers.get(name).postMessage({ id, instanceId: name, method, args })
+          worker.postMessage({ id, method, args })
         })
+  const call = (name, method, args) => send(workerOf.get(name), method, [name, ...args])
   const language = document.documentElement.lang || 'unknown'
   await Promise.all(
-    shards.map(async (name) => {
-      await call(name, 'init', [{ basePath: `${base}${name}/`, language }])
-      await call(name, 'enterPlaygroundMode', [])
-    }),
+    pool.map((worker) =>
+      send(worker, 'open', [
+        shards.filter((name) => workerOf.get(name) === worker).map((name) => ({ name, basePath: `${base}${name}/` })),
+        language,
+      ]),
+    ),
   )
 
   // The result data the worker keeps for each search, let go two searches later (by then the
@@ -61,35 +68,28 @@ export async function openSearch(base = '/pagefind/', { keep = 50 } = {}) {
 
   // The chunks loaded for earlier queries, by shard: searched with, they need no second search.
   const preloaded = new Map(shards.map((name) => [name, new Set()]))
-  // Shards searched at once: a word on every page brings each shard's every match, with every
-  // place it occurs, so all shards at once could exhaust the tab's memory on a large site.
-  const PARALLEL = 4
+  /** Loads the chunks of shard `name` past the ones Pagefind loads itself (chunksToLoad); true if any. */
+  const preload = async (name, stems) => {
+    const loaded = preloaded.get(name)
+    const chunks = chunksToLoad(stats[name].chunks ?? [], stems).filter((first) => !loaded.has(first))
+    await Promise.all(chunks.map((first) => call(name, 'preload', [first])))
+    for (const first of chunks) loaded.add(first)
+    return chunks.length > 0
+  }
+  // The stems Pagefind made of words searched before: with them, each shard loads all the chunks
+  // a query needs before it is searched, and is searched once.
+  const stemOf = new Map()
+  const learnStems = (words, answer) => {
+    const stems = answer?.idfs?.map((t) => t.term) ?? []
+    if (stems.length === words.length) for (const [i, word] of words.entries()) stemOf.set(word, stems[i])
+  }
   const searchShard = async (name, query, dataIds) => {
-    const found = await call(name, 'search', [query, {}])
-    const results = found?.results ?? []
-    const kept = new Set([...results].sort((x, y) => y.score - x.score).slice(0, keep))
-    for (const r of results) {
-      // The places of each match: not used here, and most of a common word's answer.
-      r.words = undefined
-      if (!kept.has(r)) {
-        call(name, 'releaseData', [r.data]).catch(() => {})
-        r.data = undefined
-      } else dataIds.push([name, r.data])
-    }
-    return { name, ...stats[name], results, idfs: found?.query_term_idfs }
+    const found = await call(name, 'search', [query, keep])
+    for (const r of found.results) if (r.data !== undefined) dataIds.push([name, r.data])
+    return { name, ...stats[name], results: found.results, idfs: found.idfs }
   }
-  const searchShards = async (answers, each) => {
-    const out = new Array(answers.length)
-    let next = 0
-    const lane = async () => {
-      while (next < answers.length) {
-        const i = next++
-        out[i] = await each(answers[i], i)
-      }
-    }
-    await Promise.all(Array.from({ length: PARALLEL }, lane))
-    return out
-  }
+  // Every shard at once: the workers answer in turn, each with only the parts of the scores.
+  const searchShards = (answers, each) => Promise.all(answers.map(each))
 
   // One search at a time: each reads the statistics of all shards for its own query.
   let queue = Promise.resolve()
@@ -102,18 +102,31 @@ export async function openSearch(base = '/pagefind/', { keep = 50 } = {}) {
   async function searchNow(query) {
     const dataIds = []
     held.push(dataIds)
-    let answers = await searchShards(shards, (name) => searchShard(name, query, dataIds))
-    const stems = answers.find((a) => a.idfs)?.idfs.map((t) => t.term) ?? []
-    // Where a term's words run past the chunk Pagefind loaded, load the rest and search again.
-    answers = await searchShards(answers, async (answer) => {
-      const loaded = preloaded.get(answer.name)
-      const chunks = chunksToLoad(stats[answer.name].chunks ?? [], stems).filter((first) => !loaded.has(first))
-      if (chunks.length === 0) return answer
-      await Promise.all(chunks.map((first) => call(answer.name, 'preload', [first, {}])))
-      for (const first of chunks) loaded.add(first)
-      return searchShard(answer.name, query, dataIds)
-    })
     const words = queryWords(query)
+    // A word not seen yet: one shard tells its stem (Pagefind stems in its WebAssembly module),
+    // searched with the chunks the word itself would need, as most stems are the word.
+    const guess = words.map((word) => stemOf.get(word) ?? word)
+    let first
+    if (shards.length > 0 && words.some((word) => !stemOf.has(word))) {
+      await preload(shards[0], guess)
+      first = await searchShard(shards[0], query, dataIds)
+    }
+    learnStems(words, first)
+    const known = words.map((word) => stemOf.get(word) ?? word)
+    let answers = await searchShards(shards, async (name) => {
+      if (name === shards[0] && first) return first
+      await preload(name, known)
+      return searchShard(name, query, dataIds)
+    })
+    const stems = answers.find((a) => a.idfs)?.idfs.map((t) => t.term) ?? []
+    learnStems(
+      words,
+      answers.find((a) => a.idfs),
+    )
+    // Where a term's words run past the chunks loaded, load the rest and search again.
+    answers = await searchShards(answers, async (answer) =>
+      (await preload(answer.name, stems)) ? searchShard(answer.name, query, dataIds) : answer,
+    )
     let ranked
     if (isPhrase(query)) {
       ranked = answers
@@ -131,18 +144,17 @@ export async function openSearch(base = '/pagefind/', { keep = 50 } = {}) {
         const first = ranked.slice(0, n)
         // Shards searched again at most once each, before their results' data is read.
         const shardsAgain = new Set(first.filter((r) => r.result.data === undefined).map((r) => r.answer.name))
-        for (const name of shardsAgain) {
-          const found = await call(name, 'search', [query, {}])
-          const wanted = new Set(first.filter((r) => r.answer.name === name).map((r) => r.result.id))
-          const byId = new Map()
-          for (const r of found?.results ?? []) {
-            if (wanted.has(r.id)) {
-              byId.set(r.id, r.data)
-              dataIds.push([name, r.data])
-            } else call(name, 'releaseData', [r.data]).catch(() => {})
-          }
-          for (const r of first) if (r.answer.name === name) r.result.data ??= byId.get(r.result.id)
-        }
+        await Promise.all(
+          [...shardsAgain].map(async (name) => {
+            const ids = first.filter((r) => r.answer.name === name).map((r) => r.result.id)
+            const byId = await call(name, 'dataOf', [query, ids])
+            for (const r of first) {
+              if (r.answer.name !== name || r.result.data !== undefined) continue
+              r.result.data = byId[r.result.id]
+              dataIds.push([name, r.result.data])
+            }
+          }),
+        )
         return Promise.all(first.map((r) => call(r.answer.name, 'getData', [r.result.data])))
       },
     }
