@@ -1,5 +1,5 @@
 /**
- * The detail responses read most, kept laid out, up to a total size. A detail is otherwise laid
+ * The detail responses read most recently, kept laid out, up to a total size. A detail is otherwise laid
  * out on each read from the bodies file (a positioned read and a fresh buffer of ~20 KB): the OS
  * page cache keeps that cheap for every article, and this keeps it free for the hot ones, so the
  * service's memory is bounded by this budget, not by the corpus (docs/operations.md).
@@ -7,7 +7,7 @@
 import type { PreparedBody } from './post-index.ts'
 
 /** The bytes of detail responses kept per loaded index. */
-export const HOT_DETAIL_BYTES = 64 << 20
+export const HOT_DETAIL_BYTES = 128 << 20
 
 /** A least-recently-read cache of prepared details by article position, bounded in bytes. */
 export class HotDetails {
