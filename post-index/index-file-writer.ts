@@ -2,45 +2,110 @@
  * Writes the post index into a build folder, in the format of index-file.ts: the build's side of
  * the file; the service only loads it (index-file-loader.ts).
  */
-import { open, rename } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { open, rename, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
-import { FORMAT, INDEX_FILES, INDEX_FORMAT_VERSION, validateEntry } from './index-file.ts'
+import { FORMAT, INDEX_FILES, INDEX_FORMAT_VERSION, validateEntry, type EntryLine } from './index-file.ts'
 import { jsonTextOf } from './json-text.ts'
 import { compareEntries } from './post-index.ts'
 
 /** How many body bytes go to the file per write. */
 const WRITE_BATCH_BYTES = 1 << 20
+/** How many bytes of a previous bodies file are copied per read. */
+const COPY_BYTES = 4 << 20
+
+/**
+ * An entry kept from a previous index file of the same format, checked when it was written: its
+ * line, whose body is at the previous bodies file's offsets. Its body is copied, not parsed.
+ */
+export interface KeptEntry {
+  kept: EntryLine
+}
+
+/**
+ * The entry lines of the index in `buildDir` by slug, unchecked (the build wrote them), or
+ * undefined when there is none of this format: then nothing is kept.
+ */
+export function keptEntries(buildDir: string): Map<string, EntryLine> | undefined {
+  let text: string
+  try {
+    text = readFileSync(join(buildDir, INDEX_FILES.entries), 'utf8')
+  } catch {
+    return undefined
+  }
+  const lines = text.split('\n')
+  const header = JSON.parse(lines[0]!) as { format?: string; version?: number }
+  if (header.format !== FORMAT || header.version !== INDEX_FORMAT_VERSION) return undefined
+  const kept = new Map<string, EntryLine>()
+  for (let i = 1; i < lines.length; i++) {
+    if (!lines[i]) continue
+    const line = JSON.parse(lines[i]!) as EntryLine
+    kept.set(line.slug, line)
+  }
+  return kept
+}
 
 /**
  * Writes the post index into `buildDir` (entries newest first), checking each entry against the
  * article schema first. Each file is written beside its final name and renamed into place, the
  * entries file last, so a reader that sees it sees the bodies it points into. An array is put in
  * order here; entries that arrive one at a time (the build reads each body as it writes it) must
- * arrive in order.
+ * arrive in order. Kept entries (KeptEntry) copy their bodies from `previousBodies`, in runs.
  */
 export async function writeIndexFile(
   buildDir: string,
-  entries: readonly IndexEntry[] | AsyncIterable<IndexEntry>,
+  entries: readonly IndexEntry[] | AsyncIterable<IndexEntry | KeptEntry>,
+  previousBodies?: string,
 ): Promise<void> {
   const lines: string[] = []
   const bodiesFile = join(buildDir, INDEX_FILES.bodies)
   const bodies = await open(`${bodiesFile}.tmp`, 'w')
+  const previous = previousBodies === undefined ? undefined : await open(previousBodies, 'r')
   let offset = 0
   try {
     let batch: Buffer[] = []
     let batchBytes = 0
+    // The previous file's bytes still to copy, [start, end): consecutive kept bodies are one run.
+    let run: [number, number] | undefined
+    const flushBatch = async () => {
+      await bodies.writev(batch)
+      batch = []
+      batchBytes = 0
+    }
+    const flushRun = async () => {
+      if (run) await copyRange(previous!, bodies, run[0], run[1])
+      run = undefined
+    }
     const seen = new Set<string>()
     let i = 0
-    let last: IndexEntry | undefined
-    for await (const entry of Array.isArray(entries) ? [...entries].sort(compareEntries) : entries) {
-      const { markdown, ...meta } = validateEntry(entry, `post index entry ${i}`)
+    let last: { slug: string; date: string } | undefined
+    for await (const item of Array.isArray(entries) ? [...entries].sort(compareEntries) : entries) {
+      const kept = 'kept' in item ? item.kept : undefined
+      const { markdown, ...meta } = kept ? { ...kept, markdown: '' } : validateEntry(item, `post index entry ${i}`)
       if (seen.has(meta.slug)) throw new Error(`post index entry ${i}: slug "${meta.slug}" appears twice`)
-      if (last && compareEntries(last, entry) > 0)
+      if (last && compareEntries(last, meta) > 0)
         throw new Error(`post index entry ${i}: "${meta.slug}" comes before "${last.slug}" in the index's order`)
       seen.add(meta.slug)
-      last = entry
+      last = meta
       i++
+      if (kept) {
+        if (!previous) throw new Error(`post index entry ${i}: kept, with no previous bodies file`)
+        // A body and its escaped text, each copied as a range: consecutive ones make one run.
+        for (const [at, length] of [kept.body, kept.text]) {
+          if (run && run[1] === at) run[1] += length
+          else {
+            await flushBatch()
+            await flushRun()
+            run = [at, at + length]
+          }
+        }
+        const [length, textLength] = [kept.body[1], kept.text[1]]
+        lines.push(JSON.stringify({ ...meta, body: [offset, length], text: [offset + length, textLength] }))
+        offset += length + textLength
+        continue
+      }
+      await flushRun()
       const literal = Buffer.from(JSON.stringify(markdown))
       const text = jsonTextOf(literal)
       lines.push(
@@ -49,15 +114,13 @@ export async function writeIndexFile(
       offset += literal.length + text.length
       batch.push(literal, text)
       batchBytes += literal.length + text.length
-      if (batchBytes >= WRITE_BATCH_BYTES) {
-        await bodies.writev(batch)
-        batch = []
-        batchBytes = 0
-      }
+      if (batchBytes >= WRITE_BATCH_BYTES) await flushBatch()
     }
-    await bodies.writev(batch)
+    await flushBatch()
+    await flushRun()
   } finally {
     await bodies.close()
+    await previous?.close()
   }
   await rename(`${bodiesFile}.tmp`, bodiesFile)
   const header = JSON.stringify({
@@ -74,4 +137,15 @@ export async function writeIndexFile(
     await handle.close()
   }
   await rename(`${entriesFile}.tmp`, entriesFile)
+}
+
+/** Appends bytes [start, end) of `from` to `to`; a previous file shorter than its lines say is an error. */
+export async function copyRange(from: FileHandle, to: FileHandle, start: number, end: number): Promise<void> {
+  const buffer = Buffer.allocUnsafe(Math.min(COPY_BYTES, end - start))
+  for (let at = start; at < end; ) {
+    const { bytesRead } = await from.read(buffer, 0, Math.min(buffer.length, end - at), at)
+    if (bytesRead === 0) throw new Error(`the previous post index's bodies end at ${at}, before ${end}`)
+    await to.write(buffer, 0, bytesRead)
+    at += bytesRead
+  }
 }

@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeIndexFile } from '../post-index/index-file-writer.ts'
+import { keptEntries, writeIndexFile } from '../post-index/index-file-writer.ts'
+import { INDEX_FILES } from '../post-index/index-file.ts'
 import { EDGE_DIR } from '../post-index/edge-files.ts'
 import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
 import {
@@ -27,7 +28,8 @@ import { WRITE_CONCURRENCY, writeArticles } from './build/article-files.ts'
 import { runAstro } from './build/astro.ts'
 import { openCache } from './build/cache.ts'
 import { serviceOpenApi } from './build/openapi.ts'
-import { listArticleFiles, parseArticle, readSources, type ArticleMeta } from './build/content.ts'
+import { articleMetas } from './build/article-metas.ts'
+import { listArticleFiles, type ArticleMeta } from './build/content.ts'
 import { acquireLock, configKey, linkTree, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
 import { writeEdgeFiles } from './build/edge-files.ts'
 import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './build/entries.ts'
@@ -95,24 +97,16 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
     const entries = new EntrySource(cache, pool, contentDir)
 
-    // Metadata: from the live build when the file is unchanged, else from the cache, else parsed.
-    const metas: ArticleMeta[] = []
-    const fresh: ArticleMeta[] = []
-    const sources = await readSources(contentDir, files, problems, async (f) => {
-      const known = prev?.bySlug.get(f.slug)
-      if (known && known.hash === f.hash) return void metas.push(known)
-      const cached = await cache.get(f.hash)
-      if (cached) return void metas.push({ slug: f.slug, hash: f.hash, ...cached.meta })
-      const meta = parseArticle(f, problems)
-      if (meta) {
-        metas.push(meta)
-        fresh.push(meta)
-      }
-    })
-    log(`read ${sources.length} files after ${since()}`)
+    const {
+      metas,
+      fresh,
+      signatures,
+      read,
+      files: count,
+    } = await articleMetas(contentDir, files, problems, prev, cache)
+    log(`read ${read} of ${count} files (the others' stat unchanged) after ${since()}`)
     if (problems.length) throw new BuildError(sortProblems(problems))
     log(`validated, ${fresh.length} to render, after ${since()}`)
-    metas.sort((a, b) => (a.slug < b.slug ? -1 : 1))
     // New and edited articles render while Astro builds the other pages.
     if (fresh.length > IN_THREAD_RENDERS) pool.preferWorkers()
     const rendering = entries.renderAll(fresh, problems)
@@ -134,9 +128,18 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         linkTopFiles(indexWrittenIn, dir)
         linkTree(join(indexWrittenIn, EDGE_DIR), join(dir, EDGE_DIR))
       } else {
-        await writeIndexFile(dir, indexEntries(published, entries))
-        // The article answers the edge serves as files, beside the index they are the answers of.
+        // An unchanged article's entry is the live index's, laid out by the same code.
         const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
+        const kept = reusable && keptEntries(reusable.dir)
+        const keptLine = (m: ArticleMeta) =>
+          kept && reusable.bySlug.get(m.slug)?.hash === m.hash ? kept.get(m.slug) : undefined
+        await writeIndexFile(
+          dir,
+          indexEntries(published, entries, keptLine),
+          kept && join(reusable.dir, INDEX_FILES.bodies),
+        )
+        log(`post index written after ${since()}`)
+        // The article answers the edge serves as files, beside the index they are the answers of.
         const articles = published.map((m) => ({
           slug: m.slug,
           unchanged: reusable?.bySlug.get(m.slug)?.hash === m.hash,
@@ -178,8 +181,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const { id, dir } = startBuildDir()
       linkTree(join(prev.dir, 'site'), join(dir, 'site'), new Set(['posts']))
       linkTemplates(prev.dir, dir)
-      const navKeys = await assemble(dir, prev.template)
-      info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas, navKeys })
+      const files = await assemble(dir, prev.template)
+      info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas, sources: signatures, ...files })
       log(`article pages live after ${since()}`)
     }
 
@@ -209,7 +212,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         else search = null
         log(`site pages built after ${since()}`)
       }
-      const navKeys = await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
+      const files = await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
       info = await land(dir, id, {
         version: STATE_VERSION,
         templateKey,
@@ -217,7 +220,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         astroKey,
         search,
         articles: metas,
-        navKeys,
+        sources: signatures,
+        ...files,
       })
       log(`site live after ${since()}`)
     }

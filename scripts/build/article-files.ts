@@ -3,7 +3,7 @@
  * folder, and llms-full.txt: an unchanged article's files are linked from the live build.
  */
 import { hash } from 'node:crypto'
-import { linkSync, mkdirSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { articleSignposts, linkHeader, signpostsFile } from '../../model/signposting.ts'
@@ -12,7 +12,7 @@ import { articleCitation } from './citation/index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
 import type { EntrySource } from './entries.ts'
 import { forEachLimited, mapAhead } from './limited.ts'
-import { LLMS_FULL, reuseLlmsFull, writeLlmsFull } from './llms-full.ts'
+import { LLMS_FULL, reuseLlmsFull, writeLlmsFull, type FullPart, type FullSpans } from './llms-full.ts'
 import type { Previous } from './previous.ts'
 import { coverHtml, navHtml, tocHtml } from './reading-parts.ts'
 
@@ -21,10 +21,15 @@ export const WRITE_CONCURRENCY = 32
 /** Articles read ahead of a file written from all of them in order (the post index, llms-full.txt). */
 export const READ_AHEAD = 32
 
-/**
- * Writes every published article's page and files; returns, per page, the hash of its links to
- * other articles (the next build reuses a page only if they are the same).
- */
+/** What the next build needs to reuse this one's article files. */
+export interface ArticleFiles {
+  /** Per page, the hash of its links to other articles: the next build reuses a page only if they are the same. */
+  navKeys: Record<string, string>
+  /** Where each article is in llms-full.txt, when known. */
+  llmsFull: FullSpans | undefined
+}
+
+/** Writes every published article's page and files. */
 export async function writeArticles(
   siteDir: string,
   templateHtml: string,
@@ -33,7 +38,7 @@ export async function writeArticles(
   prev: Previous | undefined,
   entries: EntrySource,
   baseUrl: string,
-): Promise<Record<string, string>> {
+): Promise<ArticleFiles> {
   const postsDir = join(siteDir, 'posts')
   mkdirSync(postsDir, { recursive: true })
   const template = parseTemplate(templateHtml)
@@ -51,10 +56,11 @@ export async function writeArticles(
     const navKey = (navKeys[m.slug] = hash('sha256', shown).slice(0, 16))
     const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
     const page = join(postsDir, `${m.slug}.html`)
-    // The page's Link header, which the service sends with it (auth-service/http/static-site.ts).
-    await writeFile(signpostsFile(siteDir, m.slug), linkHeader(articleSignposts(m, baseUrl)))
     const twin = join(postsDir, `${m.slug}.md`)
     const reuse = (name: string) => linkSync(join(prev!.dir, 'site', 'posts', name), join(postsDir, name))
+    // The page's Link header, which the service sends with it (auth-service/http/static-site.ts).
+    if (unchanged) reuse(`${m.slug}.link`)
+    else await writeFile(signpostsFile(siteDir, m.slug), linkHeader(articleSignposts(m, baseUrl)))
     // The twins depend on the article alone: an unchanged article's are linked from the live build.
     const samePage = unchanged && samePages && prev.state.navKeys?.[m.slug] === navKey
     const citation = samePage ? undefined : articleCitation(m, baseUrl)
@@ -92,11 +98,17 @@ export async function writeArticles(
     published.length === prev.state.articles.filter((a) => !a.draft).length &&
     published.every((m) => prev.bySlug.get(m.slug)?.hash === m.hash)
   const full = join(siteDir, LLMS_FULL)
-  // Written beside the pages, in the order of the list.
-  const fullText =
-    sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full)
-      ? undefined
-      : writeLlmsFull(full, mapAhead(published, READ_AHEAD, twinOf))
-  await Promise.all([pages, fullText])
-  return navKeys
+  const previousFull = prev && join(prev.dir, 'site', LLMS_FULL)
+  const spans = previousFull && existsSync(previousFull) ? prev.state.llmsFull : undefined
+  // Written beside the pages, in the order of the list; an unchanged article's twin copied from the live file.
+  const parts = mapAhead(published, READ_AHEAD, async (m): Promise<FullPart> => {
+    const kept = spans && prev?.bySlug.get(m.slug)?.hash === m.hash ? spans[m.slug] : undefined
+    return kept ? { slug: m.slug, kept } : { slug: m.slug, text: await twinOf(m) }
+  })
+  const fullText: Promise<FullSpans | undefined> =
+    sameArticles && reuseLlmsFull(previousFull!, full)
+      ? Promise.resolve(spans)
+      : writeLlmsFull(full, parts, spans && previousFull)
+  const [, llmsFull] = await Promise.all([pages, fullText])
+  return { navKeys, llmsFull }
 }

@@ -3,7 +3,7 @@
  * everything derived from it) and its frontmatter validated against the one article schema.
  */
 import { createHash } from 'node:crypto'
-import { readdirSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
@@ -11,6 +11,7 @@ import { FRONTMATTER_FIELDS, Frontmatter, SLUG_PATTERN, manifestFields, readingM
 import { Author, Change } from '../../model/research.ts'
 import { SITE } from '../../site/lib/site.ts'
 import type { BuildProblem } from './errors.ts'
+import { recordableSignature, statSignature } from './source-stats.ts'
 import type { ManifestRecord } from '../../model/article.ts'
 
 /** An article's metadata as the pages, the feed and the index use it, with its file's hash. */
@@ -52,17 +53,25 @@ export function listArticleFiles(contentDir: string): string[] {
     .sort()
 }
 
+/** What the live build recorded of each file: its hash under the stat signature it had (source-stats.ts). */
+export interface KnownSources {
+  hashOf(slug: string, signature: string): string | undefined
+}
+
 /**
  * Reads the article files `names` (listArticleFiles) in order; names that are not slugs are
- * problems. Each file's text is handed to `onFile` and then let go: a build holds no article's
- * text for longer than it works on it, so its memory does not grow with the corpus.
+ * problems. A file whose stat is the one `known` recorded is not read: `onUnchanged` gets it.
+ * Each other file's text is handed to `onFile` and then let go: a build holds no article's
+ * text for longer than it works on it, so its memory does not grow with the corpus. Returns
+ * the files, per slug the stat signature the next build may trust, and how many were read.
  */
 export async function readSources(
   contentDir: string,
   names: readonly string[],
   problems: BuildProblem[],
   onFile: (f: SourceFile) => void | Promise<void>,
-): Promise<SourceRef[]> {
+  known?: KnownSources & { onUnchanged(ref: SourceRef): void },
+): Promise<{ refs: SourceRef[]; signatures: Record<string, string>; read: number }> {
   const valid = names.filter((file) => {
     if (SLUG_RE.test(file.slice(0, -3))) return true
     problems.push({
@@ -72,11 +81,26 @@ export async function readSources(
     })
     return false
   })
+  const scannedAt = Date.now()
   const out: SourceRef[] = new Array(valid.length)
+  const signatures: Record<string, string> = {}
+  const toRead: number[] = []
+  // One stat per file, in this thread: far cheaper than a read and a hash through the thread pool.
+  valid.forEach((file, i) => {
+    const slug = file.slice(0, -3)
+    const stat = statSync(join(contentDir, file), { throwIfNoEntry: false })
+    const signature = stat && recordableSignature(stat, scannedAt)
+    if (signature) signatures[slug] = signature
+    const hash = stat && known?.hashOf(slug, statSignature(stat))
+    if (hash) {
+      out[i] = { slug, file, hash }
+      known!.onUnchanged(out[i])
+    } else toRead.push(i)
+  })
   let next = 0
   const worker = async () => {
-    while (next < valid.length) {
-      const i = next++
+    while (next < toRead.length) {
+      const i = toRead[next++]!
       const file = valid[i]!
       const bytes = await readFile(join(contentDir, file))
       const ref = { slug: file.slice(0, -3), file, hash: createHash('sha256').update(bytes).digest('hex') }
@@ -85,7 +109,7 @@ export async function readSources(
     }
   }
   await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker))
-  return out
+  return { refs: out, signatures, read: toRead.length }
 }
 
 /** The markdown after the frontmatter, leading blank lines removed: what is rendered and published. */

@@ -1,17 +1,29 @@
 /** What the build hands on about each article: the post index's entries and the manifest Astro reads. */
 import { indexFields, type IndexEntry } from '../../model/article.ts'
+import type { EntryLine } from '../../post-index/index-file.ts'
+import type { KeptEntry } from '../../post-index/index-file-writer.ts'
 import { compareEntries } from '../../post-index/post-index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
 import type { EntrySource } from './entries.ts'
 import { mapAhead } from './limited.ts'
 import { READ_AHEAD } from './article-files.ts'
 
-/** The post index's entries, in its order, each read as it is written. */
-export function indexEntries(published: readonly ArticleMeta[], entries: EntrySource): AsyncIterable<IndexEntry> {
+/**
+ * The post index's entries, in its order, each read as it is written; an article whose line
+ * `kept` gives (an unchanged article's, from the live build's index) is kept unread.
+ */
+export function indexEntries(
+  published: readonly ArticleMeta[],
+  entries: EntrySource,
+  kept: (m: ArticleMeta) => EntryLine | undefined = () => undefined,
+): AsyncIterable<IndexEntry | KeptEntry> {
   // The index's order compares days, where `published` compares moments.
   const key = (m: ArticleMeta) => ({ slug: m.slug, date: m.date.slice(0, 10) })
   const ordered = [...published].sort((a, b) => compareEntries(key(a), key(b)))
-  return mapAhead(ordered, READ_AHEAD, async (m) => indexEntry(m, await entries.text(m)))
+  return mapAhead(ordered, READ_AHEAD, async (m) => {
+    const line = kept(m)
+    return line ? { kept: line } : indexEntry(m, await entries.text(m))
+  })
 }
 
 export function indexEntry(m: ArticleMeta, source: string): IndexEntry {

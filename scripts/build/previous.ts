@@ -22,8 +22,12 @@ export interface BuildState {
   search: SearchState | null
   /** Every valid article, drafts included. */
   articles: ArticleMeta[]
+  /** Per article, the stat signature under which its file had its hash (source-stats.ts); absent: read it. */
+  sources?: Record<string, string>
   /** Per article page, a hash of its links to other articles: the page is reused only if they are the same. */
   navKeys?: Record<string, string>
+  /** Where each published article is in site/llms-full.txt (llms-full.ts), when known. */
+  llmsFull?: Record<string, [number, number]>
 }
 
 export interface Previous {

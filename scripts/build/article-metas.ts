@@ -1,0 +1,54 @@
+/** Every article's metadata, taking from the live build and the cache all it can. */
+import type { BuildCache } from './cache.ts'
+import { parseArticle, readSources, type ArticleMeta } from './content.ts'
+import type { BuildProblem } from './errors.ts'
+import type { Previous } from './previous.ts'
+
+export interface ArticleMetas {
+  /** Every valid article, drafts included, by slug. */
+  metas: ArticleMeta[]
+  /** Those whose file the live build and the cache do not know: to render. */
+  fresh: ArticleMeta[]
+  /** Per slug, the stat signature the next build may trust (source-stats.ts). */
+  signatures: Record<string, string>
+  /** Files read (the others' stat was unchanged), of how many. */
+  read: number
+  files: number
+}
+
+/**
+ * Metadata from the live build when the file is unchanged (by stat, or else by hash), else
+ * from the cache, else parsed (bad files are pushed to `problems`).
+ */
+export async function articleMetas(
+  contentDir: string,
+  files: readonly string[],
+  problems: BuildProblem[],
+  prev: Previous | undefined,
+  cache: BuildCache,
+): Promise<ArticleMetas> {
+  const metas: ArticleMeta[] = []
+  const fresh: ArticleMeta[] = []
+  const { refs, signatures, read } = await readSources(
+    contentDir,
+    files,
+    problems,
+    async (f) => {
+      const known = prev?.bySlug.get(f.slug)
+      if (known && known.hash === f.hash) return void metas.push(known)
+      const cached = await cache.get(f.hash)
+      if (cached) return void metas.push({ slug: f.slug, hash: f.hash, ...cached.meta })
+      const meta = parseArticle(f, problems)
+      if (meta) {
+        metas.push(meta)
+        fresh.push(meta)
+      }
+    },
+    prev && {
+      hashOf: (slug, signature) => (prev.state.sources?.[slug] === signature ? prev.bySlug.get(slug)?.hash : undefined),
+      onUnchanged: (ref) => void metas.push(prev.bySlug.get(ref.slug)!),
+    },
+  )
+  metas.sort((a, b) => (a.slug < b.slug ? -1 : 1))
+  return { metas, fresh, signatures, read, files: refs.length }
+}

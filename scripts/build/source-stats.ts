@@ -1,0 +1,23 @@
+/**
+ * Stat-based change detection for the article files, the rule of git's index
+ * (https://git-scm.com/docs/racy-git): a file whose size, mtime, ctime and inode are those the
+ * live build recorded is taken as unchanged, and neither read nor hashed. ctime cannot be set
+ * from user space, so an edit that keeps the size and puts the mtime back (`touch -d`) still
+ * shows. A file changed within RACY_MS of the scan that recorded it could share its timestamps
+ * with an edit made just after (file timestamps tick coarsely), so its stat is not recorded and
+ * the next build reads it again. The rule is in docs/architecture.md (the build).
+ */
+import type { Stats } from 'node:fs'
+
+/** Margin for coarse file timestamps: up to 2 s on some file systems (FAT), a clock tick on most. */
+export const RACY_MS = 3000
+
+/** What the build compares: size, mtime, ctime and inode. */
+export function statSignature(s: Stats): string {
+  return `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`
+}
+
+/** The signature to record for a file scanned at `scannedAt` (ms), or undefined when it is racy. */
+export function recordableSignature(s: Stats, scannedAt: number): string | undefined {
+  return Math.max(s.mtimeMs, s.ctimeMs) < scannedAt - RACY_MS ? statSignature(s) : undefined
+}
