@@ -1,6 +1,6 @@
 /**
  * The article pages and their files (the markdown twin, BibTeX, CSL-JSON, RIS) in a build's site
- * folder, and llms-full.txt: an unchanged article's files are linked from the live build.
+ * folder, and llms-full.txt (the newest articles'): an unchanged article's files are linked from the live build.
  */
 import { hash } from 'node:crypto'
 import { linkSync, mkdirSync } from 'node:fs'
@@ -12,7 +12,7 @@ import { articleCitation } from './citation/index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
 import type { EntrySource } from './entries.ts'
 import { forEachLimited, mapAhead } from './limited.ts'
-import { LLMS_FULL, reuseLlmsFull, writeLlmsFull } from './llms-full.ts'
+import { LLMS_FULL, LLMS_FULL_ARTICLES, reuseLlmsFull, writeLlmsFull } from './llms-full.ts'
 import type { Previous } from './previous.ts'
 import { coverHtml, navHtml, tocHtml } from './reading-parts.ts'
 
@@ -93,10 +93,11 @@ export async function writeArticles(
     published.every((m) => prev.bySlug.get(m.slug)?.hash === m.hash)
   const full = join(siteDir, LLMS_FULL)
   // Written beside the pages, in the order of the list.
+  const newest = published.slice(0, LLMS_FULL_ARTICLES)
   const fullText =
     sameArticles && reuseLlmsFull(join(prev.dir, 'site', LLMS_FULL), full)
       ? undefined
-      : writeLlmsFull(full, mapAhead(published, READ_AHEAD, twinOf))
+      : writeLlmsFull(full, mapAhead(newest, READ_AHEAD, twinOf), newest.length, published.length)
   await Promise.all([pages, fullText])
   return navKeys
 }

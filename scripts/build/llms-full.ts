@@ -1,6 +1,8 @@
 /**
- * llms-full.txt (llmstxt.org): every published article's markdown twin in one file, newest first,
- * for readers that want the whole publication in one fetch.
+ * llms-full.txt (llmstxt.org): the newest published articles' markdown twins in one file, newest
+ * first, for readers that want the recent publication in one fetch. Capped at LLMS_FULL_ARTICLES:
+ * the whole of a large site (a gigabyte at 50,000 articles) fits no reader's context and costs
+ * every build its write; llms.txt lists every article with the address of its markdown twin.
  */
 import { existsSync, linkSync, renameSync, rmSync } from 'node:fs'
 import { open } from 'node:fs/promises'
@@ -8,25 +10,36 @@ import { SITE } from '../../site/lib/site.ts'
 
 export const LLMS_FULL = 'llms-full.txt'
 
-const HEADER =
-  `# ${SITE.name}: every article\n\n> ${SITE.tagline} Every published article in markdown, newest first; ` +
-  'each is also at its Canonical address with ".md".\n'
+/** Articles in the file: the newest. */
+export const LLMS_FULL_ARTICLES = 200
+
+const header = (count: number, of: number) =>
+  `# ${SITE.name}: ${count === of ? 'every article' : `the newest ${count} of ${of} articles`}\n\n` +
+  `> ${SITE.tagline} ${count === of ? 'Every published article' : `The newest ${count} articles`} in markdown, ` +
+  'newest first; each is also at its Canonical address with ".md"' +
+  (count === of ? '.\n' : ', and /llms.txt lists every article with that address.\n')
 const SEPARATOR = '\n---\n\n'
 
 /** Bytes gathered before each write: few system calls, little memory. */
 const BATCH = 1 << 20
 
 /**
- * Writes the file at `path` from the twins, a batch at a time, so the corpus is never held
- * twice; into a new file renamed into place, since `path` may be a link to a previous build's
- * copy, which must not change.
+ * Writes the file at `path` from the twins (the newest `count` of `of` published articles), a
+ * batch at a time, so the articles are never held twice; into a new file renamed into place,
+ * since `path` may be a link to a previous build's copy, which must not change.
  */
-export async function writeLlmsFull(path: string, twins: AsyncIterable<string>): Promise<void> {
+export async function writeLlmsFull(
+  path: string,
+  twins: AsyncIterable<string>,
+  count: number,
+  of: number,
+): Promise<void> {
   const temporary = `${path}.tmp`
   const out = await open(temporary, 'w')
   try {
-    let batch: string[] = [HEADER]
-    let length = HEADER.length
+    const first = header(count, of)
+    let batch: string[] = [first]
+    let length = first.length
     for await (const twin of twins) {
       batch.push(SEPARATOR, twin)
       length += SEPARATOR.length + twin.length
