@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { build } from '../../scripts/build.ts'
@@ -110,6 +111,41 @@ describe('the memory plan', () => {
     await expect(run).rejects.toThrow(/"2GB" is not a whole number of megabytes/)
     expect(existsSync(join(dist, 'builds'))).toBe(false)
   })
+
+  it('refuses a cap the build cannot fit before it starts, saying what it needs', async () => {
+    const dist = tempDir('memory-refused')
+    const lines: string[] = []
+    const run = build(
+      {
+        ...process.env,
+        BASE_URL,
+        CONTENT_DIR: join(ROOT, 'test', 'fixtures', 'corpus'),
+        DIST_DIR: dist,
+        BUILD_MEMORY_MB: '300',
+      },
+      { log: (l) => lines.push(l) },
+    )
+    await expect(run).rejects.toThrow(/needs about \d+ MB until its site is live.*the cap is 300 MB/s)
+    expect(lines).toEqual([])
+    expect(existsSync(join(dist, 'builds'))).toBe(false)
+  })
+
+  it('runs Astro after the rendering under a cap too tight for both at once, and logs the plan', async () => {
+    const dist = tempDir('memory-tight')
+    const cores = availableParallelism()
+    const cap = Math.ceil(sitePeakMb(3, cores, true))
+    expect(sitePeakMb(3, cores, false)).toBeGreaterThan(cap)
+    const lines: string[] = []
+    const content = join(ROOT, 'test', 'fixtures', 'corpus')
+    await build(
+      { ...process.env, BASE_URL, CONTENT_DIR: content, DIST_DIR: dist, BUILD_MEMORY_MB: String(cap) },
+      { log: (l) => lines.push(l) },
+    )
+    expect(lines[0]).toMatch(
+      new RegExp(`^memory plan for 3 articles under ${cap} MB: ${cores} render threads?, Astro after them`),
+    )
+    expect(existsSync(join(dist, 'current', 'site', 'posts', 'hashing-rings.html'))).toBe(true)
+  }, 120_000)
 })
 
 describe('a sharded search index', () => {
