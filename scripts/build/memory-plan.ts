@@ -30,11 +30,11 @@ export const MEMORY_MODEL = {
   /** Astro's process building the list pages, feeds, sitemap and llms.txt from the manifest. */
   astroMb: (articles: number) => 700 + articles * 0.011,
   /** This process writing the pages, the post index and the edge files, its render threads ended. */
-  assembleMb: (articles: number) => 350 + articles * 0.012,
+  assembleMb: (articles: number) => 480 + articles * 0.004,
   /** This process while the search shards are indexed: its metadata of every article, no texts. */
-  searchParentMb: (articles: number) => 250 + articles * 0.006,
+  searchParentMb: (articles: number) => 480 + articles * 0.003,
   /** One shard process: Node, Pagefind, and Pagefind's index of its articles (about 1 MB each). */
-  shardMb: (articles: number) => 150 + articles * 1.05,
+  shardMb: (articles: number) => 150 + articles * 1.0,
 }
 
 /** More articles per shard than this makes each slower to write than two halves (Pagefind's write is superlinear). */
