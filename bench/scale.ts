@@ -48,11 +48,13 @@ for (const size of SIZES) {
     cold.seconds,
     `site live at ${phase(cold.output, 'site live')} s; ${shards} search shards`,
   )
+  // The plan the build chose under BUILD_MEMORY_MB, with the peaks its model expected.
+  const plan = /^memory plan .*$/m.exec(cold.output)?.[0] ?? ''
   row(
     `build ${size}: peak memory, whole process tree`,
     'MB',
     cold.peakMb,
-    `until the site is live: ${cold.sitePeakMb.toFixed(0)} MB`,
+    `until the site is live: ${cold.sitePeakMb.toFixed(0)} MB; ${plan}`,
   )
   // The site search in Chromium on this build: the first query (the index opened), then later ones.
   for (const r of await searchRows(join(env.DIST_DIR!, 'current', 'site'), String(size), SEARCH_QUERIES))

@@ -35,7 +35,7 @@ import { writeEdgeFiles } from './build/edge-files.ts'
 import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './build/entries.ts'
 import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { indexEntries, indexEntry, manifestRecord, newestFirst } from './build/index-entries.ts'
-import { memoryCap, planMemory } from './build/memory-plan.ts'
+import { memoryCap, planLine, planMemory } from './build/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './build/previous.ts'
 import { relatedArticles } from './build/related.ts'
 import { planShards, searchUpToDate, writeSearchShards } from './build/search-shards.ts'
@@ -93,6 +93,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // Refused here, before anything is written, when no plan fits the cap.
     const files = listArticleFiles(contentDir)
     const memory = planMemory(memoryCap(env), files.length, { shardArticles: options.shardArticles })
+    pool.threads = memory.renderThreads
+    log(planLine(memory, files.length))
     let prev = readPrevious(distDir, key)
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
     const entries = new EntrySource(cache, pool, contentDir)
@@ -109,7 +111,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     log(`validated, ${fresh.length} to render, after ${since()}`)
     // New and edited articles render while Astro builds the other pages.
     if (fresh.length > IN_THREAD_RENDERS) pool.preferWorkers()
-    const rendering = entries.renderAll(fresh, problems)
+    // The render threads end once every article is rendered: their memory is not held while the
+    // pages are assembled (a later render, should an entry vanish, starts them again).
+    const rendering = entries.renderAll(fresh, problems).then(() => pool.close())
 
     const published = metas.filter((m) => !m.draft).sort(newestFirst)
     const manifest = JSON.stringify(published.map(manifestRecord))
@@ -197,6 +201,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       } else {
         writeFileSync(join(dir, 'manifest.json'), manifest)
         writeFileSync(join(dir, 'openapi.json'), openapi)
+        // Under a tight cap Astro waits for the render threads to end, rather than run beside them.
+        if (memory.astroAlone) await rendering
         await runAstro(env, {
           baseUrl,
           contentDir,

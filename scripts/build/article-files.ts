@@ -1,6 +1,6 @@
 /**
  * The article pages and their files (the markdown twin, BibTeX, CSL-JSON, RIS) in a build's site
- * folder, and llms-full.txt: an unchanged article's files are linked from the live build.
+ * folder, and llms-full.txt (the newest articles'): an unchanged article's files are linked from the live build.
  */
 import { hash } from 'node:crypto'
 import { existsSync, linkSync, mkdirSync } from 'node:fs'
@@ -12,7 +12,14 @@ import { articleCitation } from './citation/index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
 import type { EntrySource } from './entries.ts'
 import { forEachLimited, mapAhead } from './limited.ts'
-import { LLMS_FULL, reuseLlmsFull, writeLlmsFull, type FullPart, type FullSpans } from './llms-full.ts'
+import {
+  LLMS_FULL,
+  LLMS_FULL_ARTICLES,
+  reuseLlmsFull,
+  writeLlmsFull,
+  type FullPart,
+  type FullSpans,
+} from './llms-full.ts'
 import type { Previous } from './previous.ts'
 import { coverHtml, navHtml, tocHtml } from './reading-parts.ts'
 
@@ -101,14 +108,15 @@ export async function writeArticles(
   const previousFull = prev && join(prev.dir, 'site', LLMS_FULL)
   const spans = previousFull && existsSync(previousFull) ? prev.state.llmsFull : undefined
   // Written beside the pages, in the order of the list; an unchanged article's twin copied from the live file.
-  const parts = mapAhead(published, READ_AHEAD, async (m): Promise<FullPart> => {
+  const newest = published.slice(0, LLMS_FULL_ARTICLES)
+  const parts = mapAhead(newest, READ_AHEAD, async (m): Promise<FullPart> => {
     const kept = spans && prev?.bySlug.get(m.slug)?.hash === m.hash ? spans[m.slug] : undefined
     return kept ? { slug: m.slug, kept } : { slug: m.slug, text: await twinOf(m) }
   })
   const fullText: Promise<FullSpans | undefined> =
     sameArticles && reuseLlmsFull(previousFull!, full)
       ? Promise.resolve(spans)
-      : writeLlmsFull(full, parts, spans && previousFull)
+      : writeLlmsFull(full, parts, newest.length, published.length, spans && previousFull)
   const [, llmsFull] = await Promise.all([pages, fullText])
   return { navKeys, llmsFull }
 }

@@ -14,14 +14,15 @@ import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticl
 export interface Renderer {
   /** Changes whenever the output could; part of the cache key. */
   version: string
-  createPool(): { render(markdown: string): Promise<RenderedArticle>; close(): Promise<void> }
+  /** `threads`: how many render threads at most (the memory plan's); the pool's own choice without it. */
+  createPool(threads?: number): { render(markdown: string): Promise<RenderedArticle>; close(): Promise<void> }
   /** Renders in this thread: for a handful of articles, cheaper than starting the pool's workers. */
   renderInThread?(markdown: string): Promise<RenderedArticle>
 }
 
 export const DEFAULT_RENDERER: Renderer = {
   version: RENDERER_VERSION,
-  createPool: () => createRenderPool(),
+  createPool: (threads) => createRenderPool({ threads }),
   renderInThread: renderMarkdown,
 }
 /** Up to this many articles to render, the build renders them in its own thread. */
@@ -37,6 +38,8 @@ export class LazyPool {
   private readonly renderer: Renderer
   private pool: ReturnType<Renderer['createPool']> | undefined
   private inThread = 0
+  /** Render threads the memory plan allows (scripts/build/memory-plan.ts). */
+  threads: number | undefined
   constructor(renderer: Renderer) {
     this.renderer = renderer
   }
@@ -50,7 +53,7 @@ export class LazyPool {
       this.inThread++
       return this.renderer.renderInThread(markdown)
     }
-    return (this.pool ??= this.renderer.createPool()).render(markdown)
+    return (this.pool ??= this.renderer.createPool(this.threads)).render(markdown)
   }
 
   /** Ends the workers; a later render starts them again. */

@@ -1,6 +1,8 @@
 /**
- * llms-full.txt (llmstxt.org): every published article's markdown twin in one file, newest first,
- * for readers that want the whole publication in one fetch.
+ * llms-full.txt (llmstxt.org): the newest published articles' markdown twins in one file, newest
+ * first, for readers that want the recent publication in one fetch. Capped at LLMS_FULL_ARTICLES:
+ * the whole of a large site (a gigabyte at 50,000 articles) fits no reader's context and costs
+ * every build its write; llms.txt lists every article with the address of its markdown twin.
  */
 import { existsSync, linkSync, renameSync, rmSync } from 'node:fs'
 import { open } from 'node:fs/promises'
@@ -9,9 +11,14 @@ import { SITE } from '../../site/lib/site.ts'
 
 export const LLMS_FULL = 'llms-full.txt'
 
-const HEADER =
-  `# ${SITE.name}: every article\n\n> ${SITE.tagline} Every published article in markdown, newest first; ` +
-  'each is also at its Canonical address with ".md".\n'
+/** Articles in the file: the newest. */
+export const LLMS_FULL_ARTICLES = 200
+
+const header = (count: number, of: number) =>
+  `# ${SITE.name}: ${count === of ? 'every article' : `the newest ${count} of ${of} articles`}\n\n` +
+  `> ${SITE.tagline} ${count === of ? 'Every published article' : `The newest ${count} articles`} in markdown, ` +
+  'newest first; each is also at its Canonical address with ".md"' +
+  (count === of ? '.\n' : ', and /llms.txt lists every article with that address.\n')
 const SEPARATOR = '\n---\n\n'
 const SEPARATOR_BYTES = Buffer.byteLength(SEPARATOR)
 
@@ -25,13 +32,16 @@ export type FullPart = { slug: string; text: string } | { slug: string; kept: [n
 export type FullSpans = Record<string, [number, number]>
 
 /**
- * Writes the file at `path` from the twins, a batch at a time, so the corpus is never held
- * twice; into a new file renamed into place, since `path` may be a link to a previous build's
- * copy, which must not change. Kept articles are copied from `previous`, consecutive ones at once.
+ * Writes the file at `path` from the twins (the newest `count` of `of` published articles), a
+ * batch at a time, so the articles are never held twice; into a new file renamed into place,
+ * since `path` may be a link to a previous build's copy, which must not change. Kept articles
+ * are copied from `previous`, consecutive ones at once.
  */
 export async function writeLlmsFull(
   path: string,
   parts: AsyncIterable<FullPart>,
+  count: number,
+  of: number,
   previous?: string,
 ): Promise<FullSpans> {
   const temporary = `${path}.tmp`
@@ -39,9 +49,10 @@ export async function writeLlmsFull(
   const from = previous === undefined ? undefined : await open(previous, 'r')
   const spans: FullSpans = {}
   try {
-    let batch: string[] = [HEADER]
+    const first = header(count, of)
+    let batch: string[] = [first]
     let length = 0
-    let offset = Buffer.byteLength(HEADER)
+    let offset = Buffer.byteLength(first)
     // The previous file's bytes still to copy, [start, end).
     let run: [number, number] | undefined
     const flush = async () => {

@@ -1,11 +1,12 @@
 /**
  * The build's memory plan. BUILD_MEMORY_MB caps the resident memory of the build's whole process
  * tree (this process, its render threads, Astro, the search shards' Pagefind processes); the
- * plan sizes the search shards and how many are indexed at once to fit, and refuses, before
- * anything is written, a cap that no plan fits.
+ * plan chooses how many render threads run, whether Astro runs beside the rendering or alone
+ * after it, and the size of the search shards and how many are indexed at once, to fit; and it
+ * refuses, before anything is written, a cap that not even its leanest choice fits.
  *
  * The figures are measured peaks (`npm run bench -- --scale` prints the real ones beside them),
- * with a margin; Pagefind's grows with the articles of the shard it indexes.
+ * with a margin; see docs/benchmark.md for the measurements they come from.
  */
 import { availableParallelism, totalmem } from 'node:os'
 import { BuildError } from './errors.ts'
@@ -19,15 +20,21 @@ export const defaultBuildMemoryMb = () => Math.floor((totalmem() / 2 ** 20) * 0.
 
 /**
  * Peak resident memory, in MB, of each part of a build: measured on the bench's corpus (articles
- * of 1,500 to 4,000 words) at 1,000 and 10,000 articles, with a margin.
+ * of 1,500 to 4,000 words) at 10,000 and 50,000 articles, with a margin.
  */
 export const MEMORY_MODEL = {
+  /** This process while the articles render or Astro runs: every article's metadata and the manifest. */
+  buildMb: (articles: number) => 320 + articles * 0.007,
+  /** One render thread: its heap (highlighter, grammars, formula caches) and its share of native memory. */
+  renderThreadMb: 350,
+  /** Astro's process building the list pages, feeds, sitemap and llms.txt from the manifest. */
+  astroMb: (articles: number) => 700 + articles * 0.011,
+  /** This process writing the pages, the post index and the edge files, its render threads ended. */
+  assembleMb: (articles: number) => 480 + articles * 0.004,
   /** This process while the search shards are indexed: its metadata of every article, no texts. */
-  searchParentMb: (articles: number) => 150 + articles * 0.03,
-  /** Until the site is live: this process, its render threads and Astro's process. */
-  siteMb: (articles: number) => 1050 + articles * 0.06,
+  searchParentMb: (articles: number) => 480 + articles * 0.003,
   /** One shard process: Node, Pagefind, and Pagefind's index of its articles (about 1 MB each). */
-  shardMb: (articles: number) => 150 + articles * 1.05,
+  shardMb: (articles: number) => 150 + articles * 1.0,
 }
 
 /** More articles per shard than this makes each slower to write than two halves (Pagefind's write is superlinear). */
@@ -36,10 +43,17 @@ const MIN_SHARD_ARTICLES = 50
 
 export interface MemoryPlan {
   capMb: number
+  /** Render worker threads. */
+  renderThreads: number
+  /** Astro runs after the articles are rendered and the render threads have ended, not beside them. */
+  astroAlone: boolean
   /** Hash bits of the search shards (2^bits shards). */
   shardBits: number
   /** Search shard processes at once. */
   shardParallel: number
+  /** The peak the plan expects until the site is live, and while the search index is written. */
+  siteMb: number
+  searchMb: number
 }
 
 /** BUILD_MEMORY_MB, or the default; a value that is not a whole number of MB is refused. */
@@ -57,33 +71,53 @@ export function memoryCap(env: NodeJS.ProcessEnv): number {
   return Number(raw)
 }
 
+/** Peak until the site is live with `threads` render threads, Astro beside them or alone. */
+export function sitePeakMb(articles: number, threads: number, astroAlone: boolean): number {
+  const m = MEMORY_MODEL
+  const rendering = m.buildMb(articles) + threads * m.renderThreadMb
+  const astro = m.astroMb(articles)
+  const beside = astroAlone ? Math.max(rendering, m.buildMb(articles) + astro) : rendering + astro
+  return Math.max(beside, m.assembleMb(articles))
+}
+
+/** Rounded up to 64 MB, for a figure a message names. */
+const need = (mb: number) => Math.ceil(mb / 64) * 64
+
 /**
- * The plan for `articles` published articles under `capMb`. `shardArticles` fixes the shard size
- * (tests); otherwise shards are as large as one fits beside this process, up to MAX_SHARD_ARTICLES.
+ * The plan for `articles` published articles under `capMb`: the fastest choice that fits (every
+ * core rendering beside Astro; then Astro alone; then fewer threads). `shardArticles` fixes the
+ * shard size (tests); otherwise shards are as large as one fits beside this process, up to
+ * MAX_SHARD_ARTICLES.
  */
 export function planMemory(
   capMb: number,
   articles: number,
   options: { shardArticles?: number; cores?: number } = {},
 ): MemoryPlan {
-  const cores = options.cores ?? availableParallelism()
-  const need = (mb: number) => Math.ceil(mb / 64) * 64
-  const site = MEMORY_MODEL.siteMb(articles)
-  if (site > capMb)
+  const cores = Math.max(1, options.cores ?? availableParallelism())
+  const choices = [
+    { threads: cores, astroAlone: false },
+    ...Array.from({ length: cores }, (_, i) => ({ threads: cores - i, astroAlone: true })),
+  ]
+  const site = choices.find((c) => sitePeakMb(articles, c.threads, c.astroAlone) <= capMb)
+  const leanest = sitePeakMb(articles, 1, true)
+  if (!site)
     throw new BuildError([
       {
         file: 'BUILD_MEMORY_MB',
         message:
-          `a build of ${articles} articles needs about ${need(site)} MB until its site is live; ` +
-          `the cap is ${capMb} MB`,
-        fix: `set BUILD_MEMORY_MB to at least ${need(site)}`,
+          `a build of ${articles} articles needs about ${need(leanest)} MB until its site is live, ` +
+          `with one render thread and Astro alone; the cap is ${capMb} MB`,
+        fix: `set BUILD_MEMORY_MB to at least ${need(leanest)}`,
       },
     ])
-  const forShards = capMb - MEMORY_MODEL.searchParentMb(articles)
+  const parent = MEMORY_MODEL.searchParentMb(articles)
+  const forShards = capMb - parent
+  const perArticle = MEMORY_MODEL.shardMb(1) - MEMORY_MODEL.shardMb(0)
   // The largest shard that fits beside this process, one at a time.
-  const fits = Math.floor((forShards - MEMORY_MODEL.shardMb(0)) / (MEMORY_MODEL.shardMb(1) - MEMORY_MODEL.shardMb(0)))
+  const fits = Math.floor((forShards - MEMORY_MODEL.shardMb(0)) / perArticle)
   const perShard = options.shardArticles ?? Math.min(MAX_SHARD_ARTICLES, fits)
-  const minimum = MEMORY_MODEL.searchParentMb(articles) + MEMORY_MODEL.shardMb(MIN_SHARD_ARTICLES)
+  const minimum = parent + MEMORY_MODEL.shardMb(MIN_SHARD_ARTICLES)
   const bits = shardBits(articles, perShard)
   const largest = largestShard(articles, bits)
   // Shards of fewer than MIN_SHARD_ARTICLES would make a search open too many of them.
@@ -92,9 +126,29 @@ export function planMemory(
       {
         file: 'BUILD_MEMORY_MB',
         message: `the search index of ${articles} articles needs at least ${need(minimum)} MB; the cap is ${capMb} MB`,
-        fix: `set BUILD_MEMORY_MB to at least ${need(Math.max(minimum, site))}`,
+        fix: `set BUILD_MEMORY_MB to at least ${need(Math.max(minimum, leanest))}`,
       },
     ])
   const parallel = Math.max(1, Math.min(cores, Math.floor(forShards / MEMORY_MODEL.shardMb(largest)), 2 ** bits))
-  return { capMb, shardBits: bits, shardParallel: parallel }
+  return {
+    capMb,
+    renderThreads: site.threads,
+    astroAlone: site.astroAlone,
+    shardBits: bits,
+    shardParallel: parallel,
+    siteMb: Math.round(sitePeakMb(articles, site.threads, site.astroAlone)),
+    searchMb: Math.round(parent + parallel * MEMORY_MODEL.shardMb(largest)),
+  }
+}
+
+/** What the plan chose, in one line for the build's log. */
+export function planLine(plan: MemoryPlan, articles: number): string {
+  const threads = `${plan.renderThreads} render thread${plan.renderThreads === 1 ? '' : 's'}`
+  const astro = plan.astroAlone ? 'Astro after them' : 'Astro beside them'
+  const count = 2 ** plan.shardBits
+  const shards = `${count} search shard${count === 1 ? '' : 's'}, ${plan.shardParallel} at a time`
+  return (
+    `memory plan for ${articles} articles under ${plan.capMb} MB: ${threads}, ${astro} ` +
+    `(about ${plan.siteMb} MB); ${shards} (about ${plan.searchMb} MB)`
+  )
 }

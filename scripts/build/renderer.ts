@@ -18,8 +18,11 @@ export async function renderMarkdown(markdown: string): Promise<RenderedArticle>
   return (await load()).renderMarkdown(markdown)
 }
 
-export function createRenderPool(): { render(markdown: string): Promise<RenderedArticle>; close(): Promise<void> } {
-  const pool = load().then((r) => r.createRenderPool())
+export function createRenderPool(options: { threads?: number } = {}): {
+  render(markdown: string): Promise<RenderedArticle>
+  close(): Promise<void>
+} {
+  const pool = load().then((r) => r.createRenderPool(options))
   return {
     render: async (markdown) => (await pool).render(markdown),
     close: async () => (await pool).close(),

@@ -1,9 +1,11 @@
 /**
  * The site's feeds, written as strings: RSS 2.0 (`/rss.xml`, with `dc:creator`, `atom:link
  * rel="self"` and `lastBuildDate`, as feed validators ask) and Atom 1.0 (`/atom.xml`, RFC 4287).
- * Both list every published article, newest first, from the articles manifest; the dates they
- * carry come from the articles, never from the clock, so a rebuild of the same content writes
- * the same bytes.
+ * Both carry the newest FEED_ENTRIES published articles, newest first, from the articles
+ * manifest: a feed is a window on what is new that readers poll, not an archive (RFC 5005 §1;
+ * the archive is the sitemap, llms.txt and the API's list), so its size and the build's work on
+ * it do not grow with the site. The dates they carry come from the articles, never from the
+ * clock, so a rebuild of the same content writes the same bytes.
  */
 import { doiUrl, orcidUrl } from '../../model/article.ts'
 import { escapeXml } from '../../model/xml-text.ts'
@@ -17,6 +19,9 @@ export const FEEDS = {
 
 export { escapeXml }
 
+/** Entries in each feed: the newest articles. */
+export const FEED_ENTRIES = 50
+
 const updatedOf = (a: Article) => a.data.lastModified ?? a.data.date
 
 /** When the feed last changed: its newest article's last change (the build time of an empty site). */
@@ -26,7 +31,8 @@ function feedUpdated(articles: readonly Article[]): Date {
   return newest ?? new Date()
 }
 
-export function rssFeed(articles: readonly Article[], site: URL): string {
+export function rssFeed(all: readonly Article[], site: URL): string {
+  const articles = all.slice(0, FEED_ENTRIES)
   const abs = (path: string) => escapeXml(new URL(path, site).href)
   const items = articles.map((a) =>
     [
@@ -59,7 +65,8 @@ export function rssFeed(articles: readonly Article[], site: URL): string {
   ].join('\n')
 }
 
-export function atomFeed(articles: readonly Article[], site: URL): string {
+export function atomFeed(all: readonly Article[], site: URL): string {
+  const articles = all.slice(0, FEED_ENTRIES)
   const abs = (path: string) => escapeXml(new URL(path, site).href)
   const entries = articles.map((a) =>
     [

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { build } from '../../scripts/build.ts'
 import { largestShard, planShards, shardBits, shardOf } from '../../scripts/build/search-shards.ts'
-import { MEMORY_MODEL, planMemory } from '../../scripts/build/memory-plan.ts'
+import { MEMORY_MODEL, planLine, planMemory, sitePeakMb } from '../../scripts/build/memory-plan.ts'
 import { BuildError } from '../../scripts/build/errors.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
 import { tempDir } from '../support/temp.ts'
@@ -42,34 +43,60 @@ describe('the memory plan', () => {
   it('refuses a cap no build fits, naming the least that does', () => {
     expect(() => planMemory(300, 1000)).toThrow(BuildError)
     expect(() => planMemory(300, 1000)).toThrow(
-      /BUILD_MEMORY_MB.*needs about \d+ MB.*set BUILD_MEMORY_MB to at least \d+/s,
+      /BUILD_MEMORY_MB.*needs about \d+ MB until its site is live.*set BUILD_MEMORY_MB to at least \d+/s,
     )
+    // The least it names is enough.
+    const least = Number(/at least (\d+)/.exec(String(catchError(() => planMemory(300, 50_000))))![1])
+    expect(() => planMemory(least - 64, 50_000, { cores: 2 })).toThrow(BuildError)
+    expect(planMemory(least, 50_000, { cores: 2 }).capMb).toBe(least)
   })
 
-  it('sizes shards and how many are indexed at once to fit the cap, up to the cores', () => {
+  it('sizes threads, Astro, shards and how many are indexed at once to fit the cap, up to the cores', () => {
     for (const articles of [40, 5_000, 10_000, 50_000])
-      for (const cap of [2048, 3072, 6144, 16_384]) {
+      for (const cap of [1024, 2048, 3072, 6144, 16_384]) {
         let plan
         try {
           plan = planMemory(cap, articles, { cores: 2 })
         } catch (e) {
-          // Refused only when the site alone would not fit, or not one shard beside it.
+          // Refused only when the leanest site would not fit, or not one shard beside it.
           expect(e).toBeInstanceOf(BuildError)
           expect(
-            MEMORY_MODEL.siteMb(articles) > cap ||
+            sitePeakMb(articles, 1, true) > cap ||
               MEMORY_MODEL.searchParentMb(articles) + MEMORY_MODEL.shardMb(50) > cap,
           ).toBe(true)
           continue
         }
+        expect(
+          sitePeakMb(articles, plan.renderThreads, plan.astroAlone),
+          `${articles} in ${cap} MB`,
+        ).toBeLessThanOrEqual(cap)
         const largest = largestShard(articles, plan.shardBits)
         expect(
           MEMORY_MODEL.searchParentMb(articles) + plan.shardParallel * MEMORY_MODEL.shardMb(largest),
           `${articles} in ${cap} MB`,
         ).toBeLessThanOrEqual(cap)
         expect(plan.shardParallel).toBeLessThanOrEqual(2)
+        expect(plan.renderThreads).toBeLessThanOrEqual(2)
       }
-    expect(planMemory(2048, 40, { cores: 2 })).toEqual({ capMb: 2048, shardBits: 0, shardParallel: 1 })
-    expect(planMemory(16_384, 10_000, { cores: 2 }).shardParallel).toBe(2)
+    expect(planMemory(2048, 40, { cores: 2 })).toMatchObject({ capMb: 2048, shardBits: 0, shardParallel: 1 })
+    expect(planMemory(16_384, 10_000, { cores: 2 })).toMatchObject({
+      renderThreads: 2,
+      astroAlone: false,
+      shardParallel: 2,
+    })
+  })
+
+  it('fits 50,000 articles in 2 GB by running Astro alone, and says what it chose', () => {
+    const plan = planMemory(2048, 50_000, { cores: 2 })
+    expect(plan.astroAlone).toBe(true)
+    expect(plan.siteMb).toBeLessThanOrEqual(2048)
+    expect(plan.searchMb).toBeLessThanOrEqual(2048)
+    expect(planLine(plan, 50_000)).toMatch(
+      new RegExp(
+        '^memory plan for 50000 articles under 2048 MB: \\d render threads?, Astro after them ' +
+          '\\(about \\d+ MB\\); \\d+ search shards, 1 at a time \\(about \\d+ MB\\)$',
+      ),
+    )
   })
 
   it('refuses BUILD_MEMORY_MB that is not a number of megabytes, before reading anything', async () => {
@@ -84,6 +111,41 @@ describe('the memory plan', () => {
     await expect(run).rejects.toThrow(/"2GB" is not a whole number of megabytes/)
     expect(existsSync(join(dist, 'builds'))).toBe(false)
   })
+
+  it('refuses a cap the build cannot fit before it starts, saying what it needs', async () => {
+    const dist = tempDir('memory-refused')
+    const lines: string[] = []
+    const run = build(
+      {
+        ...process.env,
+        BASE_URL,
+        CONTENT_DIR: join(ROOT, 'test', 'fixtures', 'corpus'),
+        DIST_DIR: dist,
+        BUILD_MEMORY_MB: '300',
+      },
+      { log: (l) => lines.push(l) },
+    )
+    await expect(run).rejects.toThrow(/needs about \d+ MB until its site is live.*the cap is 300 MB/s)
+    expect(lines).toEqual([])
+    expect(existsSync(join(dist, 'builds'))).toBe(false)
+  })
+
+  it('runs Astro after the rendering under a cap too tight for both at once, and logs the plan', async () => {
+    const dist = tempDir('memory-tight')
+    const cores = availableParallelism()
+    const cap = Math.ceil(sitePeakMb(3, cores, true))
+    expect(sitePeakMb(3, cores, false)).toBeGreaterThan(cap)
+    const lines: string[] = []
+    const content = join(ROOT, 'test', 'fixtures', 'corpus')
+    await build(
+      { ...process.env, BASE_URL, CONTENT_DIR: content, DIST_DIR: dist, BUILD_MEMORY_MB: String(cap) },
+      { log: (l) => lines.push(l) },
+    )
+    expect(lines[0]).toMatch(
+      new RegExp(`^memory plan for 3 articles under ${cap} MB: ${cores} render threads?, Astro after them`),
+    )
+    expect(existsSync(join(dist, 'current', 'site', 'posts', 'hashing-rings.html'))).toBe(true)
+  }, 120_000)
 })
 
 describe('a sharded search index', () => {
@@ -216,4 +278,13 @@ function running(pid: number): boolean {
   } catch {
     return false
   }
+}
+
+function catchError(fn: () => unknown): unknown {
+  try {
+    fn()
+  } catch (e) {
+    return e
+  }
+  throw new Error('expected an error')
 }

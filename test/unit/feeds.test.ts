@@ -1,7 +1,7 @@
 import { parseAtomFeed, parseRssFeed } from 'feedsmith'
 import { describe, expect, it } from 'vitest'
 import type { Article } from '../../site/lib/articles.ts'
-import { atomFeed, escapeXml, rssFeed } from '../../site/lib/feeds.ts'
+import { FEED_ENTRIES, atomFeed, escapeXml, rssFeed } from '../../site/lib/feeds.ts'
 
 const SITE = new URL('https://research.example.org')
 
@@ -126,5 +126,17 @@ describe('the feeds of a multi-author article', () => {
       { name: 'Charles Babbage' },
     ])
     expect(entry?.updated).toBe('2025-08-01T00:00:00.000Z')
+  })
+})
+
+describe('the feeds’ window', () => {
+  it('carries the newest FEED_ENTRIES articles, newest first, however many are published', () => {
+    const many = Array.from({ length: FEED_ENTRIES + 7 }, (_, i) =>
+      article(`a-${i}`, { date: new Date(Date.UTC(2025, 0, 1) - i * 86_400_000) }),
+    )
+    const links = (xml: string) => [...xml.matchAll(/posts\/(a-\d+)/g)].map((m) => m[1])
+    const newest = many.slice(0, FEED_ENTRIES).map((a) => a.id)
+    expect([...new Set(links(rssFeed(many, SITE)))]).toEqual(newest)
+    expect([...new Set(links(atomFeed(many, SITE)))]).toEqual(newest)
   })
 })
