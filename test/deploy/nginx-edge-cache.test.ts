@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { ANSWER_HEADERS } from '../support/nginx.ts'
 import { fromEdge, useProxy } from '../support/nginx-proxy.ts'
 import { freePort, waitFor, type Running } from '../support/processes.ts'
 
@@ -242,16 +243,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
         expect(service!.status).toBe(429)
         expect(refused.status).toBe(429)
         expect(refused.body).toBe(await service!.text())
-        for (const name of [
-          'content-type',
-          'cache-control',
-          'access-control-allow-origin',
-          'access-control-expose-headers',
-          'content-security-policy',
-          'x-content-type-options',
-          'x-frame-options',
-        ])
-          expect(refused.headers[name], name).toBe(service!.headers.get(name))
+        for (const name of ANSWER_HEADERS) expect(refused.headers[name], name).toBe(service!.headers.get(name))
         // An answer for programs: the headers that only guide a page's rendering are in neither.
         for (const name of ['referrer-policy', 'cross-origin-opener-policy', 'x-xss-protection']) {
           expect(refused.headers[name], name).toBeUndefined()

@@ -13,6 +13,7 @@ export const ANSWER_HEADERS = [
   'access-control-expose-headers',
   'content-security-policy',
   'x-content-type-options',
+  'x-frame-options',
 ] as const
 
 /** Renders one of the deployment's nginx templates the way the nginx image's envsubst does. */
