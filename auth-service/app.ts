@@ -139,10 +139,11 @@ export function createApp(deps: AppDeps): RequestListener {
   express.use(apiNotFound)
   express.use(errorHandler(logError))
 
+  const origin = { https: deps.baseUrl.startsWith('https:') }
   return pipeline({
     rows: (ENDPOINTS as readonly Endpoint[]).map((e) => rowAnswer(e, parts)),
-    constantHeaders: securityHeaderList({ https: deps.baseUrl.startsWith('https:') }),
-    apiHeaders: apiSecurityHeaderList({ https: deps.baseUrl.startsWith('https:') }),
+    constantHeaders: securityHeaderList(origin),
+    apiHeaders: apiSecurityHeaderList(origin),
     logger: deps.logger && requestLineLogger(deps.logger),
     metrics: deps.metrics,
     accepting: deps.accepting,

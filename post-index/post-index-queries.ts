@@ -6,7 +6,7 @@
 import type { Post } from '../model/article.ts'
 import { layDetail } from './detail-body.ts'
 import { fileValidators } from './edge-files.ts'
-import { HotDetails } from './hot-details.ts'
+import { hotDetails, keptPages, keptSearches } from './kept-answers.ts'
 import {
   compareEntries,
   type ListPosition,
@@ -25,30 +25,18 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
   const { posts, postAt, bodies, modifiedMs } = state
   const bySlug = new Map<string, number>(state.slugs.map((slug, i) => [slug, i]))
   const search = keywordIndexFrom(state.search)
-  // Only the validators are kept per article, and the hot details up to a budget: keeping every
-  // body would hold the corpus again.
+  // Only the validators are kept for every article, the details of the hot ones up to a budget:
+  // keeping every body would hold the corpus again.
   const validators: Array<Validators | undefined> = []
-  const hot = new HotDetails()
+  const hot = hotDetails()
   const lists = new Map<number, PreparedBody>()
-  // Popular queries repeat: their answers are kept, for this index only, up to a bound.
-  const searches = new Map<string, PreparedBody>()
-  const SEARCH_CACHE_LIMIT = 10_000
+  const searches = keptSearches()
   const { dates, slugs, byTag, byAuthor } = state
   const size = modifiedMs.length
-  // Pages past the first, and filtered ones, are kept up to a total size and count, the oldest
-  // dropped first; the first pages of the whole list, one per limit, are kept apart.
-  const pages = new Map<string, PreparedBody>()
+  // Pages past the first, and filtered ones, are kept up to a budget; the first pages of the
+  // whole list, one per limit, are kept apart.
+  const pages = keptPages()
   const firstPages = new Map<number, PreparedBody>()
-  let pageBytes = 0
-  const keepPage = (key: string, page: PreparedBody) => {
-    pages.set(key, page)
-    pageBytes += page.body.length
-    for (const [oldest, old] of pages) {
-      if (pageBytes <= PAGE_CACHE.bytes && pages.size <= PAGE_CACHE.entries) break
-      pages.delete(oldest)
-      pageBytes -= old.body.length
-    }
-  }
   /** The first position after `after` in the list order (binary search: the order is the index's). */
   const firstAfter = (after: ListPosition): number => {
     let lo = 0
@@ -142,18 +130,14 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     searchBody(query, limit) {
       const key = `${limit}\0${query}`
       let body = searches.get(key)
-      if (body) {
-        // Refresh its place: the Map's order is the eviction order.
-        searches.delete(key)
-      } else {
+      if (!body) {
         const { body: bytes, newest } = envelope(
           `"query":${JSON.stringify(query)},"posts":`,
           search.search(query, limit),
         )
         body = prepareBytes(bytes, newest || now.getTime())
-        if (searches.size >= SEARCH_CACHE_LIMIT) searches.delete(searches.keys().next().value!)
+        searches.set(key, body)
       }
-      searches.set(key, body)
       return body
     },
     listPage(filter, after, limit, next) {
@@ -198,7 +182,7 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
         return next({ date: dates[last]!, slug: slugs[last]! })
       })
       if (opening) firstPages.set(limit, body)
-      else keepPage(key, body)
+      else pages.set(key, body)
       return body
     },
     searchPage(query, after, limit, next) {
@@ -219,14 +203,13 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
           slug: slugs[last]!,
         })
       })
-      keepPage(key, body)
+      pages.set(key, body)
       return body
     },
   }
 }
 
 /** Pages kept per index (see postIndexFrom): many distinct filters cost at most this. */
-const PAGE_CACHE = { bytes: 32 << 20, entries: 10_000 }
 const NONE = new Int32Array(0)
 
 /** The first place in an ascending list whose value is at least `value`. */

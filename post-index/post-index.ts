@@ -45,7 +45,7 @@ export interface PostIndex {
   readonly build?: string
   /**
    * An article's detail response `{...post, "markdown"}`, laid out from the index's BodySource
-   * when it is not among the hot details (hot-details.ts: the most read, up to a byte budget).
+   * when it is not among the hot details (kept-answers.ts: the most recently read, up to a byte budget).
    * The same object while it stays hot. Throws when the body cannot be read.
    */
   detail(slug: string): PreparedBody | undefined

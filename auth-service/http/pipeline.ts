@@ -69,6 +69,7 @@ function travel(p: Built, req: IncomingMessage, res: ServerResponse) {
   const url = parseurl(req)
   const path = url?.pathname ?? '/'
   const search = typeof url?.query === 'string' ? url.query : null
+  // null: the path does not decode, refused below; undefined: not the table's (the site's).
   const place = decodes(path) ? p.find(req.method!, path) : null
   // Pages carry the pages' security headers; the table's other answers are documents for programs.
   const headers = [...(place && !('row' in place && place.row.page) ? p.apiHeaders : p.constantHeaders)]

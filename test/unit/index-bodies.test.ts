@@ -41,7 +41,7 @@ describe('bodies read from the build', () => {
     for (const { slug } of entries) {
       const mine = loaded.detail(slug)!
       expect(mine, slug).toEqual(memory.detail(slug))
-      // The second read answers the same (the hot details keep it, hot-details.ts).
+      // The second read answers the same (the hot details keep it, kept-answers.ts).
       expect(loaded.detail(slug)).toEqual(mine)
     }
   })

@@ -1,6 +1,6 @@
-/** The hot details: kept up to a byte budget, the least recently read dropped first. */
+/** The answers an index keeps: within their byte budgets, the least recently read dropped first. */
 import { describe, expect, it } from 'vitest'
-import { HotDetails } from '../../post-index/hot-details.ts'
+import { hotDetails } from '../../post-index/kept-answers.ts'
 import type { PreparedBody } from '../../post-index/post-index.ts'
 
 const detail = (bytes: number): PreparedBody => ({
@@ -11,27 +11,27 @@ const detail = (bytes: number): PreparedBody => ({
 
 describe('hot details', () => {
   it('keeps details up to its budget and drops the least recently read first', () => {
-    const hot = new HotDetails(300)
+    const hot = hotDetails(300)
     const [a, b, c] = [detail(100), detail(100), detail(100)]
     hot.set(1, a)
     hot.set(2, b)
     hot.set(3, c)
-    expect(hot.bytes).toBe(300)
+    expect(hot.calculatedSize).toBe(300)
     // Reading 1 makes 2 the least recently read: the next one in drops it.
     expect(hot.get(1)).toBe(a)
     hot.set(4, detail(100))
     expect(hot.get(2)).toBeUndefined()
     expect(hot.get(1)).toBe(a)
     expect(hot.get(3)).toBe(c)
-    expect(hot.bytes).toBe(300)
+    expect(hot.calculatedSize).toBe(300)
   })
 
   it('drops as many as a large detail needs, and never keeps one over the whole budget', () => {
-    const hot = new HotDetails(300)
+    const hot = hotDetails(300)
     for (let i = 0; i < 3; i++) hot.set(i, detail(100))
     hot.set(9, detail(250))
     expect([0, 1, 2].map((i) => hot.get(i))).toEqual([undefined, undefined, undefined])
-    expect(hot.bytes).toBe(250)
+    expect(hot.calculatedSize).toBe(250)
     hot.set(10, detail(301))
     expect(hot.get(10)).toBeUndefined()
     expect(hot.get(9)?.body.length).toBe(250)

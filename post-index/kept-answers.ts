@@ -1,0 +1,31 @@
+/**
+ * The answers a loaded index keeps, each cache bounded (lru-cache, least recently read dropped
+ * first), so that the service's memory follows these budgets and not the corpus
+ * (docs/operations.md): repeated reads cost a lookup, the rest are laid out again.
+ */
+import { LRUCache } from 'lru-cache'
+import type { PreparedBody } from './post-index.ts'
+
+/** The bytes of detail responses kept per loaded index: the hot articles (about 6,000 of 20 KB). */
+export const HOT_DETAIL_BYTES = 128 << 20
+/** Pages past the first and filtered pages, by total size and count. */
+export const PAGE_CACHE = { bytes: 32 << 20, entries: 10_000 }
+/** Search answers, by count (each is a page of at most 50 posts). */
+export const SEARCH_CACHE_ENTRIES = 10_000
+
+const sizeOf = (answer: PreparedBody) => Math.max(1, answer.body.length)
+
+/**
+ * Detail responses by article position. Without them a detail is laid out on each read from the
+ * bodies file (a positioned read into a fresh ~20 KB buffer); a detail larger than the budget is
+ * not kept.
+ */
+export const hotDetails = (bytes = HOT_DETAIL_BYTES) =>
+  new LRUCache<number, PreparedBody>({ maxSize: bytes, sizeCalculation: sizeOf })
+
+/** Pages of the lists and of searches, by their query. */
+export const keptPages = () =>
+  new LRUCache<string, PreparedBody>({ max: PAGE_CACHE.entries, maxSize: PAGE_CACHE.bytes, sizeCalculation: sizeOf })
+
+/** Search answers by limit and query: popular queries repeat. */
+export const keptSearches = () => new LRUCache<string, PreparedBody>({ max: SEARCH_CACHE_ENTRIES })
