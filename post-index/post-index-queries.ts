@@ -4,9 +4,9 @@
  * the state is post-index-builder.ts's.
  */
 import type { Post } from '../model/article.ts'
-import { layDetail } from './detail-body.ts'
+import { MARKDOWN_MEMBER, layDetail } from './detail-body.ts'
 import { fileValidators } from './edge-files.ts'
-import { hotDetails, keptPages, keptSearches } from './kept-answers.ts'
+import { hotDetails, hotTexts, keptPages, keptSearches } from './kept-answers.ts'
 import {
   compareEntries,
   type ListPosition,
@@ -29,6 +29,7 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
   // keeping every body would hold the corpus again.
   const validators: Array<Validators | undefined> = []
   const hot = hotDetails()
+  const texts = hotTexts()
   const lists = new Map<number, PreparedBody>()
   const searches = keptSearches()
   const { dates, slugs, byTag, byAuthor } = state
@@ -89,28 +90,38 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
     return { body: Buffer.concat(parts), newest }
   }
 
+  /** Post i's detail: the hot one, else laid out afresh and kept. */
+  const detailOf = (i: number): PreparedBody => {
+    let prepared = hot.get(i)
+    if (!prepared) {
+      const body = detailBody(i)
+      prepared = { body, ...(validators[i] ??= detailValidators(i, body)) }
+      hot.set(i, prepared)
+    }
+    return prepared
+  }
+
   return {
     size: modifiedMs.length,
     detail(slug) {
       const i = bySlug.get(slug)
-      if (i === undefined) return undefined
-      let prepared = hot.get(i)
-      if (!prepared) {
-        const body = detailBody(i)
-        prepared = { body, ...(validators[i] ??= detailValidators(i, body)) }
-        hot.set(i, prepared)
-      }
-      return prepared
+      return i === undefined ? undefined : detailOf(i)
     },
     article(slug) {
       const i = bySlug.get(slug)
       if (i === undefined) return undefined
-      // One buffer for both forms: each is one positioned read, as the detail's literal is.
-      const length = bodies.length(i)
-      const both = Buffer.allocUnsafe(length + bodies.textLength(i))
-      bodies.copy(i, both, 0)
-      bodies.copyText(i, both, length)
-      return { post: postJson(i), markdown: both.subarray(0, length), markdownText: both.subarray(length) }
+      // The markdown is the detail's own bytes (a view, no copy); its text form is kept beside the
+      // hot details, so a hot article costs no read.
+      const post = postJson(i)
+      const body = detailOf(i).body
+      let markdownText = texts.get(i)
+      if (!markdownText) {
+        markdownText = Buffer.allocUnsafe(bodies.textLength(i))
+        bodies.copyText(i, markdownText, 0)
+        texts.set(i, markdownText)
+      }
+      const markdown = body.subarray(post.length - 1 + MARKDOWN_MEMBER.length, body.length - 1)
+      return { post, markdown, markdownText }
     },
     latest(limit) {
       let body = lists.get(limit)

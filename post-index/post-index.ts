@@ -23,8 +23,9 @@ export interface PreparedBody {
 }
 
 /**
- * An article's parts, read afresh on each call, for answers that lay it out in shapes of their own
- * (the MCP tools): its post and its markdown, the latter in the two forms the bodies file keeps.
+ * An article's parts, for answers that lay it out in shapes of their own (the MCP tools): its post
+ * and its markdown, the latter in the two forms the bodies file keeps. Taken from the hot details
+ * and the hot text forms when the article is among them (kept-answers.ts), else read.
  */
 export interface ArticleParts {
   /** The post's JSON, as lists give it (without the markdown). */
@@ -49,7 +50,7 @@ export interface PostIndex {
    * The same object while it stays hot. Throws when the body cannot be read.
    */
   detail(slug: string): PreparedBody | undefined
-  /** An article's parts, read as its detail is; throws when the body cannot be read. */
+  /** An article's parts, kept as its detail is; throws when the body cannot be read. */
   article(slug: string): ArticleParts | undefined
   /** The newest `limit` posts as the list envelope `{"posts": [...]}`. */
   latest(limit: number): PreparedBody
