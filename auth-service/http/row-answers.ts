@@ -1,6 +1,13 @@
 import type { Express, RequestHandler, Response } from 'express'
 import { ServiceError } from '../errors.ts'
-import { isReadAction, type ActionContext, type HandlerAction, type ReadAction } from '../routes/action.ts'
+import {
+  isExchangeAction,
+  isReadAction,
+  type ActionContext,
+  type ExchangeAction,
+  type HandlerAction,
+  type ReadAction,
+} from '../routes/action.ts'
 import type { Endpoint } from '../routes/endpoints.ts'
 import type { PreparedBody } from '../../post-index/post-index.ts'
 import type { Scope } from '../auth/policy.ts'
@@ -30,13 +37,15 @@ export interface RowParts extends StageDeps {
 /**
  * A row of the endpoint table as the pipeline runs it. Its stages come from the row: the
  * credential of the resource it is under, its scope, its budget, then its action: a prepared
- * read sent in one write, or Express-style handlers.
+ * read sent in one write, an exchange answered on the plain request, or Express-style handlers.
  */
 export function rowAnswer(e: Endpoint, parts: RowParts): PipelineRow {
   const resource = resourceOf(parts.resources, e.path)
   const answer = isReadAction(e.action)
     ? readAnswer(e, e.action, resource, parts)
-    : handlerAnswer(e, e.action, resource, parts)
+    : isExchangeAction(e.action)
+      ? exchangeAnswer(e, e.action, resource, parts)
+      : handlerAnswer(e, e.action, resource, parts)
   return { method: e.method, path: e.path, answer, ...(e.page ? { page: true } : {}) }
 }
 
@@ -121,13 +130,51 @@ export function resourceCheck(parts: RowParts): (ex: Exchange, path: string) => 
   }
 }
 
+/**
+ * An exchange's row: the resource's guard, the credential and the read budget, run on the plain
+ * request as a read's are, then the action, which reads the body and answers. Only reads take
+ * this way: the write and issuance budgets are Express middleware (rate-limits.ts).
+ */
+function exchangeAnswer(e: Endpoint, action: ExchangeAction, resource: Resource | undefined, parts: RowParts) {
+  if (e.kind !== 'read' || (e.budget && e.budget !== 'reads'))
+    throw new Error(`${e.operationId}: an exchange row must be a read on the read budget`)
+  const handle = action.exchange(parts.ctx)
+  const budget = e.budget === 'reads' ? parts.readBudget : undefined
+  return (ex: Exchange, _params: Record<string, string>, done: (status: number) => void) => {
+    const fail = (err: unknown) => {
+      if (ex.res.headersSent) ex.res.destroy(err instanceof Error ? err : undefined)
+      else sendError(ex.req, ex.res, err, parts.logError, ex.headers)
+      done(ex.res.statusCode)
+    }
+    const answer = (principal: Principal) => {
+      if (budget) drawRead(budget, principal, ex.req, parts, pushTo(ex))
+      const answered = handle({ req: ex.req, res: ex.res, principal, headers: ex.headers })
+      if (answered instanceof Promise) answered.then(() => done(ex.res.statusCode), fail)
+      else done(ex.res.statusCode)
+    }
+    try {
+      resource?.guard?.(ex.req)
+      const principal = resource ? credential(resource, ex.req, parts, pushTo(ex)) : ANONYMOUS
+      if (principal instanceof Promise) principal.then(answer).catch(fail)
+      else answer(principal)
+    } catch (err) {
+      fail(err)
+    }
+  }
+}
+
 function handlerAnswer(e: Endpoint, action: HandlerAction, resource: Resource | undefined, parts: RowParts) {
   const { limiters, readBudget } = parts
   const stages: RequestHandler[] = []
   // A write or a credential draws on the general budget, an issuance also on its own.
   if (limiters && e.kind !== 'read') stages.push(limiters.writes)
   if (limiters && e.budget && e.budget !== 'reads') stages.push(limiters[e.budget])
-  if (resource?.guard) stages.push(resource.guard)
+  const guard = resource?.guard
+  if (guard)
+    stages.push(function resourceGuard(req, _res, next) {
+      guard(req)
+      next()
+    })
   if (resource)
     stages.push(function bearerCheck(req, res, next) {
       const found = credential(resource, req, parts, headersOf(res))

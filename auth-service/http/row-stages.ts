@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http'
-import type { RequestHandler } from 'express'
 import { ServiceError } from '../errors.ts'
 import { ANONYMOUS, type Principal, type ResolvePrincipal } from './bearer.ts'
 import { overBudget, rateLimitHeaders, type BadCredentialBudget, type ReadBudget } from './read-budget.ts'
@@ -18,8 +17,8 @@ export interface Resource {
   resolve: ResolvePrincipal
   /** Named by a 403 insufficient_scope (RFC 6750 §3.1). */
   metadataUrl: string
-  /** A check of the resource's own before the bearer's (MCP's origin rule), for its handler rows. */
-  guard?: RequestHandler
+  /** A check of the resource's own before the bearer's (MCP's origin rule): throws to refuse. */
+  guard?: (req: IncomingMessage) => void
 }
 
 /** The protected resource a path belongs to, if any. */

@@ -1,22 +1,41 @@
-import type { ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
   createMcpHandler,
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server'
-import express, { type RequestHandler } from 'express'
+import express from 'express'
+import typeis from 'type-is'
 import type { Scope } from '../auth/policy.ts'
 import { BODY_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
-import { hasScope, insufficientScope, principalOf, type Principal } from '../http/bearer.ts'
+import { hasScope, insufficientScope, type Principal } from '../http/bearer.ts'
 import { JSON_TYPES } from '../http/forms.ts'
+import type { ActionCall } from '../routes/action.ts'
 import { directAnswerer } from './direct.ts'
 import { RPC_CODES } from './rpc-error.ts'
 import type { McpServerFactory } from './server.ts'
 import { sendWebResponse, webRequestOf } from './web-exchange.ts'
 
+/**
+ * body-parser's JSON reader, on the plain request: bounded by BODY_LIMITS.mcp, with its rules on
+ * charsets and content encodings, as the service's other JSON bodies. `strict: false`: a body that
+ * is JSON but not an object is refused as a JSON-RPC invalid request, not as unparseable.
+ */
 const readJson = express.json({ limit: BODY_LIMITS.mcp, type: JSON_TYPES, strict: false })
+
+/** The request's JSON body, or `malformed` when it does not parse; the reader's other refusals reject. */
+function readMessage(req: IncomingMessage, res: ServerResponse): Promise<{ message: unknown } | { malformed: true }> {
+  return new Promise((resolve, reject) => {
+    // body-parser reads only what node's request has; its types name Express's.
+    readJson(req as express.Request, res as express.Response, (err?: unknown) => {
+      if (err === undefined) resolve({ message: (req as { body?: unknown }).body })
+      else if ((err as { type?: unknown }).type === 'entity.parse.failed') resolve({ malformed: true })
+      else reject(err) // too large, a bad charset or encoding: the service's own 4xx
+    })
+  })
+}
 
 /** Sends a direct answer's parts as one corked write (a single writev), sparing a copy of the result. */
 export function sendDirect(res: ServerResponse, parts: readonly Buffer[], headers: string[]): void {
@@ -37,16 +56,15 @@ export function cacheControlOf(principal: Principal): string {
  * MCP's DNS rebinding defence (Streamable HTTP, Security Warning): a browser page may call /mcp
  * only from this origin. Clients that are not browsers send no Origin and are not concerned.
  */
-export function originCheck(baseUrl: string): RequestHandler {
+export function originCheck(baseUrl: string): (req: IncomingMessage) => void {
   const own = new URL(baseUrl).origin
-  return function originCheck(req, _res, next) {
+  return function originCheck(req) {
     const origin = req.headers.origin
     if (origin !== undefined && origin !== own)
       throw new ServiceError(
         'invalid_origin',
         `Web pages of other origins may not call /mcp; call it from ${own} or from a client that is not a browser.`,
       )
-    next()
   }
 }
 
@@ -55,8 +73,10 @@ export function originCheck(baseUrl: string): RequestHandler {
  * -32600 invalid request), answered as JSON-RPC with HTTP 400 (MCP 2026-07-28, Streamable HTTP,
  * Server Validation), not with the REST error envelope: a client of /mcp reads JSON-RPC.
  */
-function rpcRefusal(res: express.Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', id: null, error: { code, message } })
+function rpcRefusal(call: ActionCall, status: number, code: number, message: string): void {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }))
+  const headers = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)]
+  call.res.writeHead(status, [...call.headers, 'Cache-Control', 'no-store', ...headers]).end(body)
 }
 
 /**
@@ -70,12 +90,12 @@ function rpcRefusal(res: express.Response, status: number, code: number, message
  * A plain tools/call, most of the traffic, is answered directly (direct.ts): building a server and
  * a transport per request costs about ten times the read itself.
  */
-export function mcpHandlers(deps: {
+export function mcpExchange(deps: {
   servers: McpServerFactory
   resourceMetadataUrl: string
   baseUrl: string
   onerror: (e: Error) => void
-}): RequestHandler[] {
+}): (call: ActionCall) => Promise<void> {
   const toolScopes = new Map<string, Scope>(deps.servers.tools.map((t) => [t.name, t.scope]))
   const answerDirectly = directAnswerer(deps.servers)
   const origin = new URL(deps.baseUrl).origin
@@ -85,48 +105,35 @@ export function mcpHandlers(deps: {
     onerror: deps.onerror,
   })
 
-  const body: RequestHandler = (req, res, next) => {
-    if (!req.is(JSON_TYPES))
+  return async function handleMcp(call: ActionCall): Promise<void> {
+    const { req, res, principal } = call
+    if (!typeis(req, JSON_TYPES))
       throw new ServiceError('unsupported_media_type', 'Send one JSON-RPC message with Content-Type: application/json.')
-    readJson(req, res, (err?: unknown) => (err === undefined ? next() : refuseBody(err, res, next)))
-  }
-
-  function refuseBody(err: unknown, res: express.Response, next: express.NextFunction): void {
-    const type = (err as { type?: unknown }).type
-    // Too large, a bad charset: the service's own 4xx.
-    if (type !== 'entity.parse.failed') next(err)
-    else rpcRefusal(res, 400, RPC_CODES.parseError, 'Parse error: the body is not valid JSON.')
-  }
-
-  async function handleMcp(req: express.Request, res: express.Response): Promise<void> {
-    const message: unknown = req.body
+    const read = await readMessage(req, res)
+    if ('malformed' in read)
+      return rpcRefusal(call, 400, RPC_CODES.parseError, 'Parse error: the body is not valid JSON.')
+    const message = read.message
     if (Array.isArray(message))
       return rpcRefusal(
-        res,
+        call,
         400,
         RPC_CODES.invalidRequest,
         'Invalid request: send one JSON-RPC message per request; batches are not part of MCP since 2025-06-18.',
       )
     if (typeof message !== 'object' || message === null)
-      return rpcRefusal(res, 400, RPC_CODES.invalidRequest, 'Invalid request: the body must be one JSON-RPC message.')
+      return rpcRefusal(call, 400, RPC_CODES.invalidRequest, 'Invalid request: the body must be one JSON-RPC message.')
 
-    const principal = principalOf(res)
     const scope = scopeOf(message as { method?: unknown; params?: { name?: unknown } })
     if (!hasScope(principal, scope)) throw insufficientScope(scope, deps.resourceMetadataUrl)
-    const extra = ['Cache-Control', cacheControlOf(principal), 'Vary', 'Authorization']
+    const extra = [...call.headers, 'Cache-Control', cacheControlOf(principal), 'Vary', 'Authorization']
 
     const direct = answerDirectly(req, message)
-    if (direct) {
-      sendDirect(res, direct, extra)
-      return
-    }
+    if (direct) return sendDirect(res, direct, extra)
 
     const request = webRequestOf(req, origin)
     const options = { parsedBody: message }
-    if (!(await isLegacyRequest(request, message))) {
-      await sendWebResponse(res, await modern.fetch(request, options), extra)
-      return
-    }
+    if (!(await isLegacyRequest(request, message)))
+      return sendWebResponse(res, await modern.fetch(request, options), extra)
     // A 2025 client: one stateless exchange with JSON answers, as the 2025 specification allows.
     const server = deps.servers.create()
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -146,6 +153,4 @@ export function mcpHandlers(deps: {
       return toolScopes.get(message.params.name) ?? 'research.read'
     return 'research.read'
   }
-
-  return [body, handleMcp]
 }

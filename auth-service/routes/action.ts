@@ -1,8 +1,10 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import type { PostIndex, PreparedBody } from '../../post-index/post-index.ts'
 import type { FetchOptions } from '../auth/client-metadata-fetch.ts'
 import type { SigningKey } from '../auth/signing-key.ts'
 import type { TokenService } from '../auth/tokens.ts'
+import type { Principal } from '../http/bearer.ts'
 import type { LogError } from '../http/errors-middleware.ts'
 import type { ReadInput } from '../http/read-path.ts'
 import type { Store } from '../store/store.ts'
@@ -52,10 +54,33 @@ export interface HandlerAction {
   refuse?(ctx: ActionContext): ErrorRequestHandler
 }
 
-export type Action = ReadAction | HandlerAction
+/**
+ * A read that carries a body (a message to /mcp), answered on the plain request and response
+ * without Express's set-up: the pipeline runs the row's stages (the resource's guard, the
+ * credential, the read budget) and hands the action the caller; the action reads the body and
+ * answers. A throw or a rejection is answered as an error, as on every row.
+ */
+export interface ExchangeAction {
+  operation(ctx: OperationContext): Json
+  exchange(ctx: ActionContext): (call: ActionCall) => void | Promise<void>
+}
+
+/** A request handed to an ExchangeAction, with what the pipeline found out. */
+export interface ActionCall {
+  req: IncomingMessage
+  res: ServerResponse
+  principal: Principal
+  /** Name/value pairs every answer to it carries (the pipeline's, the budget's): pass them to writeHead. */
+  headers: readonly string[]
+}
+
+export type Action = ReadAction | HandlerAction | ExchangeAction
 
 /** Whether an action answers from a prepared body. */
 export const isReadAction = (action: Action): action is ReadAction => 'read' in action
+
+/** Whether an action answers on the plain request itself. */
+export const isExchangeAction = (action: Action): action is ExchangeAction => 'exchange' in action
 
 /**
  * The Last-Modified of the service's own documents (catalogs, discovery, OpenAPI): they change

@@ -1,8 +1,8 @@
 import { ProtocolError } from '@modelcontextprotocol/server'
-import { mcpHandlers } from '../mcp/http.ts'
+import { mcpExchange } from '../mcp/http.ts'
 import { mcpServerFactory } from '../mcp/server.ts'
 import { READ_ERRORS, error, json, ref } from './openapi-parts.ts'
-import type { HandlerAction } from './action.ts'
+import type { ExchangeAction } from './action.ts'
 
 const message = ref('JsonRpcMessage')
 
@@ -13,7 +13,7 @@ const message = ref('JsonRpcMessage')
  * every article is a resource. GET and DELETE are 405:
  * without sessions there is no stream to open and nothing to end.
  */
-export const mcp: HandlerAction = {
+export const mcp: ExchangeAction = {
   operation: (ctx) => ({
     tags: ['MCP'],
     summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
@@ -65,8 +65,8 @@ export const mcp: HandlerAction = {
       '503': READ_ERRORS['503'],
     },
   }),
-  handle(ctx) {
-    return mcpHandlers({
+  exchange(ctx) {
+    return mcpExchange({
       servers: mcpServerFactory(ctx, ctx.logError),
       resourceMetadataUrl: ctx.url('getMcpProtectedResourceMetadata'),
       baseUrl: ctx.baseUrl,
