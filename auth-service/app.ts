@@ -20,7 +20,7 @@ import { apiSecurityHeaderList, securityHeaderList } from './http/security-heade
 import { staticSite } from './http/static-site.ts'
 import { originCheck } from './mcp/http.ts'
 import { buildOpenApiDocument } from './openapi/document.ts'
-import { requestLineLogger } from './ops/logger.ts'
+import { requestLog } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import type { ActionContext } from './routes/action.ts'
 import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, endpointUrls, type Endpoint } from './routes/endpoints.ts'
@@ -144,7 +144,7 @@ export function createApp(deps: AppDeps): RequestListener {
     rows: (ENDPOINTS as readonly Endpoint[]).map((e) => rowAnswer(e, parts)),
     constantHeaders: securityHeaderList(origin),
     apiHeaders: apiSecurityHeaderList(origin),
-    logger: deps.logger && requestLineLogger(deps.logger),
+    ...(deps.logger ? { requestLog: requestLog(deps.logger) } : {}),
     metrics: deps.metrics,
     accepting: deps.accepting,
     logError,

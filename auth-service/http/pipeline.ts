@@ -1,8 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import type { Logger } from 'pino'
 import parseurl from 'parseurl'
 import { ServiceError } from '../errors.ts'
-import { logRequestLine, requestIdOf } from '../ops/logger.ts'
+import { requestIdOf, type RequestLog } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts'
 import { sendError, type LogError } from './errors-middleware.ts'
@@ -35,7 +34,8 @@ export interface PipelineDeps {
   constantHeaders: readonly string[]
   /** The security headers of every other answer of the table: documents for programs. */
   apiHeaders: readonly string[]
-  logger?: Logger
+  /** Where each answer's request line goes; none: no request ids and no lines. */
+  requestLog?: RequestLog
   metrics?: Metrics
   /** False while the server drains: answers then close their connection. */
   accepting?: () => boolean
@@ -73,7 +73,7 @@ function travel(p: Built, req: IncomingMessage, res: ServerResponse) {
   const place = decodes(path) ? p.find(req.method!, path) : null
   // Pages carry the pages' security headers; the table's other answers are documents for programs.
   const headers = [...(place && !('row' in place && place.row.page) ? p.apiHeaders : p.constantHeaders)]
-  const id = p.logger ? requestIdOf(req) : undefined
+  const id = p.requestLog ? requestIdOf(req) : undefined
   if (id) headers.push('X-Request-Id', id)
   if (p.accepting && !p.accepting()) headers.push('Connection', 'close')
   const ex: Exchange = { req, res, headers, search, id, started }
@@ -128,7 +128,7 @@ function refuse(p: Built, ex: Exchange, route: string, err: unknown): void {
 function record(p: Built, ex: Exchange, route: string, status: number): void {
   const ms = performance.now() - ex.started
   p.metrics?.observe(ex.req.method!, route, status, ms / 1000)
-  if (p.logger) logRequestLine(p.logger, ex.req, ex.id!, status, ms)
+  p.requestLog?.(ex.req, ex.id!, status, ms)
 }
 
 /** Whether a path's percent-encoding decodes (RFC 3986 §2.1 escapes of UTF-8, RFC 3629). */
