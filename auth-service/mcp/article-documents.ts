@@ -15,14 +15,24 @@ const CLOSE = Buffer.from('}')
 const MARKDOWN_MEMBER_TEXT = jsonTextOf(MARKDOWN_MEMBER)
 
 /**
+ * What surrounds an article's markdown in an answer, kept by the article's text form: the index
+ * keeps that buffer while the article is hot (post-index/kept-answers.ts), so a hot article's
+ * frame is made once, and it goes with the buffer.
+ */
+const detailHeadTexts = new WeakMap<Buffer, Buffer>()
+const fetchFrames = new WeakMap<Buffer, { head: Buffer; tail: Buffer; headText: Buffer; tailText: Buffer }>()
+
+/**
  * get_post's answer: the REST detail `{...post, "markdown"}`, laid out as detail-body.ts lays it
  * (the post's JSON without its closing brace, the markdown member, the brace).
  */
 export function detailDocument({ post, markdown, markdownText }: ArticleParts): ToolDocument {
   const head = post.subarray(0, post.length - 1)
+  let headText = detailHeadTexts.get(markdownText)
+  if (!headText) detailHeadTexts.set(markdownText, (headText = jsonTextOf(head)))
   return {
     json: [head, MARKDOWN_MEMBER, markdown, CLOSE],
-    text: [QUOTE, jsonTextOf(head), MARKDOWN_MEMBER_TEXT, markdownText, CLOSE, QUOTE],
+    text: [QUOTE, headText, MARKDOWN_MEMBER_TEXT, markdownText, CLOSE, QUOTE],
   }
 }
 
@@ -34,11 +44,21 @@ type WirePost = { slug: string; title: string; url: string } & Record<string, un
  * post's order; JSON.stringify of that object, byte for byte, with the markdown as `text`.
  */
 export function fetchDocument({ post, markdown, markdownText }: ArticleParts): ToolDocument {
-  const { slug, title, url, ...metadata } = JSON.parse(post.toString()) as WirePost
-  const head = `${JSON.stringify({ id: slug, title }).slice(0, -1)},"text":`
-  const tail = `,${JSON.stringify({ url, metadata }).slice(1)}`
+  let frame = fetchFrames.get(markdownText)
+  if (!frame) {
+    const { slug, title, url, ...metadata } = JSON.parse(post.toString()) as WirePost
+    const head = `${JSON.stringify({ id: slug, title }).slice(0, -1)},"text":`
+    const tail = `,${JSON.stringify({ url, metadata }).slice(1)}`
+    frame = {
+      head: Buffer.from(head),
+      tail: Buffer.from(tail),
+      headText: stringTextOf(head),
+      tailText: stringTextOf(tail),
+    }
+    fetchFrames.set(markdownText, frame)
+  }
   return {
-    json: [Buffer.from(head), markdown, Buffer.from(tail)],
-    text: [QUOTE, stringTextOf(head), markdownText, stringTextOf(tail), QUOTE],
+    json: [frame.head, markdown, frame.tail],
+    text: [QUOTE, frame.headText, markdownText, frame.tailText, QUOTE],
   }
 }
