@@ -1,14 +1,17 @@
 /**
  * The layout of DIST_DIR and the moves that keep it consistent for readers and for other builds:
  *
- *   builds/<id>/      one build: site/, the post index, build.json, state.json
+ *   builds/<id>/      one build: site/, edge/ (a link per article bucket), the post index,
+ *                     build.json, state.json
+ *   articles/<key>/   the article bucket folders of one configuration, `<bucket>.<build id>`,
+ *                     each never written once made, shared by every build that links it
  *   sites/<key>       link to the live build of one configuration (BASE_URL and CONTENT_DIR)
  *   current           link to the live build made last, whatever its configuration
  *   cache/            the build cache (safe to delete)
  *
- * A build writes only into its own fresh folder and lands with renames of links, so readers
- * and concurrent builds never see a half-written build; builds of one configuration take turns
- * through a lock file.
+ * A build writes only into its own fresh folder (and new bucket folders) and lands with renames
+ * of links, so readers and concurrent builds never see a half-written build; builds of one
+ * configuration take turns through a lock file.
  */
 import {
   closeSync,
@@ -26,6 +29,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { EDGE_DIR } from '../../model/article-bucket.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** Builds kept besides each configuration's live one, which in-flight requests may still read. */
@@ -180,5 +184,77 @@ export function linkTree(from: string, to: string, skip: ReadonlySet<string> = n
     const dst = join(to, e.name)
     if (e.isDirectory()) linkTree(src, dst)
     else linkSync(src, dst)
+  }
+}
+
+/** Where a build makes its new bucket folders: `articles/<key>/<bucket>.<build id>`. */
+export interface BucketStore {
+  folder(bucket: string): { path: string; link: string }
+}
+
+export function bucketStore(distDir: string, key: string, id: string): BucketStore {
+  const dir = join(distDir, 'articles', key)
+  mkdirSync(dir, { recursive: true })
+  return {
+    folder: (bucket) => ({
+      path: join(dir, `${bucket}.${id}`),
+      // From builds/<id>/edge/, where the links are.
+      link: join('..', '..', '..', 'articles', key, `${bucket}.${id}`),
+    }),
+  }
+}
+
+/** Points the build's link of a bucket at a bucket folder (`target`, relative to the links' folder). */
+export function linkBucket(buildDir: string, bucket: string, target: string): void {
+  symlinkSync(target, join(buildDir, EDGE_DIR, bucket))
+}
+
+/** Gives a build the bucket links of another: the same article files, one link per bucket. */
+export function linkBuckets(from: string, to: string): void {
+  mkdirSync(join(to, EDGE_DIR), { recursive: true })
+  for (const bucket of readdirSync(join(from, EDGE_DIR)))
+    linkBucket(to, bucket, readlinkSync(join(from, EDGE_DIR, bucket)))
+}
+
+/**
+ * Removes the bucket folders of a configuration that no build folder links any more (those of
+ * builds pruned, or of a build killed before it landed). Run under the configuration's lock,
+ * after pruneBuilds: no other build of it is making links meanwhile.
+ */
+export function pruneBuckets(distDir: string, key: string): number {
+  const dir = join(distDir, 'articles', key)
+  let folders: string[]
+  try {
+    folders = readdirSync(dir)
+  } catch {
+    return 0
+  }
+  const linked = new Set<string>()
+  for (const id of listNames(join(distDir, 'builds')))
+    for (const bucket of listNames(join(distDir, 'builds', id, EDGE_DIR))) {
+      try {
+        linked.add(
+          readlinkSync(join(distDir, 'builds', id, EDGE_DIR, bucket))
+            .split('/')
+            .pop()!,
+        )
+      } catch {
+        // not a link: a build from before buckets, or one being removed
+      }
+    }
+  let removed = 0
+  for (const name of folders)
+    if (!linked.has(name)) {
+      rmSync(join(dir, name), { recursive: true, force: true })
+      removed++
+    }
+  return removed
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
   }
 }

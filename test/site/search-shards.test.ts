@@ -9,6 +9,7 @@ import { MEMORY_MODEL, planLine, planMemory, sitePeakMb } from '../../scripts/bu
 import { BuildError } from '../../scripts/build/errors.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
 import { tempDir } from '../support/temp.ts'
+import { articleFile } from '../../model/article-bucket.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const BASE_URL = 'http://localhost:4321'
@@ -144,7 +145,7 @@ describe('the memory plan', () => {
     expect(lines[0]).toMatch(
       new RegExp(`^memory plan for 3 articles under ${cap} MB: ${cores} render threads?, Astro after them`),
     )
-    expect(existsSync(join(dist, 'current', 'site', 'posts', 'hashing-rings.html'))).toBe(true)
+    expect(existsSync(articleFile(join(dist, 'current'), 'hashing-rings', 'page'))).toBe(true)
   }, 120_000)
 })
 
