@@ -31,13 +31,13 @@ import { articleMetas } from './build/article-metas.ts'
 import { listArticleFiles, type ArticleMeta } from './build/content.ts'
 import {
   acquireLock,
-  bucketStore,
   configKey,
   linkBuckets,
   linkTree,
   newBuildDir,
-  pruneBuckets,
   pruneBuilds,
+  pruneShared,
+  sharedStore,
   swapLive,
 } from './build/dist.ts'
 import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './build/entries.ts'
@@ -173,7 +173,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       await rendering
       if (problems.length) throw new BuildError(sortProblems(problems))
       related ??= relatedArticles(published)
-      const { buckets, ...files } = await writeArticles(dir, bucketStore(distDir, key, id), published, {
+      const { buckets, ...files } = await writeArticles(dir, sharedStore(distDir, 'articles', key, id), published, {
         template,
         related,
         reusable: prev?.state.assemblyKey === assemblyKey ? prev : undefined,
@@ -258,6 +258,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const { state: search, indexed } = await writeSearchShards({
         outDir: join(dir, 'site', 'pagefind'),
         previousDir: join(live.dir, 'site', 'pagefind'),
+        store: sharedStore(distDir, 'search', key, id),
         previous: live.state.search,
         plan: shards,
         parallel: memory.shardParallel,
@@ -268,7 +269,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     }
     // Not needed to serve this build: after it landed.
     pruneBuilds(distDir)
-    pruneBuckets(distDir, key)
+    pruneShared(distDir, key)
     cache.pruneOthers()
     return info!
   } catch (e) {

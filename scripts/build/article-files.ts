@@ -15,7 +15,7 @@ import { articleSignposts, linkHeader } from '../../model/signposting.ts'
 import { articlePage, markdownTwin, parseTemplate } from './article-page.ts'
 import { articleCitation } from './citation/index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
-import { linkBucket, type BucketStore } from './dist.ts'
+import { linkBucket, type SharedStore } from './dist.ts'
 import { writeEdgeFile } from './edge-files.ts'
 import type { EntrySource } from './entries.ts'
 import { forEachLimited, mapAhead } from './limited.ts'
@@ -60,7 +60,7 @@ export interface ArticleSources {
 /** Writes every published article's page and files, and site/llms-full.txt. Returns the counts of buckets made and shared. */
 export async function writeArticles(
   buildDir: string,
-  store: BucketStore,
+  store: SharedStore,
   published: ArticleMeta[],
   sources: ArticleSources,
 ): Promise<ArticleFiles & { buckets: { made: number; shared: number } }> {

@@ -1,10 +1,11 @@
 /**
  * The layout of DIST_DIR and the moves that keep it consistent for readers and for other builds:
  *
- *   builds/<id>/      one build: site/, edge/ (a link per article bucket), the post index,
- *                     build.json, state.json
+ *   builds/<id>/      one build: site/ (site/pagefind/ a link per search shard), edge/ (a link
+ *                     per article bucket), the post index, build.json, state.json
  *   articles/<key>/   the article bucket folders of one configuration, `<bucket>.<build id>`,
  *                     each never written once made, shared by every build that links it
+ *   search/<key>/     the search index's shards of one configuration, `<shard>.<build id>`, alike
  *   sites/<key>       link to the live build of one configuration (BASE_URL and CONTENT_DIR)
  *   current           link to the live build made last, whatever its configuration
  *   cache/            the build cache (safe to delete)
@@ -173,7 +174,7 @@ export async function acquireLock(distDir: string, key: string): Promise<() => v
 
 /**
  * Hard-links every file of `from` into `to` (which it creates), except the top-level entries
- * named in `skip`. Costs a directory entry per file, not a copy; files are never written after
+ * named in `skip`; a symlink (to a shared folder) is copied as a symlink. Costs a directory entry per file, not a copy; files are never written after
  * they are linked (a changed file is a new file).
  */
 export function linkTree(from: string, to: string, skip: ReadonlySet<string> = new Set()): void {
@@ -183,24 +184,35 @@ export function linkTree(from: string, to: string, skip: ReadonlySet<string> = n
     const src = join(from, e.name)
     const dst = join(to, e.name)
     if (e.isDirectory()) linkTree(src, dst)
+    // A link to a shared folder is made again: the same relative target, as every build is as deep.
+    else if (e.isSymbolicLink()) symlinkSync(readlinkSync(src), dst)
     else linkSync(src, dst)
   }
 }
 
-/** Where a build makes its new bucket folders: `articles/<key>/<bucket>.<build id>`. */
-export interface BucketStore {
-  folder(bucket: string): { path: string; link: string }
+/**
+ * Folders shared by builds, each never written once made: an area's folders of one configuration
+ * are `<area>/<key>/<name>.<build id>`, linked from the build folders at `links` (a symlink per
+ * folder): the article buckets from edge/, the search index's shards from site/pagefind/.
+ */
+const SHARED = {
+  articles: [EDGE_DIR],
+  search: ['site', 'pagefind'],
+} as const satisfies Record<string, readonly string[]>
+export type SharedArea = keyof typeof SHARED
+
+/** Where a build makes its new shared folders, and the link to each from its folder of links. */
+export interface SharedStore {
+  folder(name: string): { path: string; link: string }
 }
 
-export function bucketStore(distDir: string, key: string, id: string): BucketStore {
-  const dir = join(distDir, 'articles', key)
+export function sharedStore(distDir: string, area: SharedArea, key: string, id: string): SharedStore {
+  const dir = join(distDir, area, key)
   mkdirSync(dir, { recursive: true })
+  // From builds/<id>/<links…>/ up to DIST_DIR.
+  const up = Array.from({ length: SHARED[area].length + 2 }, () => '..')
   return {
-    folder: (bucket) => ({
-      path: join(dir, `${bucket}.${id}`),
-      // From builds/<id>/edge/, where the links are.
-      link: join('..', '..', '..', 'articles', key, `${bucket}.${id}`),
-    }),
+    folder: (name) => ({ path: join(dir, `${name}.${id}`), link: join(...up, area, key, `${name}.${id}`) }),
   }
 }
 
@@ -217,37 +229,31 @@ export function linkBuckets(from: string, to: string): void {
 }
 
 /**
- * Removes the bucket folders of a configuration that no build folder links any more (those of
+ * Removes the shared folders of a configuration that no build folder links any more (those of
  * builds pruned, or of a build killed before it landed). Run under the configuration's lock,
- * after pruneBuilds: no other build of it is making links meanwhile.
+ * after pruneBuilds: no other build of it is making links meanwhile. Returns how many it removed.
  */
-export function pruneBuckets(distDir: string, key: string): number {
-  const dir = join(distDir, 'articles', key)
-  let folders: string[]
-  try {
-    folders = readdirSync(dir)
-  } catch {
-    return 0
-  }
-  const linked = new Set<string>()
-  for (const id of listNames(join(distDir, 'builds')))
-    for (const bucket of listNames(join(distDir, 'builds', id, EDGE_DIR))) {
-      try {
-        linked.add(
-          readlinkSync(join(distDir, 'builds', id, EDGE_DIR, bucket))
-            .split('/')
-            .pop()!,
-        )
-      } catch {
-        // not a link: a build from before buckets, or one being removed
+export function pruneShared(distDir: string, key: string): number {
+  let removed = 0
+  for (const [area, links] of Object.entries(SHARED)) {
+    const dir = join(distDir, area, key)
+    const linked = new Set<string>()
+    for (const id of listNames(join(distDir, 'builds'))) {
+      const from = join(distDir, 'builds', id, ...links)
+      for (const name of listNames(from)) {
+        try {
+          linked.add(readlinkSync(join(from, name)).split('/').pop()!)
+        } catch {
+          // not a link (shards.json), or a build being removed
+        }
       }
     }
-  let removed = 0
-  for (const name of folders)
-    if (!linked.has(name)) {
-      rmSync(join(dir, name), { recursive: true, force: true })
-      removed++
-    }
+    for (const name of listNames(dir))
+      if (!linked.has(name)) {
+        rmSync(join(dir, name), { recursive: true, force: true })
+        removed++
+      }
+  }
   return removed
 }
 
