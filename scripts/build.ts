@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { keptEntries, writeIndexFile } from '../post-index/index-file-writer.ts'
+import { appendable, keptEntries, writeIndexFile } from '../post-index/index-file-writer.ts'
 import { INDEX_FILES } from '../post-index/index-file.ts'
 import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
 import {
@@ -142,11 +142,10 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         const kept = reusable && keptEntries(reusable.dir)
         const keptLine = (m: ArticleMeta) =>
           kept && reusable.bySlug.get(m.slug)?.hash === m.hash ? kept.get(m.slug) : undefined
-        await writeIndexFile(
-          dir,
-          indexEntries(published, entries, keptLine),
-          kept && join(reusable.dir, INDEX_FILES.bodies),
-        )
+        const previousBodies = kept && join(reusable.dir, INDEX_FILES.bodies)
+        await writeIndexFile(dir, indexEntries(published, entries, keptLine), previousBodies, {
+          append: kept !== undefined && appendable(previousBodies!, kept),
+        })
         log(`post index written after ${since()}`)
       }
       indexWrittenIn = dir
