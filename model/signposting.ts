@@ -5,8 +5,8 @@
  * page's `<link>` elements and as the `Link` header the service and the proxy send, so that the
  * two never differ.
  */
-import { join } from 'node:path'
-import { ARTICLE_FILE_TYPES, articlePath, articleUrl, type ArticleForm } from './article-address.ts'
+import { ARTICLE_FILE_TYPES, articleUrl, type ArticleForm } from './article-address.ts'
+import { articleFile } from './article-bucket.ts'
 import { doiUrl } from './doi.ts'
 import { licenseUrl, orcidUrl } from './research.ts'
 
@@ -66,5 +66,5 @@ export function linkHeader(links: readonly TypedLink[]): string {
   return links.map((l) => `<${l.href}>; rel=${quoted(l.rel)}${l.type ? `; type=${quoted(l.type)}` : ''}`).join(', ')
 }
 
-/** Where a build keeps each page's Link header value: beside the page, `<site>/posts/<slug>.link`. */
-export const signpostsFile = (siteDir: string, slug: string) => join(siteDir, `${articlePath(slug)}.link`)
+/** Where a build keeps each page's Link header value: beside the page, in its bucket (model/article-bucket.ts). */
+export const signpostsFile = (buildDir: string, slug: string) => articleFile(buildDir, slug, 'link')

@@ -1,21 +1,22 @@
 import { statSync } from 'node:fs'
-import { join } from 'node:path'
+import { articleFile } from '../model/article-bucket.ts'
 
 /**
  * The article answers the edge serves as files. The build writes each published article's detail
  * response (GET /api/v1/posts/:slug), byte for byte what the service answers, to
- * `<build>/edge/api/v1/posts/<slug>.json`, and nginx serves that file to anonymous readers
+ * `<build>/edge/<bucket>/<slug>.json` beside the article's other files (model/article-bucket.ts),
+ * and nginx serves that file to anonymous readers
  * (deploy/nginx). nginx's validators come from the file: an ETag of its mtime and size, and its
  * mtime as Last-Modified. The service sends the same validators for the same answer, so a reader
  * revalidates alike whoever answered. The build keeps a file (and so its mtime) while its bytes
  * are unchanged and moves the mtime at least a second forward when they change, so that one
  * ETag never names two contents.
  */
-export const EDGE_DIR = 'edge'
+export { EDGE_DIR } from '../model/article-bucket.ts'
 
 /** Where the build writes an article's detail response inside a build folder. */
 export function detailFile(buildDir: string, slug: string): string {
-  return join(buildDir, EDGE_DIR, 'api', 'v1', 'posts', `${slug}.json`)
+  return articleFile(buildDir, slug, 'json')
 }
 
 /** The validators nginx gives a static file (ngx_http_set_etag: `"<mtime hex>-<size hex>"`, whole seconds). */

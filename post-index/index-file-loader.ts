@@ -147,7 +147,8 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
   }
   try {
     const size = fstatSync(fd).size
-    if (size !== bodiesBytes)
+    // Longer is fine: a later build of the same configuration appends its bodies to the file.
+    if (size < bodiesBytes)
       throw new Error(`post index ${bodiesFile}: ${size} bytes where ${entriesFile} says ${bodiesBytes}; ${rebuild}`)
     // A body is a string literal, its text form that literal escaped: anything else means the two
     // files do not belong together. Their ends are read, not the whole, which would read the

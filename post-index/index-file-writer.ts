@@ -2,8 +2,8 @@
  * Writes the post index into a build folder, in the format of index-file.ts: the build's side of
  * the file; the service only loads it (index-file-loader.ts).
  */
-import { readFileSync } from 'node:fs'
-import { open, rename, type FileHandle } from 'node:fs/promises'
+import { readFileSync, statSync } from 'node:fs'
+import { link, open, rename, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
 import { FORMAT, INDEX_FILES, INDEX_FORMAT_VERSION, validateEntry, type EntryLine } from './index-file.ts'
@@ -47,22 +47,45 @@ export function keptEntries(buildDir: string): Map<string, EntryLine> | undefine
 }
 
 /**
+ * Whether a build may append its new bodies to the previous bodies file (`append` of
+ * writeIndexFile) rather than copy the kept ones into a new file: while the bodies no index
+ * points to any more (those of edited and removed articles, and what a killed build appended)
+ * are at most as many bytes as the bodies the previous index points to. Past that, the file is
+ * written anew, compact: the copy's cost is spread over as many edits as made it twice as large.
+ */
+export function appendable(previousBodies: string, kept: ReadonlyMap<string, EntryLine>): boolean {
+  let live = 0
+  for (const line of kept.values()) live += line.body[1] + line.text[1]
+  const size = statSync(previousBodies, { throwIfNoEntry: false })?.size
+  return size !== undefined && live > 0 && size <= 2 * live
+}
+
+/**
  * Writes the post index into `buildDir` (entries newest first), checking each entry against the
  * article schema first. Each file is written beside its final name and renamed into place, the
  * entries file last, so a reader that sees it sees the bodies it points into. An array is put in
  * order here; entries that arrive one at a time (the build reads each body as it writes it) must
  * arrive in order. Kept entries (KeptEntry) copy their bodies from `previousBodies`, in runs.
+ *
+ * With `append`, the bodies file is `previousBodies` itself, linked: the new bodies are appended
+ * to it and kept entries point where they were, so an edit writes its own bodies only. Readers of
+ * a previous index are unaffected, as every byte it points to stays where it is (the loader
+ * accepts a bodies file longer than its index says); a build killed while it appends leaves bytes
+ * no index points to (see appendable).
  */
 export async function writeIndexFile(
   buildDir: string,
   entries: readonly IndexEntry[] | AsyncIterable<IndexEntry | KeptEntry>,
   previousBodies?: string,
+  options: { append?: boolean } = {},
 ): Promise<void> {
   const lines: string[] = []
   const bodiesFile = join(buildDir, INDEX_FILES.bodies)
-  const bodies = await open(`${bodiesFile}.tmp`, 'w')
-  const previous = previousBodies === undefined ? undefined : await open(previousBodies, 'r')
-  let offset = 0
+  const append = options.append === true && previousBodies !== undefined
+  if (append) await link(previousBodies, bodiesFile)
+  const bodies = await open(append ? bodiesFile : `${bodiesFile}.tmp`, append ? 'a' : 'w')
+  const previous = previousBodies === undefined || append ? undefined : await open(previousBodies, 'r')
+  let offset = append ? (await bodies.stat()).size : 0
   try {
     let batch: Buffer[] = []
     let batchBytes = 0
@@ -89,6 +112,10 @@ export async function writeIndexFile(
       seen.add(meta.slug)
       last = meta
       i++
+      if (kept && append) {
+        lines.push(JSON.stringify(kept))
+        continue
+      }
       if (kept) {
         if (!previous) throw new Error(`post index entry ${i}: kept, with no previous bodies file`)
         // A body and its escaped text, each copied as a range: consecutive ones make one run.
@@ -122,7 +149,7 @@ export async function writeIndexFile(
     await bodies.close()
     await previous?.close()
   }
-  await rename(`${bodiesFile}.tmp`, bodiesFile)
+  if (!append) await rename(`${bodiesFile}.tmp`, bodiesFile)
   const header = JSON.stringify({
     format: FORMAT,
     version: INDEX_FORMAT_VERSION,

@@ -11,9 +11,8 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { keptEntries, writeIndexFile } from '../post-index/index-file-writer.ts'
+import { appendable, keptEntries, writeIndexFile } from '../post-index/index-file-writer.ts'
 import { INDEX_FILES } from '../post-index/index-file.ts'
-import { EDGE_DIR } from '../post-index/edge-files.ts'
 import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
 import {
   ROOT,
@@ -24,14 +23,23 @@ import {
   type BuildInfo,
 } from './build-state.ts'
 import { buildTargets, builtLine } from './build-targets.ts'
-import { WRITE_CONCURRENCY, writeArticles } from './build/article-files.ts'
+import { writeArticles } from './build/article-files.ts'
 import { runAstro } from './build/astro.ts'
 import { openCache } from './build/cache.ts'
 import { serviceOpenApi } from './build/openapi.ts'
 import { articleMetas } from './build/article-metas.ts'
 import { listArticleFiles, type ArticleMeta } from './build/content.ts'
-import { acquireLock, configKey, linkTree, newBuildDir, pruneBuilds, swapLive } from './build/dist.ts'
-import { writeEdgeFiles } from './build/edge-files.ts'
+import {
+  acquireLock,
+  configKey,
+  linkBuckets,
+  linkTree,
+  newBuildDir,
+  pruneBuilds,
+  pruneShared,
+  sharedStore,
+  swapLive,
+} from './build/dist.ts'
 import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './build/entries.ts'
 import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { indexEntries, indexEntry, manifestRecord, newestFirst } from './build/index-entries.ts'
@@ -127,29 +135,18 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // Each article's related articles (indexes into `published`), computed once for both assemblies.
     let related: number[][] | undefined
     const land = async (dir: string, id: string, state: BuildState) => {
-      log(`pages written after ${since()}`)
-      if (indexWrittenIn) {
-        linkTopFiles(indexWrittenIn, dir)
-        linkTree(join(indexWrittenIn, EDGE_DIR), join(dir, EDGE_DIR))
-      } else {
+      if (indexWrittenIn) linkTopFiles(indexWrittenIn, dir)
+      else {
         // An unchanged article's entry is the live index's, laid out by the same code.
         const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
         const kept = reusable && keptEntries(reusable.dir)
         const keptLine = (m: ArticleMeta) =>
           kept && reusable.bySlug.get(m.slug)?.hash === m.hash ? kept.get(m.slug) : undefined
-        await writeIndexFile(
-          dir,
-          indexEntries(published, entries, keptLine),
-          kept && join(reusable.dir, INDEX_FILES.bodies),
-        )
+        const previousBodies = kept && join(reusable.dir, INDEX_FILES.bodies)
+        await writeIndexFile(dir, indexEntries(published, entries, keptLine), previousBodies, {
+          append: kept !== undefined && appendable(previousBodies!, kept),
+        })
         log(`post index written after ${since()}`)
-        // The article answers the edge serves as files, beside the index they are the answers of.
-        const articles = published.map((m) => ({
-          slug: m.slug,
-          unchanged: reusable?.bySlug.get(m.slug)?.hash === m.hash,
-          entry: async () => indexEntry(m, await entries.text(m)),
-        }))
-        await writeEdgeFiles(dir, articles, baseUrl, prev?.dir, WRITE_CONCURRENCY)
       }
       indexWrittenIn = dir
       writeFileSync(join(dir, 'state.json'), JSON.stringify(state))
@@ -171,21 +168,30 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       }
       return info
     }
-    const assemble = async (dir: string, template: string) => {
+    const assemble = async (dir: string, id: string, template: string) => {
       await rendering
       if (problems.length) throw new BuildError(sortProblems(problems))
-      const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
       related ??= relatedArticles(published)
-      return writeArticles(join(dir, 'site'), template, published, related, reusable, entries, baseUrl)
+      const { buckets, ...files } = await writeArticles(dir, sharedStore(distDir, 'articles', key, id), published, {
+        template,
+        related,
+        reusable: prev?.state.assemblyKey === assemblyKey ? prev : undefined,
+        live: prev,
+        entries,
+        indexEntry: async (m) => indexEntry(m, await entries.text(m)),
+        baseUrl,
+      })
+      log(`pages written (${buckets.made} article buckets new, ${buckets.shared} shared) after ${since()}`)
+      return files
     }
 
     let info: BuildInfo | undefined
     // 1. Only the articles changed what Astro shows, with the same template: land them first.
     if (prev && prev.state.templateKey === templateKey && prev.state.astroKey !== astroKey) {
       const { id, dir } = startBuildDir()
-      linkTree(join(prev.dir, 'site'), join(dir, 'site'), new Set(['posts']))
+      linkTree(join(prev.dir, 'site'), join(dir, 'site'))
       linkTemplates(prev.dir, dir)
-      const files = await assemble(dir, prev.template)
+      const files = await assemble(dir, id, prev.template)
       info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas, sources: signatures, ...files })
       log(`article pages live after ${since()}`)
     }
@@ -196,7 +202,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const siteDir = join(dir, 'site')
       let search = prev?.state.search ?? null
       if (prev && prev.state.astroKey === astroKey) {
-        linkTree(join(prev.dir, 'site'), siteDir, new Set(['posts']))
+        linkTree(join(prev.dir, 'site'), siteDir)
         linkTemplates(prev.dir, dir)
       } else {
         writeFileSync(join(dir, 'manifest.json'), manifest)
@@ -218,7 +224,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         else search = null
         log(`site pages built after ${since()}`)
       }
-      const files = await assemble(dir, readFileSync(join(dir, 'template.html'), 'utf8'))
+      const files = await assemble(dir, id, readFileSync(join(dir, 'template.html'), 'utf8'))
       info = await land(dir, id, {
         version: STATE_VERSION,
         templateKey,
@@ -247,9 +253,11 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const { id, dir } = startBuildDir()
       linkTree(join(live.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
       linkTemplates(live.dir, dir)
+      linkBuckets(live.dir, dir)
       const { state: search, indexed } = await writeSearchShards({
         outDir: join(dir, 'site', 'pagefind'),
         previousDir: join(live.dir, 'site', 'pagefind'),
+        store: sharedStore(distDir, 'search', key, id),
         previous: live.state.search,
         plan: shards,
         parallel: memory.shardParallel,
@@ -258,7 +266,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       info = await land(dir, id, { ...live.state, search })
       log(`search index live after ${since()} (${indexed} of ${Object.keys(search.shards).length} shards indexed)`)
     }
+    // Not needed to serve this build: after it landed.
     pruneBuilds(distDir)
+    pruneShared(distDir, key)
     cache.pruneOthers()
     return info!
   } catch (e) {

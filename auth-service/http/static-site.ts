@@ -1,8 +1,15 @@
 import express, { type RequestHandler, type Response } from 'express'
 import { readFileSync, statSync } from 'node:fs'
-import { extname, join, normalize } from 'node:path'
+import { basename, extname, join, normalize } from 'node:path'
 import { CORS_HEADERS, OPEN_FILES } from './cors.ts'
-import { ARTICLE_FILE_TYPES, ARTICLE_PAGE_PATTERN, articlePath } from '../../model/article-address.ts'
+import {
+  ARTICLE_FILE_TYPES,
+  ARTICLE_PAGE_PATTERN,
+  POSTS_PATH,
+  articlePath,
+  type ArticleForm,
+} from '../../model/article-address.ts'
+import { EDGE_DIR, articleFile, bucketPath } from '../../model/article-bucket.ts'
 import { describesLink, linkHeader, signpostsFile } from '../../model/signposting.ts'
 
 /** An article page's address (the twin is the same with `.md`). */
@@ -10,16 +17,18 @@ const ARTICLE = new RegExp(ARTICLE_PAGE_PATTERN)
 
 const PAGE_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}\\.html$`)
 const METADATA_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}\\.(?:bib|csl\\.json|ris)$`)
+/** An article's page or one of its files, by address: the form captured (none: the page). */
+const ARTICLE_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}(?:\\.(html|md|bib|csl\\.json|ris))?$`)
 
 /**
  * The FAIR Signposting links of a file of the site (model/signposting.ts): an article page's, as
  * the build wrote them beside the page, and a metadata document's link back to its page.
  */
-function signpostsOf(siteDir: string, url: string): string | undefined {
+function signpostsOf(buildDir: string, url: string): string | undefined {
   const page = PAGE_FILE.exec(url)
   if (page) {
     try {
-      return readFileSync(signpostsFile(siteDir, page[1]!), 'utf8')
+      return readFileSync(signpostsFile(buildDir, page[1]!), 'utf8')
     } catch {
       return undefined // a build from before Signposting
     }
@@ -40,28 +49,49 @@ const TYPES: ReadonlyArray<readonly [suffix: string, type: string]> = [
 
 /**
  * Serves the static build. `siteDir` goes through the `current` link that each build swaps
- * atomically, so a rebuild changes what is served without a restart.
+ * atomically, so a rebuild changes what is served without a restart. An article's page and files
+ * are not in it but in the build's bucket folders (model/article-bucket.ts), found from the address.
  */
 export function staticSite(siteDir: string): RequestHandler[] {
+  const buildDir = join(siteDir, '..')
+  const edgeDir = join(buildDir, EDGE_DIR)
+  const setHeaders = (res: Response, path: string, url: string) => {
+    res.setHeader(
+      'Cache-Control',
+      HASHED.test(url) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+    )
+    const link = signpostsOf(buildDir, url)
+    if (link) res.setHeader('Link', link)
+    const type = TYPES.find(([suffix]) => path.endsWith(suffix))
+    if (type) res.setHeader('Content-Type', type[1])
+    if (OPEN_FILES.test(path)) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
+  }
+  const options = { redirect: false, etag: true, lastModified: true }
   const files = express.static(siteDir, {
+    ...options,
     extensions: ['html'],
     index: ['index.html'],
-    redirect: false,
-    etag: true,
-    lastModified: true,
-    setHeaders(res: Response, path: string) {
-      const url = path.slice(siteDir.length)
-      res.setHeader(
-        'Cache-Control',
-        HASHED.test(url) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
-      )
-      const link = signpostsOf(siteDir, url)
-      if (link) res.setHeader('Link', link)
-      const type = TYPES.find(([suffix]) => path.endsWith(suffix))
-      if (type) res.setHeader('Content-Type', type[1])
-      if (OPEN_FILES.test(path)) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
-    },
+    setHeaders: (res: Response, path: string) => setHeaders(res, path, path.slice(siteDir.length)),
   })
+  // The public address of a file in a bucket is POSTS_PATH and its name.
+  const bucketFiles = express.static(edgeDir, {
+    ...options,
+    index: false,
+    setHeaders: (res: Response, path: string) => setHeaders(res, path, `${POSTS_PATH}/${basename(path)}`),
+  })
+  const articles: RequestHandler = (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+    const article = ARTICLE_FILE.exec(req.path)
+    if (!article) return next()
+    const [, slug, form] = article
+    const url = req.url
+    const file = bucketPath(slug!, form === undefined || form === 'html' ? 'page' : (form as ArticleForm))
+    req.url = `/${file}${url.slice(req.path.length)}`
+    bucketFiles(req, res, (err?: unknown) => {
+      req.url = url
+      next(err)
+    })
+  }
   // An article's address answers with its markdown twin to a client that prefers text/markdown
   // (q-values honoured; HTML when Accept names neither, or only through wildcards), and says so
   // with Vary, whichever it answers.
@@ -73,7 +103,7 @@ export function staticSite(siteDir: string): RequestHandler[] {
     if (
       req.headers.accept &&
       req.accepts(['text/html', 'text/markdown']) === 'text/markdown' &&
-      isFile(join(siteDir, 'posts', `${article[1]}.md`))
+      isFile(articleFile(buildDir, article[1]!, 'md'))
     ) {
       res.setHeader('Content-Location', articlePath(article[1]!, 'md'))
       req.url = `${articlePath(article[1]!, 'md')}${req.url.slice(req.path.length)}`
@@ -102,7 +132,7 @@ export function staticSite(siteDir: string): RequestHandler[] {
       if (err) res.type('text/plain').send('Not found')
     })
   }
-  return [negotiate, pages, files, notFound]
+  return [negotiate, articles, pages, files, notFound]
 }
 
 function isFile(path: string): boolean {

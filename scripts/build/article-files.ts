@@ -1,15 +1,22 @@
 /**
- * The article pages and their files (the markdown twin, BibTeX, CSL-JSON, RIS) in a build's site
- * folder, and llms-full.txt (the newest articles'): an unchanged article's files are linked from the live build.
+ * The article pages and their files (the markdown twin, BibTeX, CSL-JSON, RIS, the Link header,
+ * the API answer) in the build's bucket folders (model/article-bucket.ts), and llms-full.txt (the
+ * newest articles'). A bucket none of whose files changed is the live build's folder, shared
+ * through one link; any other is a new folder, its unchanged articles' files linked from the
+ * live build's.
  */
 import { hash } from 'node:crypto'
-import { existsSync, linkSync, mkdirSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readlinkSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { articleSignposts, linkHeader, signpostsFile } from '../../model/signposting.ts'
+import type { IndexEntry } from '../../model/article.ts'
+import { EDGE_DIR, articleBucket, articleFileName, type ArticleFileForm } from '../../model/article-bucket.ts'
+import { articleSignposts, linkHeader } from '../../model/signposting.ts'
 import { articlePage, markdownTwin, parseTemplate } from './article-page.ts'
 import { articleCitation } from './citation/index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
+import { linkBucket, type SharedStore } from './dist.ts'
+import { writeEdgeFile } from './edge-files.ts'
 import type { EntrySource } from './entries.ts'
 import { forEachLimited, mapAhead } from './limited.ts'
 import {
@@ -36,58 +43,105 @@ export interface ArticleFiles {
   llmsFull: FullSpans | undefined
 }
 
-/** Writes every published article's page and files. */
+/** What writing the articles needs besides them. */
+export interface ArticleSources {
+  template: string
+  related: number[][]
+  /** The live build, when its article files can be reused (same renderer and build code). */
+  reusable: Previous | undefined
+  /** The live build, whatever made it: an API answer keeps its file (and mtime) while its bytes are the same. */
+  live: Previous | undefined
+  entries: EntrySource
+  /** An article's post index entry (it reads the markdown). */
+  indexEntry: (m: ArticleMeta) => Promise<IndexEntry>
+  baseUrl: string
+}
+
+/** Writes every published article's page and files, and site/llms-full.txt. Returns the counts of buckets made and shared. */
 export async function writeArticles(
-  siteDir: string,
-  templateHtml: string,
+  buildDir: string,
+  store: SharedStore,
   published: ArticleMeta[],
-  related: number[][],
-  prev: Previous | undefined,
-  entries: EntrySource,
-  baseUrl: string,
-): Promise<ArticleFiles> {
-  const postsDir = join(siteDir, 'posts')
-  mkdirSync(postsDir, { recursive: true })
-  const template = parseTemplate(templateHtml)
-  const samePages = prev !== undefined && prev.template === templateHtml
+  sources: ArticleSources,
+): Promise<ArticleFiles & { buckets: { made: number; shared: number } }> {
+  const { related, entries, baseUrl, live } = sources
+  const prev = sources.reusable
+  const siteDir = join(buildDir, 'site')
+  mkdirSync(join(buildDir, EDGE_DIR), { recursive: true })
+  const template = parseTemplate(sources.template)
+  const samePages = prev !== undefined && prev.template === sources.template
   const twinOf = async (m: ArticleMeta) => markdownTwin(m, articleBody(await entries.text(m)), baseUrl)
   // A page also shows its neighbours and related articles: it is rewritten when they change,
   // e.g. when another article is added, removed or retitled.
   const navKeys: Record<string, string> = {}
-  const pages = forEachLimited(published, WRITE_CONCURRENCY, async (m, i) => {
-    const older = published[i + 1]
-    const newer = published[i - 1]
-    const others = related[i]!.map((j) => published[j]!)
+  const samePage: boolean[] = published.map((m, i) => {
+    const shown = [published[i + 1], published[i - 1], ...related[i]!.map((j) => published[j]!)]
+      .map((a) => (a ? `${a.slug}\0${a.title}` : ''))
+      .join('\0')
     // What the links show, hashed in one call (cheap enough for every article of every build).
-    const shown = [older, newer, ...others].map((a) => (a ? `${a.slug}\0${a.title}` : '')).join('\0')
     const navKey = (navKeys[m.slug] = hash('sha256', shown).slice(0, 16))
+    return samePages && prev.bySlug.get(m.slug)?.hash === m.hash && prev.state.navKeys?.[m.slug] === navKey
+  })
+
+  // The buckets: one the live build has with the same articles, every page the same, is shared.
+  const buckets = new Map<string, number[]>()
+  published.forEach((m, i) => {
+    const b = articleBucket(m.slug)
+    const list = buckets.get(b)
+    if (list) list.push(i)
+    else buckets.set(b, [i])
+  })
+  const before = new Map<string, number>()
+  for (const a of prev?.state.articles ?? [])
+    if (!a.draft) before.set(articleBucket(a.slug), (before.get(articleBucket(a.slug)) ?? 0) + 1)
+  const made: Array<{ bucket: string; articles: number[] }> = []
+  let shared = 0
+  for (const [bucket, articles] of buckets) {
+    const same = prev && before.get(bucket) === articles.length && articles.every((i) => samePage[i])
+    const target = same ? liveBucket(prev.dir, bucket) : undefined
+    if (target) {
+      linkBucket(buildDir, bucket, target)
+      shared++
+    } else made.push({ bucket, articles })
+  }
+
+  const folders = new Map(made.map(({ bucket }) => [bucket, store.folder(bucket)]))
+  for (const folder of folders.values()) mkdirSync(folder.path)
+  const writes = made.flatMap(({ articles }) => articles)
+  const pages = forEachLimited(writes, WRITE_CONCURRENCY, async (i) => {
+    const m = published[i]!
+    const bucket = articleBucket(m.slug)
+    const folder = folders.get(bucket)!.path
+    const file = (form: ArticleFileForm) => join(folder, articleFileName(m.slug, form))
+    const prevFile = (form: ArticleFileForm) => join(prev!.dir, EDGE_DIR, bucket, articleFileName(m.slug, form))
     const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
-    const page = join(postsDir, `${m.slug}.html`)
-    const twin = join(postsDir, `${m.slug}.md`)
-    const reuse = (name: string) => linkSync(join(prev!.dir, 'site', 'posts', name), join(postsDir, name))
+    const reuse = (form: ArticleFileForm) => linkSync(prevFile(form), file(form))
     // The page's Link header, which the service sends with it (auth-service/http/static-site.ts).
-    if (unchanged) reuse(`${m.slug}.link`)
-    else await writeFile(signpostsFile(siteDir, m.slug), linkHeader(articleSignposts(m, baseUrl)))
+    if (unchanged) reuse('link')
+    else await writeFile(file('link'), linkHeader(articleSignposts(m, baseUrl)))
     // The twins depend on the article alone: an unchanged article's are linked from the live build.
-    const samePage = unchanged && samePages && prev.state.navKeys?.[m.slug] === navKey
-    const citation = samePage ? undefined : articleCitation(m, baseUrl)
+    const citation = samePage[i] ? undefined : articleCitation(m, baseUrl)
     if (unchanged) {
-      reuse(`${m.slug}.md`)
-      reuse(`${m.slug}.bib`)
-      reuse(`${m.slug}.csl.json`)
-      reuse(`${m.slug}.ris`)
+      reuse('md')
+      reuse('bib')
+      reuse('csl.json')
+      reuse('ris')
     } else {
-      await writeFile(twin, await twinOf(m))
-      await writeFile(join(postsDir, `${m.slug}.bib`), citation!.bibtex)
-      await writeFile(join(postsDir, `${m.slug}.csl.json`), citation!.csl)
-      await writeFile(join(postsDir, `${m.slug}.ris`), citation!.ris)
+      await writeFile(file('md'), await twinOf(m))
+      await writeFile(file('bib'), citation!.bibtex)
+      await writeFile(file('csl.json'), citation!.csl)
+      await writeFile(file('ris'), citation!.ris)
     }
-    if (samePage) linkSync(join(prev.dir, 'site', 'posts', `${m.slug}.html`), page)
+    if (samePage[i]) reuse('page')
     else {
       const entry = await entries.get(m)
-      const nav = navHtml(older, newer, others)
+      const nav = navHtml(
+        published[i + 1],
+        published[i - 1],
+        related[i]!.map((j) => published[j]!),
+      )
       await writeFile(
-        page,
+        file('page'),
         articlePage(
           template,
           m,
@@ -98,6 +152,11 @@ export async function writeArticles(
         ),
       )
     }
+    const previousAnswer = live && join(live.dir, EDGE_DIR, bucket, articleFileName(m.slug, 'json'))
+    await writeEdgeFile(file('json'), previousAnswer, unchanged, () => sources.indexEntry(m), baseUrl)
+  }).then(() => {
+    // Each new bucket is linked once it is whole.
+    for (const [bucket, folder] of folders) linkBucket(buildDir, bucket, folder.link)
   })
   // The same articles as the previous build (each unchanged, none added or removed): the same file.
   const sameArticles =
@@ -118,5 +177,14 @@ export async function writeArticles(
       ? Promise.resolve(spans)
       : writeLlmsFull(full, parts, newest.length, published.length, spans && previousFull)
   const [, llmsFull] = await Promise.all([pages, fullText])
-  return { navKeys, llmsFull }
+  return { navKeys, llmsFull, buckets: { made: made.length, shared } }
+}
+
+/** Where the live build's link of a bucket points, if it has the bucket. */
+function liveBucket(buildDir: string, bucket: string): string | undefined {
+  try {
+    return readlinkSync(join(buildDir, EDGE_DIR, bucket))
+  } catch {
+    return undefined
+  }
 }

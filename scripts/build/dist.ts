@@ -1,14 +1,18 @@
 /**
  * The layout of DIST_DIR and the moves that keep it consistent for readers and for other builds:
  *
- *   builds/<id>/      one build: site/, the post index, build.json, state.json
+ *   builds/<id>/      one build: site/ (site/pagefind/ a link per search shard), edge/ (a link
+ *                     per article bucket), the post index, build.json, state.json
+ *   articles/<key>/   the article bucket folders of one configuration, `<bucket>.<build id>`,
+ *                     each never written once made, shared by every build that links it
+ *   search/<key>/     the search index's shards of one configuration, `<shard>.<build id>`, alike
  *   sites/<key>       link to the live build of one configuration (BASE_URL and CONTENT_DIR)
  *   current           link to the live build made last, whatever its configuration
  *   cache/            the build cache (safe to delete)
  *
- * A build writes only into its own fresh folder and lands with renames of links, so readers
- * and concurrent builds never see a half-written build; builds of one configuration take turns
- * through a lock file.
+ * A build writes only into its own fresh folder (and new bucket folders) and lands with renames
+ * of links, so readers and concurrent builds never see a half-written build; builds of one
+ * configuration take turns through a lock file.
  */
 import {
   closeSync,
@@ -26,6 +30,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { EDGE_DIR } from '../../model/article-bucket.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** Builds kept besides each configuration's live one, which in-flight requests may still read. */
@@ -169,7 +174,7 @@ export async function acquireLock(distDir: string, key: string): Promise<() => v
 
 /**
  * Hard-links every file of `from` into `to` (which it creates), except the top-level entries
- * named in `skip`. Costs a directory entry per file, not a copy; files are never written after
+ * named in `skip`; a symlink (to a shared folder) is copied as a symlink. Costs a directory entry per file, not a copy; files are never written after
  * they are linked (a changed file is a new file).
  */
 export function linkTree(from: string, to: string, skip: ReadonlySet<string> = new Set()): void {
@@ -179,6 +184,83 @@ export function linkTree(from: string, to: string, skip: ReadonlySet<string> = n
     const src = join(from, e.name)
     const dst = join(to, e.name)
     if (e.isDirectory()) linkTree(src, dst)
+    // A link to a shared folder is made again: the same relative target, as every build is as deep.
+    else if (e.isSymbolicLink()) symlinkSync(readlinkSync(src), dst)
     else linkSync(src, dst)
+  }
+}
+
+/**
+ * Folders shared by builds, each never written once made: an area's folders of one configuration
+ * are `<area>/<key>/<name>.<build id>`, linked from the build folders at `links` (a symlink per
+ * folder): the article buckets from edge/, the search index's shards from site/pagefind/.
+ */
+const SHARED = {
+  articles: [EDGE_DIR],
+  search: ['site', 'pagefind'],
+} as const satisfies Record<string, readonly string[]>
+export type SharedArea = keyof typeof SHARED
+
+/** Where a build makes its new shared folders, and the link to each from its folder of links. */
+export interface SharedStore {
+  folder(name: string): { path: string; link: string }
+}
+
+export function sharedStore(distDir: string, area: SharedArea, key: string, id: string): SharedStore {
+  const dir = join(distDir, area, key)
+  mkdirSync(dir, { recursive: true })
+  // From builds/<id>/<links…>/ up to DIST_DIR.
+  const up = Array.from({ length: SHARED[area].length + 2 }, () => '..')
+  return {
+    folder: (name) => ({ path: join(dir, `${name}.${id}`), link: join(...up, area, key, `${name}.${id}`) }),
+  }
+}
+
+/** Points the build's link of a bucket at a bucket folder (`target`, relative to the links' folder). */
+export function linkBucket(buildDir: string, bucket: string, target: string): void {
+  symlinkSync(target, join(buildDir, EDGE_DIR, bucket))
+}
+
+/** Gives a build the bucket links of another: the same article files, one link per bucket. */
+export function linkBuckets(from: string, to: string): void {
+  mkdirSync(join(to, EDGE_DIR), { recursive: true })
+  for (const bucket of readdirSync(join(from, EDGE_DIR)))
+    linkBucket(to, bucket, readlinkSync(join(from, EDGE_DIR, bucket)))
+}
+
+/**
+ * Removes the shared folders of a configuration that no build folder links any more (those of
+ * builds pruned, or of a build killed before it landed). Run under the configuration's lock,
+ * after pruneBuilds: no other build of it is making links meanwhile. Returns how many it removed.
+ */
+export function pruneShared(distDir: string, key: string): number {
+  let removed = 0
+  for (const [area, links] of Object.entries(SHARED)) {
+    const dir = join(distDir, area, key)
+    const linked = new Set<string>()
+    for (const id of listNames(join(distDir, 'builds'))) {
+      const from = join(distDir, 'builds', id, ...links)
+      for (const name of listNames(from)) {
+        try {
+          linked.add(readlinkSync(join(from, name)).split('/').pop()!)
+        } catch {
+          // not a link (shards.json), or a build being removed
+        }
+      }
+    }
+    for (const name of listNames(dir))
+      if (!linked.has(name)) {
+        rmSync(join(dir, name), { recursive: true, force: true })
+        removed++
+      }
+  }
+  return removed
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
   }
 }

@@ -7,7 +7,7 @@ import { liveBuildDir } from './dist.ts'
 import type { SearchState } from './search-shards.ts'
 
 /** Bump when the layout of a build folder or of state.json (its article metadata) changes: a cold build. */
-export const STATE_VERSION = 4
+export const STATE_VERSION = 6
 
 /** What a build folder was made from, so that the next build can reuse its files. */
 export interface BuildState {

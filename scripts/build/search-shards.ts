@@ -13,10 +13,20 @@
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { forEachLimited } from './limited.ts'
-import { linkTree } from './dist.ts'
+import type { SharedStore } from './dist.ts'
 import { shardStats } from './search-stats.ts'
 
 /** An article as its shard is keyed and indexed. */
@@ -93,6 +103,8 @@ export interface WriteShardsOptions {
   outDir: string
   /** site/pagefind of the live build, whose unchanged shards are linked. */
   previousDir?: string
+  /** Where a shard indexed anew is made: a shared folder, linked from outDir as each shard is. */
+  store: SharedStore
   previous?: SearchState | null
   /** The articles by shard, with the shards' keys (planShards). */
   plan: ShardPlan
@@ -114,16 +126,18 @@ export async function writeSearchShards(o: WriteShardsOptions): Promise<{ state:
       o.previous?.shards[name] === shard.key &&
       existsSync(join(o.previousDir, name, 'pagefind-entry.json'))
     )
-      linkTree(join(o.previousDir, name), join(o.outDir, name))
+      symlinkSync(readlinkSync(join(o.previousDir, name)), join(o.outDir, name))
     else stale.push([name, shard.articles])
   }
   let runtime = [...plan.keys()].find((name) => existsSync(join(o.outDir, name, 'pagefind.js')))
   await forEachLimited(stale, o.parallel, async ([name, articles]) => {
-    const dir = join(o.outDir, name)
+    const { path: dir, link } = o.store.folder(name)
     await runShard({ outputPath: dir, articles, ...o.cache })
     for (const file of readdirSync(dir)) if (UI_FILES.test(file)) unlinkSync(join(dir, file))
     if (runtime === undefined) runtime = name
     else if (runtime !== name) shareRuntime(join(o.outDir, runtime), dir)
+    // Linked once whole; a runtime shared from it is read through its link.
+    symlinkSync(link, join(o.outDir, name))
     o.log?.(`search shard ${name}: ${articles.length} articles`)
   })
   // Each shard's pages and words: the browser ranks with the statistics of the whole index.

@@ -7,6 +7,7 @@ import { edgeVars, startNginx } from '../support/nginx.ts'
 import { ANONYMOUS_READS, useProxy } from '../support/nginx-proxy.ts'
 import { readOai, validateOai } from '../support/oai.ts'
 import { securityHeaderList } from '../../auth-service/http/security-headers.ts'
+import { articleBucket } from '../../model/article-bucket.ts'
 import { freePort } from '../support/processes.ts'
 
 /*
@@ -38,6 +39,34 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     expect(missing.status).toBe(404)
     expect(missing.headers.get('link')).toBeNull()
   })
+
+  it(
+    'serves every file of an article at its address, from its bucket, with the bytes and type a ' +
+      'replica sends, and no other file of the bucket',
+    async () => {
+      const slugs = readdirSync(content).map((f) => f.replace(/\.md$/, ''))
+      for (const slug of slugs) {
+        const forms = ['', '.html', '.md', '.bib', '.csl.json', '.ris'].map((form) => `/posts/${slug}${form}`)
+        for (const path of [...forms, `/api/v1/posts/${slug}`]) {
+          const [edge, replica] = await Promise.all([fetch(origin + path), fetch(direct[0] + path)])
+          expect([edge.status, replica.status], path).toEqual([200, 200])
+          expect(edge.headers.get('content-type'), path).toBe(replica.headers.get('content-type'))
+          expect(await edge.text(), path).toBe(await replica.text())
+        }
+        const bucket = articleBucket(slug)
+        for (const path of [
+          `/posts/${slug}.link`,
+          `/posts/${slug}.json`,
+          `/${bucket}/${slug}.html`,
+          `/posts/${bucket}/${slug}.html`,
+          `/edge/${bucket}/${slug}.html`,
+        ]) {
+          const [edge, replica] = await Promise.all([fetch(origin + path), fetch(direct[0] + path)])
+          expect([edge.status, replica.status], path).toEqual([404, 404])
+        }
+      }
+    },
+  )
 
   it('serves an article page without its Link header when no replica answers', async () => {
     const [port, nobody] = [await freePort(), await freePort()]

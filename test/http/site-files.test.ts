@@ -4,10 +4,11 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { distOf, testDeps } from '../support/index.ts'
+import { articleFile } from '../../model/article-bucket.ts'
 
 const siteDir = join(distOf('fixture'), 'current', 'site')
 const app = createApp({ ...(await testDeps()), siteDir })
-const twin = readFileSync(join(siteDir, 'posts', 'cafe-latency-notes.md'), 'utf8')
+const twin = readFileSync(articleFile(join(siteDir, '..'), 'cafe-latency-notes', 'md'), 'utf8')
 
 describe('markdown by negotiation on an article’s address', () => {
   it.each([
@@ -70,7 +71,7 @@ describe('llms-full.txt', () => {
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8')
     expect(res.text).toMatch(/^# .+\n\n> /)
     const at = ['hashing-rings', 'cafe-latency-notes', 'search-evaluation'].map((slug) => {
-      const text = readFileSync(join(siteDir, 'posts', `${slug}.md`), 'utf8')
+      const text = readFileSync(articleFile(join(siteDir, '..'), slug, 'md'), 'utf8')
       expect(res.text).toContain(`\n---\n\n${text}`)
       return res.text.indexOf(text)
     })

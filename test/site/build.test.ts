@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -8,9 +18,10 @@ import { EDGE_DIR, detailFile, fileValidators } from '../../post-index/edge-file
 import { loadIndexFileSync } from '../../post-index/index-file-loader.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { distOf, readIndexedPosts } from '../support/index.ts'
+import { siteFile } from '../support/site-file.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
-const site = (path: string) => readFileSync(join(distOf('fixture'), 'current', 'site', path), 'utf8')
+const site = (path: string) => readFileSync(siteFile(join(distOf('fixture'), 'current'), path), 'utf8')
 
 describe('the build of a content folder', () => {
   it('renders each article with its metadata, highlighted code and typeset math', () => {
@@ -133,7 +144,17 @@ describe('the build of a content folder', () => {
       const slugs = readIndexedPosts(distOf('fixture'))
         .map((p) => p.slug)
         .sort()
-      expect(readdirSync(join(current, EDGE_DIR, 'api', 'v1', 'posts')).sort()).toEqual(slugs.map((s) => `${s}.json`))
+      // The edge's root holds the bucket links only, each bucket the files of its articles.
+      const buckets = readdirSync(join(current, EDGE_DIR))
+      for (const bucket of buckets) {
+        expect(bucket).toMatch(/^\d{3}$/)
+        expect(lstatSync(join(current, EDGE_DIR, bucket)).isSymbolicLink()).toBe(true)
+      }
+      const files = buckets.flatMap((b) => readdirSync(join(current, EDGE_DIR, b)))
+      expect(files.filter((f) => f.endsWith('.json') && !f.endsWith('.csl.json')).sort()).toEqual(
+        slugs.map((s) => `${s}.json`),
+      )
+      expect(files.length).toBe(slugs.length * 7) // page, twin, three citation files, Link header, API answer
       for (const slug of slugs) {
         const file = detailFile(current, slug)
         const answer = index.detail(slug)!
@@ -143,9 +164,9 @@ describe('the build of a content folder', () => {
         expect(answer.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/)
         expect({ etag: answer.etag, lastModified: answer.lastModified }).toEqual(fileValidators(mtimeMs, size))
       }
-      // Nothing else is under the edge's root, and the site does not serve it.
-      expect(readdirSync(join(current, EDGE_DIR))).toEqual(['api'])
+      // The site does not serve the edge's root.
       expect(existsSync(join(current, 'site', 'api'))).toBe(false)
+      expect(existsSync(join(current, 'site', 'posts'))).toBe(false)
     },
   )
 

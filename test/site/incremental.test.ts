@@ -5,7 +5,9 @@ import {
   openSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -16,11 +18,13 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EDGE_DIR, articleBucket, articleFile, type ArticleFileForm } from '../../model/article-bucket.ts'
 import { detailFile } from '../../post-index/edge-files.ts'
 import { loadIndexFileSync, readIndexEntries } from '../../post-index/index-file-loader.ts'
 import { build, BuildError, type Renderer } from '../../scripts/build.ts'
 import { configKey } from '../../scripts/build/dist.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
+import { siteFile } from '../support/site-file.ts'
 
 const BASE = 'http://localhost:4321'
 
@@ -52,8 +56,10 @@ describe('an incremental build', () => {
     lines.length = 0
     return build(e, { log: (l) => lines.push(l), ...options })
   }
+  /** A file of the live site by its address from the root: an article's from its bucket. */
   const live = (path: string, base = BASE) =>
-    readFileSync(join(dist, 'sites', configKey(base, content), 'site', path), 'utf8')
+    readFileSync(siteFile(join(dist, 'sites', configKey(base, content)), path), 'utf8')
+  const current = (slug: string, form: ArticleFileForm) => articleFile(join(dist, 'current'), slug, form)
   const liveIndex = () => readIndexEntries(join(dist, 'current'))
   const edit = (slug: string, from: string, to: string) => {
     const file = join(content, `${slug}.md`)
@@ -67,14 +73,12 @@ describe('an incremental build', () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
   it('serves an edited body without running Astro, and reuses the unchanged pages by hard link', async () => {
-    const before = join(dist, 'current', 'site', 'posts', 'hashing-rings.html')
+    const before = current('hashing-rings', 'page')
     const inode = statSync(before).ino
     const fullBefore = join(dist, 'current', 'site', 'llms-full.txt')
     const fullText = readFileSync(fullBefore, 'utf8')
     const fullFd = openSync(fullBefore, 'r')
-    const twins = ['hashing-rings.bib', 'hashing-rings.csl.json', 'hashing-rings.ris'].map((f) =>
-      join(dist, 'current', 'site', 'posts', f),
-    )
+    const twins = (['bib', 'csl.json', 'ris'] as const).map((form) => current('hashing-rings', form))
     const twinInodes = twins.map((f) => statSync(f).ino)
     edit('cafe-latency-notes', '## Queues', '## Queues and espresso')
     await run()
@@ -86,7 +90,7 @@ describe('an incremental build', () => {
     expect(live('posts/cafe-latency-notes.html')).toContain('Queues and espresso')
     expect(live('posts/cafe-latency-notes.md')).toContain('## Queues and espresso')
     expect(liveIndex().find((p) => p.slug === 'cafe-latency-notes')!.markdown).toContain('## Queues and espresso')
-    expect(statSync(join(dist, 'current', 'site', 'posts', 'hashing-rings.html')).ino).toBe(inode)
+    expect(statSync(current('hashing-rings', 'page')).ino).toBe(inode)
     expect(twins.map((f) => statSync(f).ino)).toEqual(twinInodes)
     expect(live('posts/cafe-latency-notes.bib')).toContain('title = {{Café Latency Notes}}')
     // The search index follows the text.
@@ -110,6 +114,38 @@ describe('an incremental build', () => {
     expect(readFileSync(edge('cafe-latency-notes')).equals(answer.body)).toBe(true)
     expect(answer.etag).toBe(`"${(ahead + 1).toString(16)}-${edited.size.toString(16)}"`)
     expect(answer.body.toString()).toContain('## Queues and espressO')
+  }, 120_000)
+
+  it('makes a new bucket folder for an edited article only, and leaves the previous build whole', async () => {
+    const links = (build: string) =>
+      new Map(readdirSync(join(build, EDGE_DIR)).map((b) => [b, readlinkSync(join(build, EDGE_DIR, b))]))
+    const before = realpathSync(join(dist, 'current'))
+    const twinBefore = readFileSync(articleFile(before, 'cafe-latency-notes', 'md'), 'utf8')
+    edit('cafe-latency-notes', '## Queues and espressO', '## Queues and espresso, again')
+    await run({ search: false })
+    const after = realpathSync(join(dist, 'current'))
+    expect(after).not.toBe(before)
+    const edited = articleBucket('cafe-latency-notes')
+    const [old, now] = [links(before), links(after)]
+    expect([...now.keys()].sort()).toEqual([...old.keys()].sort())
+    for (const [bucket, target] of now)
+      if (bucket === edited) expect(target, bucket).not.toBe(old.get(bucket))
+      else expect(target, bucket).toBe(old.get(bucket))
+    expect(lines.some((l) => /^pages written \(1 article buckets new, \d+ shared\)/.test(l))).toBe(true)
+    // The previous build, which in-flight requests may still read, is whole and as it was.
+    expect(existsSync(before)).toBe(true)
+    expect(readFileSync(articleFile(before, 'cafe-latency-notes', 'md'), 'utf8')).toBe(twinBefore)
+    expect(readFileSync(articleFile(after, 'cafe-latency-notes', 'md'), 'utf8')).toContain('espresso, again')
+    for (const build of [before, after])
+      for (const p of readIndexEntries(build))
+        for (const form of ['page', 'md', 'bib', 'csl.json', 'ris', 'link', 'json'] as const)
+          expect(existsSync(articleFile(build, p.slug, form)), `${build} ${p.slug} ${form}`).toBe(true)
+    // Every bucket folder is linked by a build: the others were removed.
+    const store = join(dist, 'articles', configKey(BASE, content))
+    const linked = new Set(
+      readdirSync(join(dist, 'builds')).flatMap((id) => [...links(join(dist, 'builds', id)).values()]),
+    )
+    expect(readdirSync(store).sort()).toEqual([...linked].map((t) => t.split('/').pop()!).sort())
   }, 120_000)
 
   it('lands edited pages first, then the list pages, when a title changes', async () => {
@@ -136,11 +172,11 @@ describe('an incremental build', () => {
   it('follows a renamed article everywhere, and drops the old address', async () => {
     renameSync(join(content, 'search-evaluation.md'), join(content, 'evaluating-search.md'))
     await run()
-    expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.html'))).toBe(false)
-    expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.md'))).toBe(false)
-    expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.bib'))).toBe(false)
-    expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.csl.json'))).toBe(false)
-    expect(existsSync(join(dist, 'current', 'site', 'posts', 'search-evaluation.ris'))).toBe(false)
+    expect(existsSync(current('search-evaluation', 'page'))).toBe(false)
+    expect(existsSync(current('search-evaluation', 'md'))).toBe(false)
+    expect(existsSync(current('search-evaluation', 'bib'))).toBe(false)
+    expect(existsSync(current('search-evaluation', 'csl.json'))).toBe(false)
+    expect(existsSync(current('search-evaluation', 'ris'))).toBe(false)
     expect(live('posts/evaluating-search.bib')).toMatch(/^@article\{evaluating-search,\n/)
     expect(live('posts/evaluating-search.html')).toContain(
       '<link rel="canonical" href="http://localhost:4321/posts/evaluating-search">',
@@ -159,7 +195,7 @@ describe('an incremental build', () => {
   it('removes a deleted article from its page, the lists, the feed and the index', async () => {
     unlinkSync(join(content, 'evaluating-search.md'))
     await run()
-    expect(existsSync(join(dist, 'current', 'site', 'posts', 'evaluating-search.html'))).toBe(false)
+    expect(existsSync(current('evaluating-search', 'page'))).toBe(false)
     for (const page of ['index.html', 'rss.xml', 'atom.xml', 'llms.txt', 'llms-full.txt', 'sitemap-0.xml', 'tags.html'])
       expect(live(page), page).not.toContain('evaluating-search')
     expect(

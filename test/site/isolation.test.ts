@@ -17,6 +17,7 @@ import { configKey } from '../../model/build-dir.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { freePort, startProcess, type Running } from '../support/processes.ts'
+import { articleFile } from '../../model/article-bucket.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const NODE = process.execPath
@@ -114,8 +115,8 @@ describe('builds that run at once or are killed', () => {
     const posts = readIndexEntries(live)
     expect(posts.length).toBe(info.articles)
     for (const p of posts) {
-      expect(readFileSync(join(live, 'site', 'posts', `${p.slug}.html`), 'utf8')).toContain('</html>')
-      expect(existsSync(join(live, 'site', 'posts', `${p.slug}.md`))).toBe(true)
+      expect(readFileSync(articleFile(live, p.slug, 'page'), 'utf8')).toContain('</html>')
+      expect(existsSync(articleFile(live, p.slug, 'md'))).toBe(true)
     }
     expect(readlinkSync(join(dist, 'current'))).toMatch(/^builds\//)
     return posts

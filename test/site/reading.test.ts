@@ -5,6 +5,7 @@ import { build } from '../../scripts/build.ts'
 import { PAGE_SIZE } from '../../site/lib/pagination.ts'
 import { listArticle, writeListCorpus } from '../support/list-corpus.ts'
 import { tempDir } from '../support/temp.ts'
+import { siteFile } from '../support/site-file.ts'
 
 const BASE = 'http://localhost:4321'
 /** Enough articles for three pages of the home page and two of the "systems" tag. */
@@ -16,7 +17,7 @@ describe('the list pages and reading aids of a build', () => {
   const dist = join(tmp, 'dist')
   const env = { ...process.env, BASE_URL: BASE, CONTENT_DIR: content, DIST_DIR: dist }
   const run = () => build(env, { search: false })
-  const path = (p: string) => join(dist, 'current', 'site', p)
+  const path = (p: string) => siteFile(join(dist, 'current'), p)
   const page = (p: string) => readFileSync(path(p), 'utf8')
   const cards = (html: string) =>
     [...html.matchAll(/<article class="post-card">[\s\S]*?<h2><a href="\/posts\/([a-z0-9-]+)">/g)].map((m) => m[1])

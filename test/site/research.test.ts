@@ -3,10 +3,11 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { jsonForScript } from '../../scripts/build/json-ld.ts'
 import { distOf, readIndexedPosts } from '../support/index.ts'
+import { siteFile } from '../support/site-file.ts'
 
 /** The shipped multi-author sample: several authors, an ORCID iD, a licence and a correction. */
 const SLUG = 'second-chance-eviction-under-skew'
-const site = (path: string) => readFileSync(join(distOf('shipped'), 'current', 'site', path), 'utf8')
+const site = (path: string) => readFileSync(siteFile(join(distOf('shipped'), 'current'), path), 'utf8')
 const page = () => site(`posts/${SLUG}.html`)
 const head = () => page().slice(0, page().indexOf('</head>'))
 

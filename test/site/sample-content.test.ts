@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { distOf, readIndexedPosts } from '../support/index.ts'
 import { PAGE_SIZE } from '../../site/lib/pagination.ts'
 import { DEFAULT_IMAGE_PATH } from '../../model/article.ts'
+import { articleFile } from '../../model/article-bucket.ts'
 
 /**
  * The shipped content shows a new user every feature without writing anything. Counts are
@@ -12,9 +13,7 @@ import { DEFAULT_IMAGE_PATH } from '../../model/article.ts'
 describe('the shipped sample content', () => {
   const site = join(distOf('shipped'), 'current', 'site')
   const posts = readIndexedPosts(distOf('shipped'))
-  const pages = readdirSync(join(site, 'posts'))
-    .filter((f) => f.endsWith('.html'))
-    .map((f) => readFileSync(join(site, 'posts', f), 'utf8'))
+  const pages = posts.map((p) => readFileSync(articleFile(join(site, '..'), p.slug, 'page'), 'utf8'))
 
   it('fills more than one page of the home list, and the first shows covers', () => {
     expect(posts.length).toBeGreaterThan(PAGE_SIZE)

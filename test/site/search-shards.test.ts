@@ -1,14 +1,16 @@
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, readlinkSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { build } from '../../scripts/build.ts'
+import { configKey } from '../../scripts/build/dist.ts'
 import { largestShard, planShards, shardBits, shardOf } from '../../scripts/build/search-shards.ts'
 import { MEMORY_MODEL, planLine, planMemory, sitePeakMb } from '../../scripts/build/memory-plan.ts'
 import { BuildError } from '../../scripts/build/errors.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
 import { tempDir } from '../support/temp.ts'
+import { articleFile } from '../../model/article-bucket.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const BASE_URL = 'http://localhost:4321'
@@ -144,7 +146,7 @@ describe('the memory plan', () => {
     expect(lines[0]).toMatch(
       new RegExp(`^memory plan for 3 articles under ${cap} MB: ${cores} render threads?, Astro after them`),
     )
-    expect(existsSync(join(dist, 'current', 'site', 'posts', 'hashing-rings.html'))).toBe(true)
+    expect(existsSync(articleFile(join(dist, 'current'), 'hashing-rings', 'page'))).toBe(true)
   }, 120_000)
 })
 
@@ -159,7 +161,10 @@ describe('a sharded search index', () => {
     const { shards } = JSON.parse(readFileSync(join(pagefind(), 'shards.json'), 'utf8')) as { shards: string[] }
     return Object.fromEntries(shards.map((s) => [s, statSync(join(pagefind(), s, 'pagefind-entry.json')).ino]))
   }
-  const changed = (before: Record<string, number>, after: Record<string, number>) =>
+  /** Each shard's link: to the shared folder of the build that indexed it. */
+  const shardLinks = () =>
+    Object.fromEntries(Object.keys(shardFiles()).map((s) => [s, readlinkSync(join(pagefind(), s))]))
+  const changed = <T>(before: Record<string, T>, after: Record<string, T>) =>
     [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((s) => before[s] !== after[s]).sort()
   // 40 articles in shards of at most 10: 8 shards.
   const rebuild = () => build(env, { shardArticles: 10 })
@@ -168,6 +173,7 @@ describe('a sharded search index', () => {
     generateCorpus(content, 40)
     await rebuild()
     const first = shardFiles()
+    const firstLinks = shardLinks()
     expect(Object.keys(first)).toHaveLength(8)
     // What the browser ranks with: each shard's pages, words and word-index chunks.
     const { stats } = JSON.parse(readFileSync(join(pagefind(), 'shards.json'), 'utf8')) as {
@@ -188,6 +194,8 @@ describe('a sharded search index', () => {
     await rebuild()
     const second = shardFiles()
     expect(changed(first, second)).toEqual([shardOf(edited, 3)])
+    // A shard indexed again is a new shared folder; the others are the same folders, linked.
+    expect(changed(firstLinks, shardLinks())).toEqual([shardOf(edited, 3)])
 
     writeFileSync(
       join(content, 'a-new-article.md'),
@@ -241,6 +249,18 @@ describe('a sharded search index', () => {
     expect(lines.some((l) => l.startsWith('search index live'))).toBe(true)
     const after = JSON.parse(readFileSync(join(pagefind(), 'shards.json'), 'utf8')) as { shards: string[] }
     for (const s of after.shards) expect(existsSync(join(pagefind(), s, 'pagefind-entry.json'))).toBe(true)
+    // The shards the killed build had indexed, linked by no build, are gone.
+    const linked = readdirSync(join(dist, 'builds')).flatMap((id) =>
+      readdirSync(join(dist, 'builds', id, 'site', 'pagefind'))
+        .filter((name) => name !== 'shards.json')
+        .map(
+          (name) =>
+            readlinkSync(join(dist, 'builds', id, 'site', 'pagefind', name))
+              .split('/')
+              .pop()!,
+        ),
+    )
+    expect(readdirSync(join(dist, 'search', configKey(BASE_URL, content))).sort()).toEqual([...new Set(linked)].sort())
   }, 300_000)
 
   it.each([

@@ -7,6 +7,7 @@ import { loadIndexFileSync, readIndexEntries } from '../../post-index/index-file
 import { build } from '../../scripts/build.ts'
 import { RACY_MS } from '../../scripts/build/source-stats.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
+import { articleFile } from '../../model/article-bucket.ts'
 
 const BASE = 'http://localhost:4321'
 /** The files' mtime, in whole seconds: an edit can put it back exactly. */
@@ -27,7 +28,7 @@ describe('change detection by stat', () => {
     return { read: Number(read?.[1]), of: Number(read?.[2]), rendered: Number(rendered?.[1]) }
   }
   const file = (slug: string) => join(content, `${slug}.md`)
-  const page = (slug: string) => join(dist, 'current', 'site', 'posts', `${slug}.html`)
+  const page = (slug: string) => articleFile(join(dist, 'current'), slug, 'page')
 
   beforeAll(async () => {
     cpSync(FIXTURE_CORPUS, content, { recursive: true })

@@ -60,6 +60,7 @@ export function includedFiles(dir: string, deployment: Record<string, string>): 
     NGINX_API_SECURITY_HEADERS: join(ROOT, 'deploy', 'nginx', 'api-security-headers.conf'),
     NGINX_CORS_HEADERS: join(ROOT, 'deploy', 'nginx', 'cors-headers.conf'),
     NGINX_ARTICLE_LOCATIONS: join(dir, 'articles.conf'),
+    NGINX_ARTICLE_BUCKETS: join(ROOT, 'deploy', 'nginx', 'article-buckets.conf'),
   }
   mkdirSync(dir, { recursive: true })
   writeFileSync(vars.NGINX_ARTICLE_LOCATIONS, renderTemplate({ ...deployment, ...vars }, 'articles.conf.template'))

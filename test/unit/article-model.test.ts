@@ -4,7 +4,7 @@ import { ARTICLE_FIELDS, Frontmatter, Post, toPost, type IndexEntry } from '../.
 import { ARTICLE_PAGE_PATTERN, articlePath } from '../../model/article-address.ts'
 import { SCHEMAS } from '../../auth-service/openapi/schemas.ts'
 import { SAMPLE_POST } from '../../auth-service/routes/openapi-parts.ts'
-import { ARTICLES_CONF, articlesConf } from '../../scripts/deploy/nginx-articles.ts'
+import { ARTICLES_CONF, BUCKETS_CONF, articlesConf, bucketsConf } from '../../scripts/deploy/nginx-articles.ts'
 
 const entry: Omit<IndexEntry, 'markdown'> = {
   slug: 'a-post',
@@ -59,6 +59,7 @@ describe('the article model', () => {
 describe('the proxy’s article locations', () => {
   it('are what the generator writes from the model (run npm run nginx:articles after a change)', () => {
     expect(readFileSync(ARTICLES_CONF, 'utf8')).toBe(articlesConf())
+    expect(readFileSync(BUCKETS_CONF, 'utf8')).toBe(bucketsConf())
   })
 
   it('match an article page by the same pattern as the service, and nothing deeper', () => {

@@ -1,10 +1,19 @@
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { INDEX_FILES } from '../../post-index/index-file.ts'
 import { loadIndexFile, readIndexEntries } from '../../post-index/index-file-loader.ts'
 import { indexSource, watchIndexFile } from '../../post-index/index-file-watcher.ts'
-import { writeIndexFile } from '../../post-index/index-file-writer.ts'
+import { appendable, keptEntries, writeIndexFile, type KeptEntry } from '../../post-index/index-file-writer.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { tempDir } from '../support/temp.ts'
 
@@ -56,6 +65,44 @@ describe('the post index file', () => {
     expect(JSON.parse(index.detail('a-post')!.body.toString()).markdown).toBe('')
     expect(index.detail('missing')).toBeUndefined()
   })
+
+  it(
+    'appends an edit to the previous bodies file, leaving every byte the previous index ' +
+      'points to in place, until half the file is bodies no index points to',
+    async () => {
+      const first = buildDir()
+      await writeIndexFile(first, [entry('a-post'), entry('b-post'), entry('c-post')])
+      const bodies = (dir: string) => join(dir, INDEX_FILES.bodies)
+      const firstSize = statSync(bodies(first)).size
+      const before = readIndexEntries(first)
+      const kept = keptEntries(first)!
+      expect(appendable(bodies(first), kept)).toBe(true)
+
+      const second = buildDir()
+      const edited = entry('b-post', { markdown: 'An edited body.\n' })
+      async function* items(): AsyncGenerator<IndexEntry | KeptEntry> {
+        for (const { slug } of before) yield slug === 'b-post' ? edited : { kept: kept.get(slug)! }
+      }
+      await writeIndexFile(second, items(), bodies(first), { append: true })
+      // One file, grown by the edited body only; the kept lines point where they did.
+      expect(statSync(bodies(second)).ino).toBe(statSync(bodies(first)).ino)
+      const grown = statSync(bodies(second)).size - firstSize
+      expect(grown).toBeGreaterThan(0)
+      expect(grown).toBeLessThan(100)
+      expect(keptEntries(second)!.get('a-post')).toEqual(kept.get('a-post'))
+      // Both indexes load and read their own bodies from the shared file.
+      expect(readIndexEntries(first)).toEqual(before)
+      expect(readIndexEntries(second).map((e) => e.markdown)).toEqual(
+        before.map((e) => (e.slug === 'b-post' ? 'An edited body.\n' : e.markdown)),
+      )
+      const index = await loadIndexFile(first, BASE)
+      expect(JSON.parse(index.detail('b-post')!.body.toString()).markdown).toBe(entry('b-post').markdown)
+
+      // A file more than twice the bodies its index points to is written anew.
+      writeFileSync(bodies(second), Buffer.alloc(3 * firstSize, 0x20), { flag: 'a' })
+      expect(appendable(bodies(second), keptEntries(second)!)).toBe(false)
+    },
+  )
 
   it('writes an empty index that loads', async () => {
     const dir = buildDir()
