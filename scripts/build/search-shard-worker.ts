@@ -1,12 +1,14 @@
 /**
  * One shard of the site search index (search-shards.ts), in a process of its own: reads its job
- * on standard input, each article's text from the build cache, and writes a Pagefind index.
- * Its one argument is the pid of the build that starts it.
+ * on standard input, each article's text from the build cache, and writes a Pagefind index and
+ * the scores the browser ranks with (search-scores.ts). Its one argument is the pid of the build
+ * that starts it.
  */
 import { text } from 'node:stream/consumers'
 import * as pagefind from 'pagefind'
 import { openCache } from './cache.ts'
 import type { ShardJob } from './search-shards.ts'
+import { PAGE_FILTER, pageNumbers, writeShardScores } from './search-scores.ts'
 import { articlePath } from '../../model/article-address.ts'
 
 // A build killed meanwhile leaves nobody to use the shard: stop rather than write it. The build
@@ -20,6 +22,7 @@ const job = JSON.parse(await text(process.stdin)) as ShardJob
 const cache = openCache(job.root, job.rendererVersion)
 const { index, errors } = await pagefind.createIndex({})
 if (!index) throw new Error(`pagefind: ${errors.join('; ')}`)
+const numbers = pageNumbers(job.articles.map((a) => a.slug))
 try {
   for (const a of job.articles) {
     const entry = await cache.get(a.hash)
@@ -29,7 +32,7 @@ try {
       content: `${a.title}\n${a.description}\n${entry.text}`,
       language: 'en',
       meta: { title: a.title },
-      filters: { author: [a.author] },
+      filters: { author: [a.author], [PAGE_FILTER]: [String(numbers.get(a.slug))] },
     })
     if (added.errors.length) throw new Error(`pagefind: ${a.slug}: ${added.errors.join('; ')}`)
   }
@@ -38,3 +41,5 @@ try {
 } finally {
   await pagefind.close()
 }
+// Read once Pagefind's memory is given back: one chunk of the word index at a time.
+writeShardScores(job.outputPath)

@@ -6,9 +6,10 @@
  * as one index would (site/public/scripts/search-rank.js). A rebuild re-indexes only the shards
  * whose articles changed; the others are linked from the live build.
  *
- * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index),
- * and `shards.json` naming them, with each one's pages and words (search-stats.ts), from which
- * the browser ranks results with the whole index's statistics (site/public/scripts/search-rank.js).
+ * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index and
+ * its scores, `scores/`: search-scores.ts), and `shards.json` naming them, with each one's pages,
+ * their lengths and its chunks (search-stats.ts), from which the browser ranks results with the
+ * whole index's statistics (site/public/scripts/search-rank.js).
  * The runtime files, the same in every shard, are hard links.
  */
 import { spawn } from 'node:child_process'
@@ -27,7 +28,8 @@ import {
 import { join } from 'node:path'
 import { forEachLimited } from './limited.ts'
 import type { SharedStore } from './dist.ts'
-import { shardStats } from './search-stats.ts'
+import { pageOrder } from './search-scores.ts'
+import { readShardIndex, shardStats } from './search-stats.ts'
 
 /** An article as its shard is keyed and indexed. */
 export interface ShardArticle {
@@ -140,8 +142,14 @@ export async function writeSearchShards(o: WriteShardsOptions): Promise<{ state:
     symlinkSync(link, join(o.outDir, name))
     o.log?.(`search shard ${name}: ${articles.length} articles`)
   })
-  // Each shard's pages and words: the browser ranks with the statistics of the whole index.
-  const stats = Object.fromEntries([...plan.keys()].map((name) => [name, shardStats(join(o.outDir, name))]))
+  // Each shard's pages, their lengths and its chunks: the browser ranks with the whole index's statistics.
+  const stats = Object.fromEntries(
+    [...plan.keys()].map((name) => {
+      const dir = join(o.outDir, name)
+      const index = readShardIndex(dir)
+      return [name, shardStats(dir, pageOrder(dir, index), index)]
+    }),
+  )
   writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()], stats }))
   return { state: { shards: Object.fromEntries([...plan].map(([name, s]) => [name, s.key])) }, indexed: stale.length }
 }

@@ -1,11 +1,12 @@
 /**
- * What a shard of the search index holds, for the browser to rank all shards as one index:
- * its number of pages, the sum of their word counts and where its word index is cut into
- * chunks, read from the shard's Pagefind metadata file as Pagefind's runtime reads it
- * (pagefind_web/src/metadata.rs: after a 12-byte signature, a CBOR array of the generator
- * version, the pages, each [hash, word count, …], and the index chunks, each [first word, last
- * word, hash]).
- * CBOR: RFC 8949, section 3.
+ * What a shard of the search index holds, for the browser to rank all shards as one index: its
+ * number of pages, each page's word count, where its word index is cut into chunks and the
+ * files of scores beside them (search-scores.ts), read from the shard's Pagefind files as
+ * Pagefind's runtime reads them (pagefind_web/src/metadata.rs: after a 12-byte signature, a CBOR
+ * array of the generator version, the pages, each [hash, word count, …], the index chunks, each
+ * [first word, last word, hash], the filters, each [name, hash], the sorts and the names of the
+ * metadata fields Pagefind ranks by).
+ * CBOR: RFC 8949, section 3 (https://www.rfc-editor.org/rfc/rfc8949#section-3).
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -18,53 +19,91 @@ export interface ShardStats {
   words: number
   /** The first word of each chunk of the word index, in order: which chunks hold a prefix's words. */
   chunks: string[]
+  /** The file of scores of each chunk (`scores/<name>.pf_score`), in the order of `chunks`. */
+  scores: string[]
+  /** Each page's word count, by its number in the shard's scores (search-scores.ts). */
+  lengths: number[]
+  /** The metadata fields Pagefind ranks by, by their number in the scores' field masks. */
+  fields: string[]
+}
+
+/** One language's index of a shard, as its metadata file and the page filter describe it. */
+export interface ShardIndex {
+  pages: Array<{ hash: string; words: number }>
+  chunks: Array<{ first: string; hash: string }>
+  filters: Map<string, string>
+  fields: string[]
 }
 
 const SIGNATURE = 'pagefind_dcd'
 
-/** The pages and words of the Pagefind index in `dir` (every language it holds). */
-export function shardStats(dir: string): ShardStats {
+/** A Pagefind file's CBOR value: unpacked (gzip) if it is, its signature checked. */
+export function readPagefindFile(file: Buffer): CborValue {
+  const data = file.subarray(0, SIGNATURE.length).toString('latin1') === SIGNATURE ? file : gunzipSync(file)
+  if (data.subarray(0, SIGNATURE.length).toString('latin1') !== SIGNATURE)
+    throw new Error('not a Pagefind file (no signature)')
+  return new Cbor(data, SIGNATURE.length).value()
+}
+
+/** The index of the shard in `dir`: one language (the build indexes every article as `en`). */
+export function readShardIndex(dir: string): ShardIndex {
   const entry = JSON.parse(readFileSync(join(dir, 'pagefind-entry.json'), 'utf8')) as {
     languages: Record<string, { hash: string }>
   }
-  const total: ShardStats = { pages: 0, words: 0, chunks: [] }
-  for (const { hash } of Object.values(entry.languages)) {
-    const stats = metaStats(readFileSync(join(dir, `pagefind.${hash}.pf_meta`)))
-    total.pages += stats.pages
-    total.words += stats.words
-    total.chunks.push(...stats.chunks)
-  }
-  total.chunks.sort()
-  return total
+  const languages = Object.values(entry.languages)
+  if (languages.length !== 1) throw new Error(`search shard ${dir}: ${languages.length} languages, expected one`)
+  return metaIndex(readFileSync(join(dir, `pagefind.${languages[0]!.hash}.pf_meta`)))
 }
 
-/** Pages and words of one metadata file (gzipped or not). */
-export function metaStats(file: Buffer): ShardStats {
-  const data = file.subarray(0, SIGNATURE.length).toString('latin1') === SIGNATURE ? file : gunzipSync(file)
-  if (data.subarray(0, SIGNATURE.length).toString('latin1') !== SIGNATURE)
-    throw new Error('not a Pagefind metadata file (no signature)')
-  const cbor = new Cbor(data, SIGNATURE.length)
-  cbor.expect(4) // the fixed array
-  cbor.skip() // the generator version
-  const pages = cbor.expect(4)
-  let words = 0
-  for (let i = 0; i < pages; i++) {
-    const fields = cbor.expect(4)
-    cbor.skip() // the page hash
-    words += cbor.expect(0)
-    for (let f = 2; f < fields; f++) cbor.skip()
+/** The pages, chunks, filters and ranked fields of one metadata file (gzipped or not). */
+export function metaIndex(file: Buffer): ShardIndex {
+  const [, pages, chunks, filters, , fields] = array(readPagefindFile(file), 'metadata')
+  return {
+    pages: array(pages, 'pages').map((p) => {
+      const [hash, words] = array(p, 'page')
+      return { hash: String(hash), words: Number(words) }
+    }),
+    chunks: array(chunks, 'chunks').map((c) => {
+      const [first, , hash] = array(c, 'chunk')
+      return { first: String(first), hash: String(hash) }
+    }),
+    filters: new Map(
+      array(filters ?? [], 'filters').map((f) => {
+        const [name, hash] = array(f, 'filter')
+        return [String(name), String(hash)] as const
+      }),
+    ),
+    fields: array(fields ?? [], 'fields').map(String),
   }
-  const chunks: string[] = []
-  const count = cbor.expect(4)
-  for (let i = 0; i < count; i++) {
-    const fields = cbor.expect(4)
-    chunks.push(cbor.text())
-    for (let f = 1; f < fields; f++) cbor.skip()
-  }
-  return { pages, words, chunks }
 }
 
-/** Just enough of a CBOR reader: unsigned integers, strings and arrays of definite length. */
+/**
+ * The shard's figures for the browser. `order`: each Pagefind page number's number in the scores
+ * (search-scores.ts, pageOrder).
+ */
+export function shardStats(dir: string, order: readonly number[], index = readShardIndex(dir)): ShardStats {
+  const lengths = new Array<number>(index.pages.length).fill(0)
+  for (const [i, page] of index.pages.entries()) lengths[order[i]!] = page.words
+  const chunks = [...index.chunks].sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0))
+  return {
+    pages: index.pages.length,
+    words: lengths.reduce((sum, n) => sum + n, 0),
+    chunks: chunks.map((c) => c.first),
+    scores: chunks.map((c) => c.hash),
+    lengths,
+    fields: index.fields,
+  }
+}
+
+export type CborValue = number | string | Uint8Array | CborValue[]
+
+/** A CBOR array, or an error naming what it should have been. */
+export function array(value: CborValue | undefined, what: string): CborValue[] {
+  if (!Array.isArray(value)) throw new Error(`Pagefind file: ${what} is not an array`)
+  return value
+}
+
+/** Just enough of a CBOR reader: integers, strings and arrays of definite length. */
 class Cbor {
   private readonly data: Buffer
   private at: number
@@ -73,36 +112,37 @@ class Cbor {
     this.at = at
   }
 
-  /** Reads a head of major type `major`; returns its argument (a value, a length). */
-  expect(major: number): number {
+  /** Reads one item. */
+  value(): CborValue {
     const head = this.data[this.at++]
-    if (head === undefined) throw new Error('Pagefind metadata ends early')
-    if (head >> 5 !== major) throw new Error(`Pagefind metadata: major type ${head >> 5}, expected ${major}`)
-    return this.argument(head & 31)
-  }
-
-  /** Reads a text string. */
-  text(): string {
-    const length = this.expect(3)
-    this.at += length
-    return this.data.toString('utf8', this.at - length, this.at)
-  }
-
-  /** Skips one item: an integer, a byte or text string, or an array of those. */
-  skip(): void {
-    const head = this.data[this.at]
-    if (head === undefined) throw new Error('Pagefind metadata ends early')
+    if (head === undefined) throw new Error('Pagefind file ends early')
     const major = head >> 5
-    const n = this.expect(major)
-    if (major === 2 || major === 3) this.at += n
-    else if (major === 4) for (let i = 0; i < n; i++) this.skip()
-    else if (major !== 0) throw new Error(`Pagefind metadata: unexpected major type ${major}`)
+    const n = this.argument(head & 31)
+    switch (major) {
+      case 0:
+        return n
+      case 1:
+        return -1 - n
+      case 2:
+        this.at += n
+        return this.data.subarray(this.at - n, this.at)
+      case 3:
+        this.at += n
+        return this.data.toString('utf8', this.at - n, this.at)
+      case 4: {
+        const out: CborValue[] = new Array(n)
+        for (let i = 0; i < n; i++) out[i] = this.value()
+        return out
+      }
+      default:
+        throw new Error(`Pagefind file: unexpected CBOR major type ${major}`)
+    }
   }
 
   private argument(info: number): number {
     if (info < 24) return info
     const size = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0
-    if (size === 0) throw new Error(`Pagefind metadata: unsupported length ${info}`)
+    if (size === 0) throw new Error(`Pagefind file: unsupported CBOR length ${info}`)
     const value = size === 8 ? Number(this.data.readBigUInt64BE(this.at)) : this.data.readUIntBE(this.at, size)
     this.at += size
     return value
