@@ -106,19 +106,21 @@ describe('the sharded search index in Chromium', () => {
     expect(rare).toBeGreaterThanOrEqual(2)
   })
 
-  it('shows a result whose data its shard let go, searching the shard again', { timeout: 60_000 }, async () => {
+  it('shows the excerpts Pagefind makes, asking each shard for the results it shows only', {
+    timeout: 60_000,
+  }, async () => {
     const q = queries()[1]!
     const one = await search('one', q)
     await one.context.close()
     const context = await browser.newContext()
     try {
       const { page, problems } = await openWatched(context, `${sites.eight.origin}/search`)
-      // Each shard keeps the data (and the places its words occur, which the excerpt is cut around)
-      // of its first match only: most of the first 20 are searched again.
+      // The ranking reads the scores; Pagefind, searched with a filter of the pages shown, gives
+      // their data and the places their words occur, which the excerpts are cut around.
       // A string, so that the test runner leaves the page's own import() alone.
       const shown = (await page.evaluate(`(async () => {
         const { openSearch } = await import('/scripts/search-client.js')
-        const index = await openSearch('/pagefind/', { keep: 1 })
+        const index = await openSearch('/pagefind/')
         const found = await index.search(${JSON.stringify(q)})
         const text = (html) => new DOMParser().parseFromString('<p>' + html + '</p>', 'text/html').body.textContent
         return (await found.top(20)).map((r) => [r.url.replace(/[.]html$/, ''), text(r.excerpt)])
@@ -126,6 +128,58 @@ describe('the sharded search index in Chromium', () => {
       expect(shown.map(([url]) => url)).toEqual(one.links)
       expect(shown.map(([, excerpt]) => excerpt)).toEqual(one.excerpts)
       expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('scores each article as Pagefind scores it in one index', { timeout: 120_000 }, async () => {
+    const context = await browser.newContext()
+    try {
+      const { page, problems } = await openWatched(context, `${sites.one.origin}/search`)
+      // Pagefind's own scores, from its JavaScript API on the one shard (with the chunks past the
+      // one each term falls in, which it would not load itself), against the ranking's, from the
+      // scores the build wrote. A string, so that the test runner leaves the page's imports alone.
+      const compared = (await page.evaluate(`(async () => {
+        const { openSearch } = await import('/scripts/search-client.js')
+        const { chunksToLoad } = await import('/scripts/search-rank.js')
+        const { shards, stats } = await (await fetch('/pagefind/shards.json')).json()
+        const base = '/pagefind/' + shards[0] + '/'
+        const pagefind = await import(base + 'pagefind.js')
+        await pagefind.options({ basePath: base })
+        await pagefind.init()
+        const index = await openSearch('/pagefind/')
+        const out = []
+        for (const q of ${JSON.stringify(queries())}) {
+          const ours = await index.search(q)
+          const shown = await ours.top(20)
+          for (const first of chunksToLoad(stats[shards[0]].chunks, ours.stems)) await pagefind.preload(first)
+          const theirs = await pagefind.search(q)
+          const urls = await Promise.all(theirs.results.slice(0, 40).map(async (r) => [(await r.data()).url, r.score]))
+          out.push({
+            q,
+            ours: shown.map((d, i) => [d.url, ours.ranked[i].score]),
+            total: ours.total,
+            theirs: urls,
+            theirTotal: theirs.results.length,
+          })
+        }
+        return out
+      })()`)) as Array<{
+        q: string
+        ours: Array<[string, number]>
+        total: number
+        theirs: Array<[string, number]>
+        theirTotal: number
+      }>
+      expect(problems).toEqual([])
+      for (const { q, ours, total, theirs, theirTotal } of compared) {
+        expect(total, q).toBe(theirTotal)
+        expect(ours.length, q).toBeGreaterThan(0)
+        const theirScore = new Map(theirs)
+        // Pagefind computes in 32-bit floats.
+        for (const [url, score] of ours) expect(theirScore.get(url), `${q}: ${url}`).toBeCloseTo(score, 4)
+      }
     } finally {
       await context.close()
     }

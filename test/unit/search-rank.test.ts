@@ -1,57 +1,143 @@
 import { describe, expect, it } from 'vitest'
 import {
+  chunksOf,
   chunksToLoad,
-  containingFromIdf,
   idf,
+  lengthBonus,
   queryWords,
-  rankAll,
-  shardCounts,
+  rankPages,
+  UNIT,
 } from '../../site/public/scripts/search-rank.js'
 
-/** A result as Pagefind's playground mode reports it: one scored word, no title match. */
-const result = (id: string, word: string, frequency: number, length = 100) => ({
-  id,
-  params: { document_length: length },
-  scores: [{ search_term: word, params: { weighted_term_frequency: frequency, length_bonus: 1 } }],
+/** A score file's list for pages `pages` ([page, places, fields]): pages as differences, weights in Pagefind's unit. */
+const list = (pages: Array<[number, number, number?]>) => {
+  let last = 0
+  return pages.flatMap(([page, places, fields = 0]) => {
+    const out = [page - last, places * UNIT, fields]
+    last = page
+    return out
+  })
+}
+
+/** A shard as rankPages reads it, with one term's words. */
+const shard = (lengths: number[], words: Record<string, Array<[number, number, number?]>>) => ({
+  pages: lengths.length,
+  words: lengths.reduce((a, b) => a + b, 0),
+  lengths,
+  fields: ['title'],
+  found: [new Map(Object.entries(words).map(([w, pages]) => [w, list(pages)]))],
 })
 
 describe('ranking the shards of the search index as one index', () => {
-  it('recovers how many pages hold a term from the IDF Pagefind reports', () => {
-    for (const pages of [1, 35, 300, 3_125, 50_000])
-      for (const c of [0, 1, 2, Math.floor(pages / 2), pages])
-        expect(containingFromIdf(pages, Math.fround(idf(pages, c))), `${c} of ${pages}`).toBe(c)
-  })
-
   it('reads a query as Pagefind does: lower case, punctuation out', () => {
     expect(queryWords('  Naïve, "Bayes"!  O(n) ')).toEqual(['naïve', 'bayes', 'on'])
   })
 
-  it('loads the chunks that hold the words after a term, beyond the one it falls in', () => {
+  it('finds the chunks that hold the words starting with a term, and those Pagefind would not load', () => {
     const chunks = ['0', 'ka', 'kal', 'kalo', 'kalz', 'mi']
+    expect(chunksOf(chunks, 'kal')).toEqual([2, 3, 4])
+    expect(chunksOf(chunks, 'kalom')).toEqual([3])
+    expect(chunksOf(chunks, 'k')).toEqual([0, 1, 2, 3, 4])
     expect(chunksToLoad(chunks, ['kal'])).toEqual(['kalo', 'kalz'])
     expect(chunksToLoad(chunks, ['kalom'])).toEqual([])
     expect(chunksToLoad(chunks, ['k'])).toEqual(['ka', 'kal', 'kalo', 'kalz'])
   })
 
-  it('drops a shard that matched a term only by a shorter word (gibberish finds nothing)', () => {
-    const answer = { pages: 10, results: [result('a', 'q', 1)], idfs: [{ term: 'qwertyuiop', idf: idf(10, 1) }] }
-    expect(shardCounts(answer, ['qwertyuiop'])).toEqual({ counts: [0], unknown: [], dropped: true })
-    const found = { pages: 10, results: [result('a', 'kalo', 1)], idfs: [{ term: 'kal', idf: idf(10, 3) }] }
-    expect(shardCounts(found, ['kal'])).toEqual({ counts: [3], unknown: [], dropped: false })
+  it("weighs a longer word than the term less, as Pagefind's word_length_bonus does", () => {
+    // Pagefind 1.6, term_similarity 1: exp(exp(-d²/8)) / e, d = length difference + 1.
+    expect(lengthBonus(0)).toBeCloseTo(Math.exp(Math.exp(-1 / 8) - 1), 12)
+    expect(lengthBonus(3)).toBeCloseTo(Math.exp(Math.exp(-16 / 8) - 1), 12)
+    expect(lengthBonus(3)).toBeLessThan(lengthBonus(1))
   })
 
   it("ranks with the whole index's statistics, whatever the split", () => {
-    // Four pages; "rare" is on two. One index, or two shards of two pages each.
-    const pages = [result('p1', 'rare', 2, 50), result('p2', 'rare', 1, 300), result('p3', 'rare', 3, 900)]
-    const one = { pages: 4, words: 1600, results: pages, counts: [3], dropped: false }
-    const left = { pages: 2, words: 350, results: pages.slice(0, 2), counts: [2], dropped: false }
-    const right = { pages: 2, words: 1250, results: pages.slice(2), counts: [1], dropped: false }
-    const ids = (ranked: Array<{ result: { id: string } }>) => ranked.map((r) => r.result.id)
-    const whole = rankAll([one], ['rare'], ['rare'])
-    const split = rankAll([left, right], ['rare'], ['rare'])
-    expect(ids(split)).toEqual(ids(whole))
-    expect(split.map((r) => r.score)).toEqual(whole.map((r) => r.score))
-    // A dropped shard's results are not shown, and count for nothing.
-    expect(ids(rankAll([left, { ...right, dropped: true }], ['rare'], ['rare']))).toEqual(['p1', 'p2'])
+    // Four pages; "rare" is on three of them, "rarest" on one, in a title.
+    const whole = [
+      shard([50, 300, 900, 350], {
+        rare: [
+          [0, 2],
+          [1, 1],
+          [2, 3],
+        ],
+        rarest: [[3, 1, 1]],
+      }),
+    ]
+    const split = [
+      shard([50, 300], {
+        rare: [
+          [0, 2],
+          [1, 1],
+        ],
+      }),
+      shard([900, 350], { rare: [[0, 3]], rarest: [[1, 1, 1]] }),
+    ]
+    const one = rankPages(whole, ['rare'], ['rare'])
+    const two = rankPages(split, ['rare'], ['rare'])
+    expect(one.total).toBe(4)
+    expect(two.total).toBe(4)
+    const pageOf = (r: { shard: number; page: number }, split: boolean) => (split ? r.shard * 2 + r.page : r.page)
+    expect(two.ranked.map((r) => pageOf(r, true))).toEqual(one.ranked.map((r) => pageOf(r, false)))
+    for (const [i, r] of two.ranked.entries()) expect(r.score).toBeCloseTo(one.ranked[i]!.score, 12)
+    // The title match (a boost of 5 × the term's IDF) ranks first.
+    expect(one.ranked[0]!.page).toBe(3)
+    // BM25 by hand for page 0: 2 places in 50 words, among 4 pages averaging 400 words.
+    const w = 2 * lengthBonus(0)
+    const tf = (2.4 * w) / (1.4 * (0.25 + (0.75 * 50) / 400) + w)
+    const page0 = one.ranked.find((r) => r.page === 0)!
+    expect(page0.score).toBeCloseTo(idf(4, 4) * tf * 1.8, 12)
+  })
+
+  it('matches a page only when every term is on it, and a term on no page matches nothing', () => {
+    const two = (stems: string[]) => ({
+      ...shard([100, 100, 100], {}),
+      found: [
+        new Map([
+          [
+            'kalo',
+            list([
+              [0, 1],
+              [1, 1],
+            ]),
+          ],
+        ]),
+        new Map(
+          stems[1] === 'mi'
+            ? [
+                [
+                  'mira',
+                  list([
+                    [1, 1],
+                    [2, 1],
+                  ]),
+                ],
+              ]
+            : [],
+        ),
+      ],
+    })
+    const found = rankPages([two(['kal', 'mi'])], ['kal', 'mi'], ['kal', 'mi'])
+    expect(found.ranked.map((r) => r.page)).toEqual([1])
+    expect(rankPages([two(['kal', 'qwerty'])], ['kal', 'qwerty'], ['kal', 'qwerty']).total).toBe(0)
+  })
+
+  it('ranks equal scores by shard, then page: the order of the articles’ hashes', () => {
+    const ranked = rankPages(
+      [
+        shard([100, 100], {
+          a: [
+            [0, 1],
+            [1, 1],
+          ],
+        }),
+        shard([100], { a: [[0, 1]] }),
+      ],
+      ['a'],
+      ['a'],
+    ).ranked
+    expect(ranked.map((r) => [r.shard, r.page])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+    ])
   })
 })

@@ -1,18 +1,18 @@
-// The site search index, in shards (scripts/build/search-shards.ts), searched as one index: a
-// few web workers (search-worker.js) hold the shards between them, each shard an instance of
-// Pagefind's worker in playground mode, so that each result carries the parts of its score, and
-// search-rank.js ranks all the shards' results with the statistics of the whole index.
-import { chunksToLoad, isPhrase, queryWords, rankAll, resolveTerm, shardCounts } from './search-rank.js'
+// The site search index, in shards (scripts/build/search-shards.ts), searched as one index. The
+// ranking reads the scores the build wrote beside each shard's word index (search-scores.ts),
+// fetched per word-index chunk, and the pages' lengths (shards.json): search-rank.js ranks every
+// shard's articles with the statistics of the whole index. Pagefind itself, in a few web workers
+// (search-worker.js), is asked only for the stems of words not searched before (one shard) and
+// for the excerpts of the results shown (each shard holding some, for those pages only).
+import { chunksOf, forEachPage, isPhrase, queryWords, rankPages } from './search-rank.js'
 
 /** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
 const MAX_WORKERS = 4
+/** Score files kept: a session's queries reuse their chunks. */
+const MAX_SCORE_FILES = 512
 
-/**
- * Opens the index under `base`; its `search(query)` answers { total, top(n) }. `keep`: matches
- * per shard whose data the worker keeps (the likely first results); one further down that ranks
- * among the first after all is searched for again.
- */
-export async function openSearch(base = '/pagefind/', { keep = 50 } = {}) {
+/** Opens the index under `base`; its `search(query)` answers { total, top(n) } (and `stems`, `ranked`, but for a phrase). */
+export async function openSearch(base = '/pagefind/') {
   const response = await fetch(`${base}shards.json`)
   if (!response.ok) throw new Error(`no search index (${response.status})`)
   const { shards, stats } = await response.json()
@@ -37,137 +37,158 @@ export async function openSearch(base = '/pagefind/', { keep = 50 } = {}) {
     })
     return worker
   })
+  const language = document.documentElement.lang || 'unknown'
   // Shards dealt out in turn: each worker holds about as many pages.
   const workerOf = new Map(shards.map((name, i) => [name, pool[i % count]]))
-  const send = (worker, method, args) =>
+  const call = (name, method, args) =>
     broken
       ? Promise.reject(broken)
       : new Promise((resolve, reject) => {
           const id = `q${next++}`
           pending.set(id, { resolve, reject })
-          worker.postMessage({ id, method, args })
+          workerOf.get(name).postMessage({ id, method, args: [[name, `${base}${name}/`, language], ...args] })
         })
-  const call = (name, method, args) => send(workerOf.get(name), method, [name, ...args])
-  const language = document.documentElement.lang || 'unknown'
-  await Promise.all(
-    pool.map((worker) =>
-      send(worker, 'open', [
-        shards.filter((name) => workerOf.get(name) === worker).map((name) => ({ name, basePath: `${base}${name}/` })),
-        language,
-      ]),
-    ),
-  )
 
-  // The result data the worker keeps for each search, let go two searches later (by then the
-  // page no longer asks for it: it reads only the latest search's results).
-  const held = []
-  const release = () => {
-    while (held.length > 2)
-      for (const [name, dataId] of held.shift()) call(name, 'releaseData', [dataId]).catch(() => {})
+  // Score files by URL (their names are their chunks' hashes): a promise of { word: list }.
+  const scoreFiles = new Map()
+  const scoreFile = (url) => {
+    let file = scoreFiles.get(url)
+    if (!file) {
+      file = fetchScores(url)
+      file.catch(() => scoreFiles.delete(url))
+      scoreFiles.set(url, file)
+      if (scoreFiles.size > MAX_SCORE_FILES) scoreFiles.delete(scoreFiles.keys().next().value)
+    }
+    return file
+  }
+  /** Each word of shard `name` that starts with `stem`, with its scores. */
+  const wordsOf = async (name, stem) => {
+    const { chunks, scores } = stats[name]
+    const files = await Promise.all(
+      chunksOf(chunks, stem).map((i) => scoreFile(`${base}${name}/scores/${scores[i]}.pf_score`)),
+    )
+    const found = new Map()
+    for (const file of files) for (const word in file) if (word.startsWith(stem)) found.set(word, file[word])
+    return found
   }
 
-  // The chunks loaded for earlier queries, by shard: searched with, they need no second search.
-  const preloaded = new Map(shards.map((name) => [name, new Set()]))
-  /** Loads the chunks of shard `name` past the ones Pagefind loads itself (chunksToLoad); true if any. */
-  const preload = async (name, stems) => {
-    const loaded = preloaded.get(name)
-    const chunks = chunksToLoad(stats[name].chunks ?? [], stems).filter((first) => !loaded.has(first))
-    await Promise.all(chunks.map((first) => call(name, 'preload', [first])))
-    for (const first of chunks) loaded.add(first)
-    return chunks.length > 0
-  }
-  // The stems Pagefind made of words searched before: with them, each shard loads all the chunks
-  // a query needs before it is searched, and is searched once.
+  // The stems Pagefind made of words searched before.
   const stemOf = new Map()
-  const learnStems = (words, answer) => {
-    const stems = answer?.idfs?.map((t) => t.term) ?? []
-    if (stems.length === words.length) for (const [i, word] of words.entries()) stemOf.set(word, stems[i])
+  /** The query's terms as Pagefind stems them: one shard tells those of words not searched before. */
+  const stemsOf = async (query, words) => {
+    if (shards.length > 0 && words.some((word) => !stemOf.has(word))) {
+      const stems = await call(shards[0], 'stems', [query])
+      if (stems.length === words.length) for (const [i, word] of words.entries()) stemOf.set(word, stems[i])
+      else return stems
+    }
+    return words.map((word) => stemOf.get(word))
   }
-  const searchShard = async (name, query, dataIds) => {
-    const found = await call(name, 'search', [query, keep])
-    for (const r of found.results) if (r.data !== undefined) dataIds.push([name, r.data])
-    return { name, ...stats[name], results: found.results, idfs: found.idfs }
-  }
-  // Every shard at once: the workers answer in turn, each with only the parts of the scores.
-  const searchShards = (answers, each) => Promise.all(answers.map(each))
 
-  // One search at a time: each reads the statistics of all shards for its own query.
+  /**
+   * The chunks of Pagefind's word index (by their first words) that hold the words of the query
+   * on pages `pages` of shard `s`: Pagefind matches a term with the loaded words only, and cuts
+   * the excerpt around their places.
+   */
+  const chunksFor = (s, found, pages) => {
+    const { chunks } = stats[shards[s]]
+    const wanted = new Set(pages)
+    const needed = new Set()
+    for (const words of found)
+      for (const [word, list] of words) {
+        let held = false
+        forEachPage(list, (page) => (held ||= wanted.has(page)))
+        if (held) needed.add(chunks[chunks.findLastIndex((first) => first <= word)])
+      }
+    return [...needed].filter((first) => first !== undefined)
+  }
+
+  /** Every shard's words starting with each stem, with their scores, as rankPages reads them. */
+  const scoresOf = (stems) =>
+    Promise.all(
+      shards.map(async (name) => ({
+        ...stats[name],
+        found: await Promise.all(stems.map((stem) => wordsOf(name, stem))),
+      })),
+    )
+
+  // The result data a phrase search holds in the workers, let go at the next search (by then the
+  // page reads only the latest search's results).
+  let held = []
+  const release = () => {
+    for (const { name, result } of held) call(name, 'releaseData', [result.data]).catch(() => {})
+    held = []
+  }
+
+  // One search at a time: a new word's stem is learnt once.
   let queue = Promise.resolve()
   const search = (query) => {
-    const run = queue.then(() => searchNow(query))
+    const run = queue.then(() => {
+      release()
+      return isPhrase(query) ? searchPhrase(query) : searchNow(query)
+    })
     queue = run.catch(() => {})
     return run
   }
 
   async function searchNow(query) {
-    const dataIds = []
-    held.push(dataIds)
     const words = queryWords(query)
-    // A word not seen yet: one shard tells its stem (Pagefind stems in its WebAssembly module),
-    // searched with the chunks the word itself would need, as most stems are the word.
+    // Most stems are the word: its scores are fetched while Pagefind stems a new word.
     const guess = words.map((word) => stemOf.get(word) ?? word)
-    let first
-    if (shards.length > 0 && words.some((word) => !stemOf.has(word))) {
-      await preload(shards[0], guess)
-      first = await searchShard(shards[0], query, dataIds)
-    }
-    learnStems(words, first)
-    const known = words.map((word) => stemOf.get(word) ?? word)
-    let answers = await searchShards(shards, async (name) => {
-      if (name === shards[0] && first) return first
-      await preload(name, known)
-      return searchShard(name, query, dataIds)
-    })
-    const stems = answers.find((a) => a.idfs)?.idfs.map((t) => t.term) ?? []
-    learnStems(
-      words,
-      answers.find((a) => a.idfs),
-    )
-    // Where a term's words run past the chunks loaded, load the rest and search again.
-    answers = await searchShards(answers, async (answer) =>
-      (await preload(answer.name, stems)) ? searchShard(answer.name, query, dataIds) : answer,
-    )
-    let ranked
-    if (isPhrase(query)) {
-      ranked = answers
-        .flatMap((answer) => answer.results.map((result) => ({ answer, result, score: result.score })))
-        .sort((x, y) => y.score - x.score || (x.result.id < y.result.id ? -1 : 1))
-    } else {
-      await searchShards(answers, (answer) => countTerms(answer, stems, words, dataIds))
-      ranked = rankAll(answers, stems, words)
-    }
-    release()
+    const guessed = scoresOf(guess)
+    guessed.catch(() => {})
+    const stems = await stemsOf(query, words)
+    if (stems.length === 0) return { total: 0, top: async () => [] }
+    const right = stems.length === guess.length && stems.every((stem, i) => stem === guess[i])
+    const found = await (right ? guessed : scoresOf(stems))
+    const { total, ranked } = rankPages(found, stems, words)
     return {
-      total: ranked.length,
+      total,
+      /** The query's terms as Pagefind stemmed them. */
+      stems,
+      /** Every match's shard (its position in shards.json), page (its number there) and score, best first. */
+      ranked,
       /** The first `n` results' data (url, meta, excerpt), in rank order. */
       top: async (n) => {
         const first = ranked.slice(0, n)
-        // Shards searched again at most once each, before their results' data is read.
-        const shardsAgain = new Set(first.filter((r) => r.result.data === undefined).map((r) => r.answer.name))
+        const byShard = new Map()
+        for (const r of first) byShard.set(r.shard, [...(byShard.get(r.shard) ?? []), r.page])
+        const data = new Map()
         await Promise.all(
-          [...shardsAgain].map(async (name) => {
-            const ids = first.filter((r) => r.answer.name === name).map((r) => r.result.id)
-            const byId = await call(name, 'dataOf', [query, ids])
-            for (const r of first) {
-              if (r.answer.name !== name || r.result.data !== undefined) continue
-              r.result.data = byId[r.result.id]
-              dataIds.push([name, r.result.data])
-            }
+          [...byShard].map(async ([s, pages]) => {
+            data.set(s, await call(shards[s], 'dataOf', [query, pages, chunksFor(s, found[s].found, pages)]))
           }),
         )
-        return Promise.all(first.map((r) => call(r.answer.name, 'getData', [r.result.data])))
+        return first.map((r) => data.get(r.shard)?.[r.page]).filter(Boolean)
       },
     }
   }
 
-  /** Resolves how many of a shard's pages hold each term, searching a term alone where needed. */
-  async function countTerms(answer, stems, words, dataIds) {
-    Object.assign(answer, shardCounts(answer, stems))
-    for (const i of answer.unknown) {
-      const alone = await searchShard(answer.name, words[i] ?? stems[i], dataIds)
-      if (!resolveTerm(alone.results, stems[i])) answer.counts[i] = 0
+  /** A quoted query: Pagefind's own matches of the phrase in every shard, by its scores. */
+  async function searchPhrase(query) {
+    const answers = await Promise.all(
+      shards.map(async (name) => (await call(name, 'phrase', [query])).map((result) => ({ name, result }))),
+    )
+    const ranked = answers
+      .flat()
+      .sort((x, y) => y.result.score - x.result.score || (x.result.id < y.result.id ? -1 : 1))
+    held = ranked
+    return {
+      total: ranked.length,
+      top: (n) => Promise.all(ranked.slice(0, n).map((r) => call(r.name, 'getData', [r.result.data]))),
     }
   }
 
   return { search }
+}
+
+/** A score file: gzip of JSON (unpacked here unless the server already did). */
+async function fetchScores(url) {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`${response.status} fetching ${url}`)
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  const text =
+    bytes[0] === 0x1f && bytes[1] === 0x8b
+      ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text()
+      : new TextDecoder().decode(bytes)
+  return JSON.parse(text)
 }

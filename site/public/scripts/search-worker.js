@@ -2,11 +2,9 @@
 // instance of Pagefind's own worker (pagefind-worker.js, loaded here from one shard's folder:
 // the runtime is the same in every shard). Its messages are Pagefind's (init, search, getData,
 // releaseData, each naming its instance by `instanceId`), answered in this worker rather than
-// posted back, so that:
-// - the WebAssembly module is fetched and compiled once for all the instances here (Pagefind's
-//   wasm-bindgen glue keeps one module per worker, and reuses it once it is set up);
-// - a search's answer is cut down here to what the ranking reads (search-rank.js) before it
-//   crosses to the page: a common word's answer carries every place it occurs on every page.
+// posted back, so that the WebAssembly module is fetched and compiled once for all the
+// instances here (Pagefind's wasm-bindgen glue keeps one module per worker, and reuses it once
+// it is set up). Each method names its shard as [name, basePath, language].
 /* global importScripts */
 
 const runtime = new URL(self.location.href).searchParams.get('runtime') ?? '/pagefind/'
@@ -28,8 +26,17 @@ const modules = new Map()
 // Fetches started before Pagefind asks for them, by path: the runtime asks for a shard's entry
 // file (with a query to pass caches) and then its metadata only once the module is set up.
 const early = new Map()
+// The files of the instance that stems queries (methods.stems) are a shard's, under this prefix,
+// but for its word index: every chunk is empty.
+const STEMS = '/.stems'
+const EMPTY_CHUNK = new Uint8Array([...new TextEncoder().encode('pagefind_dcd'), 0x81, 0x80])
 self.fetch = (input, init) => {
-  const url = new URL(String(input), self.location.href)
+  let url = new URL(String(input), self.location.href)
+  if (url.pathname.startsWith(`${STEMS}/`)) {
+    if (url.pathname.endsWith('.pf_index')) return Promise.resolve(new Response(EMPTY_CHUNK))
+    url = new URL(url.pathname.slice(STEMS.length) + url.search, url)
+    input = url.href
+  }
   const started = early.get(url.pathname)
   if (started) {
     early.delete(url.pathname)
@@ -85,54 +92,6 @@ self.postMessage = (message) => {
 importScripts(`${runtime}pagefind-worker.js`)
 self.addEventListener = realAdd
 
-// The places a common word occurs are most of its answer: tens of megabytes of JSON per shard,
-// which Pagefind's runtime parses into an object per place. Only the results whose excerpt may
-// be shown need them: the others' lists of places are emptied before the runtime reads the answer.
-// The answer is read as Pagefind 1.6's pagefind-worker.js reads it (search(): each result
-// {"p","g","s","params","scores","l":[places],"mf","vms"}, a place {"w","s","l","v"} holding no
-// array); an answer that does not read so is left whole.
-// What the searches under way keep ({ top, ids }): the module's answer does not say whose it is,
-// so each is cut to what all of them keep.
-const keeping = new Set()
-const search = wasm_bindgen.search
-wasm_bindgen.search = (...args) => {
-  const json = search(...args)
-  if (keeping.size === 0) return json
-  const ids = new Set([...keeping].flatMap((k) => [...(k.ids ?? [])]))
-  return withoutPlaces(json, { top: Math.max(...[...keeping].map((k) => k.top)), ids })
-}
-/** Runs `search` with the places of the results `keep` names left in its answer. */
-async function keepingPlaces(keep, search) {
-  keeping.add(keep)
-  try {
-    return await search()
-  } finally {
-    keeping.delete(keep)
-  }
-}
-
-/** `json` with the places of every result emptied but the `keep.top` best and those in `keep.ids`. */
-function withoutPlaces(json, keep) {
-  const spans = []
-  for (let at = json.indexOf('],"l":['); at >= 0; at = json.indexOf('],"l":[', at + 1)) {
-    const start = at + 7
-    const end = json.indexOf(']', start)
-    const from = json.lastIndexOf('{"p":"', at)
-    const score = /^\{"p":"([^"]*)","g":"[^"]*","s":([-\d.e+]+),/.exec(json.slice(from, from + 200))
-    if (end < 0 || !score || !/^\](,"mf"|,"vms"|\})/.test(json.slice(end, end + 7))) return json
-    spans.push({ start, end, id: score[1], score: Number(score[2]) })
-  }
-  const kept = new Set([...spans].sort((x, y) => y.score - x.score).slice(0, keep.top))
-  let out = ''
-  let from = 0
-  for (const span of spans) {
-    if (kept.has(span) || keep.ids?.has(span.id)) continue
-    out += json.slice(from, span.start)
-    from = span.end
-  }
-  return out + json.slice(from)
-}
-
 let next = 0
 const pagefind = (instanceId, method, args) =>
   new Promise((resolve, reject) => {
@@ -141,65 +100,71 @@ const pagefind = (instanceId, method, args) =>
     for (const handle of handlers) handle({ data: { id, instanceId, method, args } })
   })
 
-/** A result as the ranking reads it: the parts of its score, not the places its words occur. */
-const slim = (r, data) => ({
-  id: r.id,
-  score: r.score,
-  data,
-  params: r.params && { document_length: r.params.document_length },
-  scores: r.scores?.map((s) => ({
-    search_term: s.search_term,
-    params: { weighted_term_frequency: s.params.weighted_term_frequency, length_bonus: s.params.length_bonus },
-  })),
-  verbose_meta_scores: r.verbose_meta_scores?.map((f) => ({
-    field_weight: f.field_weight,
-    matched_terms: f.matched_terms,
-  })),
-})
-
-const methods = {
-  /**
-   * Opens `shards` ([{ name, basePath }]) in playground mode (each result carries its score's
-   * parts). The first one alone: the glue sets up its module once only if no other instance is
-   * setting it up meanwhile.
-   */
-  async open(shards, language) {
-    const open = async ({ name, basePath }) => {
+// Each shard's instance is opened on its first use: a search reads its scores, not Pagefind,
+// and asks Pagefind only for the stems of new words (one shard) and the excerpts it shows.
+const opened = new Map()
+let first
+/** Opens shard `name` (at `basePath`) once, in playground mode (its searches report their terms' stems). */
+function ensure(name, basePath, language) {
+  if (!opened.has(name)) {
+    if (!basePath.startsWith(STEMS)) prefetch(basePath, language)
+    const open = async () => {
       await pagefind(name, 'init', [{ basePath, language }])
       await pagefind(name, 'enterPlaygroundMode', [])
     }
-    for (const { basePath } of shards) prefetch(basePath, language)
-    if (shards.length > 0) await open(shards[0])
-    await Promise.all(shards.slice(1).map(open))
-    return true
+    // The first instance alone: the glue sets up its module once only if no other instance is
+    // setting it up meanwhile.
+    const done = first ? first.catch(() => {}).then(open) : open()
+    first ??= done
+    opened.set(name, done)
+    // A shard that failed to open is opened again by its next use.
+    done.catch(() => opened.delete(name))
+  }
+  return opened.get(name)
+}
+
+const methods = {
+  /**
+   * The stems Pagefind makes of the query's words (its terms' IDFs name them), from an instance
+   * of the shard whose word index is empty: nothing to fetch but the shard's metadata, no page
+   * in the answer.
+   */
+  async stems([, basePath, language], query) {
+    await ensure(STEMS, `${STEMS}${new URL(basePath, self.location.href).pathname}`, language)
+    const found = await pagefind(STEMS, 'search', [query, {}])
+    return found?.query_term_idfs?.map((t) => t.term) ?? []
   },
-  /** Searches one shard; keeps the data of the `keep` best results (by the shard's own score). */
-  async search(name, query, keep) {
-    const found = await keepingPlaces({ top: keep }, () => pagefind(name, 'search', [query, {}]))
-    const results = found?.results ?? []
-    const kept = new Set([...results].sort((x, y) => y.score - x.score).slice(0, keep))
-    const out = results.map((r) => {
-      if (kept.has(r)) return slim(r, r.data)
-      pagefind(name, 'releaseData', [r.data])
-      return slim(r, undefined)
-    })
-    return { results: out, idfs: found?.query_term_idfs }
-  },
-  /** The data of the results `ids` of a search run again (their data was let go). */
-  async dataOf(name, query, ids) {
-    const found = await keepingPlaces({ top: 0, ids }, () => pagefind(name, 'search', [query, {}]))
-    const wanted = new Set(ids)
+  /**
+   * The data (url, meta, excerpt) of pages `pages` of the shard (their numbers in its scores,
+   * which each page carries as its `page` filter) for the query, by page: Pagefind answers with
+   * those pages only, and the places of their words, which the excerpts are cut around. `chunks`:
+   * the chunks of its word index that hold the words of the query on those pages (by their first
+   * words), loaded first: Pagefind itself loads only the one each term falls in.
+   */
+  async dataOf(shard, query, pages, chunks) {
+    await ensure(...shard)
+    const [name] = shard
+    await Promise.all(chunks.map((first) => pagefind(name, 'preload', [first, {}])))
+    const found = await pagefind(name, 'search', [query, { filters: { page: { any: pages.map(String) } } }])
     const out = {}
-    for (const r of found?.results ?? []) {
-      if (wanted.has(r.id)) out[r.id] = r.data
-      else pagefind(name, 'releaseData', [r.data])
-    }
+    await Promise.all(
+      (found?.results ?? []).map(async (r) => {
+        const data = await pagefind(name, 'getData', [r.data])
+        pagefind(name, 'releaseData', [r.data])
+        const page = data?.filters?.page?.[0]
+        if (page !== undefined) out[page] = data
+      }),
+    )
     return out
   },
-  /** Loads the index chunks that hold `term`'s words. */
-  preload: (name, term) => pagefind(name, 'preload', [term, {}]),
-  getData: (name, dataId) => pagefind(name, 'getData', [dataId]),
-  releaseData: (name, dataId) => pagefind(name, 'releaseData', [dataId]),
+  /** A phrase's matches in the shard: Pagefind's scores, with their data ids. */
+  async phrase(shard, query) {
+    await ensure(...shard)
+    const found = await pagefind(shard[0], 'search', [query, {}])
+    return (found?.results ?? []).map((r) => ({ id: r.id, score: r.score, data: r.data }))
+  },
+  getData: (shard, dataId) => pagefind(shard[0], 'getData', [dataId]),
+  releaseData: (shard, dataId) => pagefind(shard[0], 'releaseData', [dataId]),
 }
 
 realAdd('message', async ({ data }) => {
