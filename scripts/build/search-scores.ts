@@ -10,7 +10,13 @@
  * a variant, the same word with other diacritics, [form, pages]) and written beside it, one file
  * per chunk of the word index: `scores/<chunk hash>.pf_score`, gzip (RFC 1952) of JSON
  * `{ word: [page, weight, fields, page, weight, fields, …] }`, pages in ascending order, each
- * given as the difference from the one before, variants summed into their word.
+ * given as the difference from the one before, variants summed into their word. The excerpts of
+ * the results shown need the places themselves, of those pages only: they are written per page
+ * with the page's fragment (Pagefind's JSON of its url, title and text), so that showing a
+ * result is one file: `places/<index hash>/<page>.pf_places`, gzip of JSON `{ fragment, words:
+ * { word: places } }` (the places as the word index lists them, a variant's after its word's),
+ * the folder named by the hash Pagefind names the index by, so that a page's URL changes with
+ * the index.
  *
  * Pages are numbered by SHA-256 of their slugs: each record carries its number as the `page`
  * filter (search-shard-worker.ts), which also lets the browser ask Pagefind for the excerpts of
@@ -20,10 +26,12 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { array, type CborValue, readPagefindFile, readShardIndex, type ShardIndex } from './search-stats.ts'
 
 export const SCORES_DIR = 'scores'
+/** Per page, its fragment and the places of its words (`places/<index hash>/<page>.pf_places`). */
+export const PLACES_DIR = 'places'
 /** The filter holding each record's number in its shard's scores. */
 export const PAGE_FILTER = 'page'
 
@@ -49,18 +57,21 @@ export function pageOrder(dir: string, index: ShardIndex): number[] {
   return order
 }
 
-/** Writes the shard's score files; returns the pages' order (pageOrder). */
+/** Writes the shard's score and places files; returns the pages' order (pageOrder). */
 export function writeShardScores(dir: string, index = readShardIndex(dir)): number[] {
   const order = pageOrder(dir, index)
   mkdirSync(join(dir, SCORES_DIR), { recursive: true })
+  // Per page (by its number), each word's places, as the word index lists them.
+  const places = index.pages.map(() => ({}) as Record<string, number[]>)
   for (const chunk of index.chunks) {
     const words = array(readPagefindFile(readFileSync(join(dir, 'index', `${chunk.hash}.pf_index`))), 'index')[0]
     const out: Record<string, number[]> = {}
     for (const entry of array(words, 'words')) {
       const [word, pages, variants] = array(entry, 'word')
       const byPage = new Map<number, { weight: number; fields: number }>()
-      addPages(byPage, pages, order)
-      for (const variant of array(variants ?? [], 'variants')) addPages(byPage, array(variant, 'variant')[1], order)
+      addPages(byPage, pages, order, places, String(word))
+      for (const variant of array(variants ?? [], 'variants'))
+        addPages(byPage, array(variant, 'variant')[1], order, places, String(word))
       const flat: number[] = []
       let last = 0
       for (const [page, { weight, fields }] of [...byPage].sort(([a], [b]) => a - b)) {
@@ -71,27 +82,51 @@ export function writeShardScores(dir: string, index = readShardIndex(dir)): numb
     }
     writeFileSync(join(dir, SCORES_DIR, `${chunk.hash}.pf_score`), gzipSync(JSON.stringify(out)))
   }
+  const placesDir = join(dir, PLACES_DIR, index.key)
+  mkdirSync(placesDir, { recursive: true })
+  for (const [page, words] of places.entries()) {
+    const number = order[page]!
+    const fragment = readPagefindJson(join(dir, 'fragment', `${index.pages[page]!.hash}.pf_fragment`))
+    const file = { fragment, words }
+    writeFileSync(join(placesDir, `${number}.pf_places`), gzipSync(JSON.stringify(file)))
+  }
   return order
 }
 
-/** Adds one word's (or variant's) pages to `byPage`: each place's weight, each field's bit. */
+/** A Pagefind JSON file (a fragment): gzip of its signature and the JSON. */
+function readPagefindJson(file: string): unknown {
+  const data = gunzipSync(readFileSync(file))
+  const at = data.indexOf('{')
+  if (at < 0) throw new Error(`${file}: not a Pagefind JSON file`)
+  return JSON.parse(data.toString('utf8', at))
+}
+
+/**
+ * Adds one word's (or variant's) pages to `byPage` (each place's weight, each field's bit) and
+ * its places to each page's in `places` (by Pagefind's page number).
+ */
 function addPages(
   byPage: Map<number, { weight: number; fields: number }>,
   pages: CborValue | undefined,
   order: readonly number[],
+  places: Array<Record<string, number[]>>,
+  word: string,
 ): void {
   let page = 0
   for (const entry of array(pages, 'pages')) {
-    const [delta, places, metaPlaces] = array(entry, 'page')
+    const [delta, placeList, metaPlaces] = array(entry, 'page')
     page += Number(delta)
     const number = order[page]
     if (number === undefined) throw new Error(`Pagefind index: page ${page} out of range`)
     let score = byPage.get(number)
     if (!score) byPage.set(number, (score = { weight: 0, fields: 0 }))
+    const list = array(placeList, 'places').map(Number)
+    // A variant's places follow the word's: each list starts with its weight (positions count
+    // from 0 again after it).
+    if (list.length > 0) (places[page]![word] ??= []).push(...(list[0]! < 0 ? list : [-25, ...list]))
     // Pagefind 1.6 starts each list with its weight; a plain word's is 24.
     let weight = 24
-    for (const place of array(places, 'places')) {
-      const n = Number(place)
+    for (const n of list) {
       if (n < 0) weight = -n - 1
       else score.weight += weight
     }

@@ -6,8 +6,8 @@
  * as one index would (site/public/scripts/search-rank.js). A rebuild re-indexes only the shards
  * whose articles changed; the others are linked from the live build.
  *
- * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index and
- * its scores, `scores/`: search-scores.ts), and `shards.json` naming them, with each one's pages,
+ * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index,
+ * its scores, `scores/`, and its pages' places, `places/`: search-scores.ts), and `shards.json` naming them, with each one's pages,
  * their lengths and its chunks (search-stats.ts), from which the browser ranks results with the
  * whole index's statistics (site/public/scripts/search-rank.js).
  * The runtime files, the same in every shard, are hard links.

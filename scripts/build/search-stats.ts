@@ -25,10 +25,14 @@ export interface ShardStats {
   lengths: number[]
   /** The metadata fields Pagefind ranks by, by their number in the scores' field masks. */
   fields: string[]
+  /** The folder of the pages' fragments and places (`places/<places>/<page>.pf_places`). */
+  places: string
 }
 
 /** One language's index of a shard, as its metadata file and the page filter describe it. */
 export interface ShardIndex {
+  /** The hash Pagefind names the index by: it changes with the index. */
+  key: string
   pages: Array<{ hash: string; words: number }>
   chunks: Array<{ first: string; hash: string }>
   filters: Map<string, string>
@@ -52,11 +56,12 @@ export function readShardIndex(dir: string): ShardIndex {
   }
   const languages = Object.values(entry.languages)
   if (languages.length !== 1) throw new Error(`search shard ${dir}: ${languages.length} languages, expected one`)
-  return metaIndex(readFileSync(join(dir, `pagefind.${languages[0]!.hash}.pf_meta`)))
+  const { hash } = languages[0]!
+  return { ...metaIndex(readFileSync(join(dir, `pagefind.${hash}.pf_meta`))), key: hash }
 }
 
 /** The pages, chunks, filters and ranked fields of one metadata file (gzipped or not). */
-export function metaIndex(file: Buffer): ShardIndex {
+export function metaIndex(file: Buffer): Omit<ShardIndex, 'key'> {
   const [, pages, chunks, filters, , fields] = array(readPagefindFile(file), 'metadata')
   return {
     pages: array(pages, 'pages').map((p) => {
@@ -92,6 +97,7 @@ export function shardStats(dir: string, order: readonly number[], index = readSh
     scores: chunks.map((c) => c.hash),
     lengths,
     fields: index.fields,
+    places: index.key,
   }
 }
 

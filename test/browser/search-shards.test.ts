@@ -106,7 +106,7 @@ describe('the sharded search index in Chromium', () => {
     expect(rare).toBeGreaterThanOrEqual(2)
   })
 
-  it('shows the excerpts Pagefind makes, asking each shard for the results it shows only', {
+  it('shows the same data and excerpts from eight shards as from one', {
     timeout: 60_000,
   }, async () => {
     const q = queries()[1]!
@@ -115,8 +115,7 @@ describe('the sharded search index in Chromium', () => {
     const context = await browser.newContext()
     try {
       const { page, problems } = await openWatched(context, `${sites.eight.origin}/search`)
-      // The ranking reads the scores; Pagefind, searched with a filter of the pages shown, gives
-      // their data and the places their words occur, which the excerpts are cut around.
+      // From the results' fragments and the places of their words, which each shard's build wrote.
       // A string, so that the test runner leaves the page's own import() alone.
       const shown = (await page.evaluate(`(async () => {
         const { openSearch } = await import('/scripts/search-client.js')
@@ -133,13 +132,14 @@ describe('the sharded search index in Chromium', () => {
     }
   })
 
-  it('scores each article as Pagefind scores it in one index', { timeout: 120_000 }, async () => {
+  it('scores each article and cuts its excerpt as Pagefind does in one index', { timeout: 120_000 }, async () => {
     const context = await browser.newContext()
     try {
       const { page, problems } = await openWatched(context, `${sites.one.origin}/search`)
-      // Pagefind's own scores, from its JavaScript API on the one shard (with the chunks past the
-      // one each term falls in, which it would not load itself), against the ranking's, from the
-      // scores the build wrote. A string, so that the test runner leaves the page's imports alone.
+      // Pagefind's own scores and excerpts, from its JavaScript API on the one shard (with the
+      // chunks past the one each term falls in, which it would not load itself), against the
+      // page's, from the scores and places the build wrote. A string, so that the test runner
+      // leaves the page's imports alone.
       const compared = (await page.evaluate(`(async () => {
         const { openSearch } = await import('/scripts/search-client.js')
         const { chunksToLoad } = await import('/scripts/search-rank.js')
@@ -155,10 +155,15 @@ describe('the sharded search index in Chromium', () => {
           const shown = await ours.top(20)
           for (const first of chunksToLoad(stats[shards[0]].chunks, ours.stems)) await pagefind.preload(first)
           const theirs = await pagefind.search(q)
-          const urls = await Promise.all(theirs.results.slice(0, 40).map(async (r) => [(await r.data()).url, r.score]))
+          const urls = await Promise.all(
+            theirs.results.slice(0, 40).map(async (r) => {
+              const data = await r.data()
+              return [data.url, r.score, data.excerpt]
+            }),
+          )
           out.push({
             q,
-            ours: shown.map((d, i) => [d.url, ours.ranked[i].score]),
+            ours: shown.map((d, i) => [d.url, ours.ranked[i].score, d.excerpt]),
             total: ours.total,
             theirs: urls,
             theirTotal: theirs.results.length,
@@ -167,18 +172,22 @@ describe('the sharded search index in Chromium', () => {
         return out
       })()`)) as Array<{
         q: string
-        ours: Array<[string, number]>
+        ours: Array<[string, number, string]>
         total: number
-        theirs: Array<[string, number]>
+        theirs: Array<[string, number, string]>
         theirTotal: number
       }>
       expect(problems).toEqual([])
       for (const { q, ours, total, theirs, theirTotal } of compared) {
         expect(total, q).toBe(theirTotal)
         expect(ours.length, q).toBeGreaterThan(0)
-        const theirScore = new Map(theirs)
-        // Pagefind computes in 32-bit floats.
-        for (const [url, score] of ours) expect(theirScore.get(url), `${q}: ${url}`).toBeCloseTo(score, 4)
+        const their = new Map(theirs.map(([url, score, excerpt]) => [url, { score, excerpt }]))
+        for (const [url, score, excerpt] of ours) {
+          // Pagefind computes in 32-bit floats.
+          expect(their.get(url)?.score, `${q}: ${url}`).toBeCloseTo(score, 4)
+          // The excerpt Pagefind cuts, from the places the build wrote per page.
+          expect(excerpt, `${q}: ${url}`).toBe(their.get(url)?.excerpt)
+        }
       }
     } finally {
       await context.close()

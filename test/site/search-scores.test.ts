@@ -3,14 +3,21 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import * as pagefind from 'pagefind'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { PAGE_FILTER, pageNumbers, SCORES_DIR, writeShardScores } from '../../scripts/build/search-scores.ts'
+import {
+  PAGE_FILTER,
+  PLACES_DIR,
+  pageNumbers,
+  SCORES_DIR,
+  writeShardScores,
+} from '../../scripts/build/search-scores.ts'
 import { readShardIndex, shardStats } from '../../scripts/build/search-stats.ts'
 import { tempDir } from '../support/temp.ts'
 
 /**
  * The scores the browser ranks with, read from a Pagefind index of three records: per word and
  * page, the sum of its places' weights (24 a plain word; 12 each part of a hyphenated word),
- * a word's diacritic variants summed into it, and which ranked fields (the title) hold it.
+ * a word's diacritic variants summed into it, and which ranked fields (the title) hold it; and
+ * per page, the places of its words, which excerpts are cut around.
  */
 const dir = join(tempDir('search-scores'), 'index')
 const records = {
@@ -80,10 +87,31 @@ describe('the scores of a search shard', () => {
     expect(pagesOf('naiv')).toEqual({ [n('second-chance')]: [24, 0] })
   })
 
+  it("writes each page's fragment and its words' places, as the word index lists them", () => {
+    const index = readShardIndex(dir)
+    const file = join(dir, PLACES_DIR, index.key, `${n('second-chance')}.pf_places`)
+    const { fragment, words } = JSON.parse(gunzipSync(readFileSync(file)).toString()) as {
+      fragment: { url: string; content: string; meta: { title: string } }
+      words: Record<string, number[]>
+    }
+    // With the page's fragment, as Pagefind wrote it.
+    expect(fragment.url).toBe('/posts/second-chance')
+    expect(fragment.meta.title).toBe('Second-chance café')
+    // "Second-chance café\nSecond-chance eviction: the café is a cafe, naïve.": words 0 to 9.
+    expect(fragment.content.split(/\s+/)).toHaveLength(10)
+    // A weight w is -(w + 1), positions count from 0 after it: "second" at 0 and 2, weighing 12.
+    expect(words.second).toEqual([-13, 0, 2])
+    expect(words.evict).toEqual([-25, 3])
+    // "cafe" at 8, then its variant "café" at 1 and 5.
+    expect(words.cafe).toEqual([-25, 8, -25, 1, 4])
+    expect(readdirSync(join(dir, PLACES_DIR, index.key)).sort()).toEqual(['0.pf_places', '1.pf_places', '2.pf_places'])
+  })
+
   it("gives each page's length by its number, and the fields by theirs", () => {
     const index = readShardIndex(dir)
     const stats = shardStats(dir, order, index)
     expect(stats.fields).toEqual(['title'])
+    expect(stats.places).toBe(index.key)
     expect(stats.pages).toBe(3)
     // "Plain" + "cafe cafe chance second": five words.
     expect(stats.lengths[n('plain-cafe')]).toBe(5)

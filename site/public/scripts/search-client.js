@@ -1,15 +1,20 @@
 // The site search index, in shards (scripts/build/search-shards.ts), searched as one index. The
 // ranking reads the scores the build wrote beside each shard's word index (search-scores.ts),
 // fetched per word-index chunk, and the pages' lengths (shards.json): search-rank.js ranks every
-// shard's articles with the statistics of the whole index. Pagefind itself, in a few web workers
-// (search-worker.js), is asked only for the stems of words not searched before (one shard) and
-// for the excerpts of the results shown (each shard holding some, for those pages only).
-import { chunksOf, forEachPage, isPhrase, queryWords, rankPages } from './search-rank.js'
+// shard's articles with the statistics of the whole index. The results shown are made from
+// their fragments (Pagefind's JSON of the pages' text) and the places of their words, which the
+// build wrote in one file per page (search-excerpt.js). Pagefind itself, in a few web workers
+// (search-worker.js), is asked only for the stems of words not searched before, and for the
+// matches of a quoted phrase.
+import { resultData } from './search-excerpt.js'
+import { chunksOf, isPhrase, queryWords, rankPages } from './search-rank.js'
 
 /** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
 const MAX_WORKERS = 4
 /** Score files kept: a session's queries reuse their chunks. */
 const MAX_SCORE_FILES = 512
+/** What Pagefind's files start with, once unpacked. */
+const SIGNATURE = 'pagefind_dcd'
 
 /** Opens the index under `base`; its `search(query)` answers { total, top(n) } (and `stems`, `ranked`, but for a phrase). */
 export async function openSearch(base = '/pagefind/') {
@@ -22,7 +27,9 @@ export async function openSearch(base = '/pagefind/') {
   const count = Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 2, shards.length)
   const script = new URL('./search-worker.js', import.meta.url)
   script.searchParams.set('runtime', `${base}${shards[0]}/`)
-  const pool = Array.from({ length: count }, () => {
+  // Workers started on first use: most searches need only the first (stems).
+  const pool = []
+  const startWorker = () => {
     const worker = new Worker(script)
     worker.addEventListener('message', ({ data }) => {
       const call = pending.get(data.id)
@@ -36,17 +43,20 @@ export async function openSearch(base = '/pagefind/') {
       pending.clear()
     })
     return worker
-  })
+  }
   const language = document.documentElement.lang || 'unknown'
+  // Where results' urls are rooted, as Pagefind finds it from the index's folder.
+  const baseUrl = new URL(base, location.href).pathname.match(/^(.*\/)_?pagefind/)?.[1] ?? '/'
   // Shards dealt out in turn: each worker holds about as many pages.
-  const workerOf = new Map(shards.map((name, i) => [name, pool[i % count]]))
+  const workerOf = new Map(shards.map((name, i) => [name, i % count]))
   const call = (name, method, args) =>
     broken
       ? Promise.reject(broken)
       : new Promise((resolve, reject) => {
           const id = `q${next++}`
           pending.set(id, { resolve, reject })
-          workerOf.get(name).postMessage({ id, method, args: [[name, `${base}${name}/`, language], ...args] })
+          const worker = (pool[workerOf.get(name)] ??= startWorker())
+          worker.postMessage({ id, method, args: [[name, `${base}${name}/`, language], ...args] })
         })
 
   // Score files by URL (their names are their chunks' hashes): a promise of { word: list }.
@@ -54,7 +64,7 @@ export async function openSearch(base = '/pagefind/') {
   const scoreFile = (url) => {
     let file = scoreFiles.get(url)
     if (!file) {
-      file = fetchScores(url)
+      file = fetchPacked(url)
       file.catch(() => scoreFiles.delete(url))
       scoreFiles.set(url, file)
       if (scoreFiles.size > MAX_SCORE_FILES) scoreFiles.delete(scoreFiles.keys().next().value)
@@ -82,24 +92,6 @@ export async function openSearch(base = '/pagefind/') {
       else return stems
     }
     return words.map((word) => stemOf.get(word))
-  }
-
-  /**
-   * The chunks of Pagefind's word index (by their first words) that hold the words of the query
-   * on pages `pages` of shard `s`: Pagefind matches a term with the loaded words only, and cuts
-   * the excerpt around their places.
-   */
-  const chunksFor = (s, found, pages) => {
-    const { chunks } = stats[shards[s]]
-    const wanted = new Set(pages)
-    const needed = new Set()
-    for (const words of found)
-      for (const [word, list] of words) {
-        let held = false
-        forEachPage(list, (page) => (held ||= wanted.has(page)))
-        if (held) needed.add(chunks[chunks.findLastIndex((first) => first <= word)])
-      }
-    return [...needed].filter((first) => first !== undefined)
   }
 
   /** Every shard's words starting with each stem, with their scores, as rankPages reads them. */
@@ -148,18 +140,16 @@ export async function openSearch(base = '/pagefind/') {
       /** Every match's shard (its position in shards.json), page (its number there) and score, best first. */
       ranked,
       /** The first `n` results' data (url, meta, excerpt), in rank order. */
-      top: async (n) => {
-        const first = ranked.slice(0, n)
-        const byShard = new Map()
-        for (const r of first) byShard.set(r.shard, [...(byShard.get(r.shard) ?? []), r.page])
-        const data = new Map()
-        await Promise.all(
-          [...byShard].map(async ([s, pages]) => {
-            data.set(s, await call(shards[s], 'dataOf', [query, pages, chunksFor(s, found[s].found, pages)]))
+      top: (n) =>
+        Promise.all(
+          ranked.slice(0, n).map(async ({ shard, page }) => {
+            const dir = `${base}${shards[shard]}/`
+            const { fragment, words } = await fetchPacked(
+              `${dir}places/${stats[shards[shard]].places}/${page}.pf_places`,
+            )
+            return resultData(fragment, words, stems, baseUrl)
           }),
-        )
-        return first.map((r) => data.get(r.shard)?.[r.page]).filter(Boolean)
-      },
+        ),
     }
   }
 
@@ -181,8 +171,8 @@ export async function openSearch(base = '/pagefind/') {
   return { search }
 }
 
-/** A score file: gzip of JSON (unpacked here unless the server already did). */
-async function fetchScores(url) {
+/** One of the index's JSON files: gzip (unpacked here unless the server already did), Pagefind's with its signature first. */
+async function fetchPacked(url) {
   const response = await fetch(url)
   if (!response.ok) throw new Error(`${response.status} fetching ${url}`)
   const bytes = new Uint8Array(await response.arrayBuffer())
@@ -190,5 +180,5 @@ async function fetchScores(url) {
     bytes[0] === 0x1f && bytes[1] === 0x8b
       ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text()
       : new TextDecoder().decode(bytes)
-  return JSON.parse(text)
+  return JSON.parse(text.startsWith(SIGNATURE) ? text.slice(SIGNATURE.length) : text)
 }

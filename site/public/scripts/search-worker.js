@@ -100,8 +100,9 @@ const pagefind = (instanceId, method, args) =>
     for (const handle of handlers) handle({ data: { id, instanceId, method, args } })
   })
 
-// Each shard's instance is opened on its first use: a search reads its scores, not Pagefind,
-// and asks Pagefind only for the stems of new words (one shard) and the excerpts it shows.
+// Each shard's instance is opened on its first use: a search reads the scores the build wrote,
+// not Pagefind, and asks Pagefind only for the stems of new words (from an instance whose word
+// index is empty) and for the matches of a quoted phrase.
 const opened = new Map()
 let first
 /** Opens shard `name` (at `basePath`) once, in playground mode (its searches report their terms' stems). */
@@ -133,29 +134,6 @@ const methods = {
     await ensure(STEMS, `${STEMS}${new URL(basePath, self.location.href).pathname}`, language)
     const found = await pagefind(STEMS, 'search', [query, {}])
     return found?.query_term_idfs?.map((t) => t.term) ?? []
-  },
-  /**
-   * The data (url, meta, excerpt) of pages `pages` of the shard (their numbers in its scores,
-   * which each page carries as its `page` filter) for the query, by page: Pagefind answers with
-   * those pages only, and the places of their words, which the excerpts are cut around. `chunks`:
-   * the chunks of its word index that hold the words of the query on those pages (by their first
-   * words), loaded first: Pagefind itself loads only the one each term falls in.
-   */
-  async dataOf(shard, query, pages, chunks) {
-    await ensure(...shard)
-    const [name] = shard
-    await Promise.all(chunks.map((first) => pagefind(name, 'preload', [first, {}])))
-    const found = await pagefind(name, 'search', [query, { filters: { page: { any: pages.map(String) } } }])
-    const out = {}
-    await Promise.all(
-      (found?.results ?? []).map(async (r) => {
-        const data = await pagefind(name, 'getData', [r.data])
-        pagefind(name, 'releaseData', [r.data])
-        const page = data?.filters?.page?.[0]
-        if (page !== undefined) out[page] = data
-      }),
-    )
-    return out
   },
   /** A phrase's matches in the shard: Pagefind's scores, with their data ids. */
   async phrase(shard, query) {

@@ -1,0 +1,120 @@
+// A result's data as Pagefind 1.6's result.data() gives it (url, meta, excerpt), made from its
+// fragment (the page's text, as Pagefind indexed it) and the places of its words, which the
+// build wrote per page (scripts/build/search-scores.ts): Pagefind would need its whole word-index
+// chunk for each term in each shard, every place of the term on every page, to tell the places
+// on the pages shown. The places are weighted as Pagefind weighs them for excerpts
+// (pagefind_web/src/search.rs: a place each term matches counts once, for the first word of the
+// term there, its weight doubled where two terms match it), and the excerpt is the densest run of
+// EXCERPT_LENGTH words, the query's words marked (pagefind-worker.js: calculate_excerpt_region,
+// build_excerpt, with Pagefind's default excerpt length and no ellipsis).
+import { lengthBonus, UNIT } from './search-rank.js'
+
+export const EXCERPT_LENGTH = 30
+
+/** The length of a string in UTF-8 bytes, as Rust's str::len() counts it. */
+const bytes = (s) => new TextEncoder().encode(s).length
+
+/**
+ * The places of the query's terms (`stems`) among a page's words (`words`: each word's places, a
+ * list of positions counted from the weight before them, a weight w given as -(w + 1)), as
+ * Pagefind weighs them: [{ location, weight, balanced }], by location.
+ */
+export function weightedPlaces(words, stems) {
+  // Per place, per term: the first word of the term there, its weight and length bonus.
+  const at = new Map()
+  for (const [word, list] of Object.entries(words)) {
+    const terms = []
+    for (const [i, stem] of stems.entries()) if (word.startsWith(stem)) terms.push(i)
+    if (terms.length === 0) continue
+    let weight = UNIT
+    let position = 0
+    for (const n of list) {
+      if (n < 0) {
+        weight = -n - 1
+        position = 0
+        continue
+      }
+      position += n
+      let place = at.get(position)
+      if (!place) at.set(position, (place = new Map()))
+      for (const term of terms)
+        if (!place.has(term))
+          place.set(term, { weight, bonus: Math.fround(lengthBonus(bytes(word) - bytes(stems[term]))) })
+    }
+  }
+  return [...at]
+    .sort(([a], [b]) => a - b)
+    .map(([location, place]) => {
+      const seen = [...place.values()]
+      const least = Math.min(...seen.map((s) => s.weight))
+      const weight = seen.length > 1 ? Math.min(255, least * seen.length) : least
+      // In 32-bit floats, as Pagefind: the densest run compares sums of them.
+      const bonus = seen.reduce((sum, s) => Math.fround(sum + s.bonus), 0)
+      return { location, weight: weight / UNIT, balanced: Math.fround(weight * weight * bonus) }
+    })
+}
+
+/** Where the excerpt starts: the middle of the densest runs of `length` words (as Pagefind finds it). */
+export function excerptStart(places, length) {
+  if (places.length === 0) return 0
+  const score = []
+  for (const p of places) score[p.location] = (score[p.location] ?? 0) + p.balanced
+  if (score.length <= length) return 0
+  let sum = 0
+  for (let i = 0; i < length; i++) sum += score[i] ?? 0
+  let best = sum
+  let runs = [0]
+  for (let i = 0; i < score.length; i++) {
+    sum += (score[i + length] ?? 0) - (score[i] ?? 0)
+    if (sum > best) {
+      best = sum
+      runs = [i]
+    } else if (sum === best && runs[runs.length - 1] === i - 1) runs.push(i)
+  }
+  return runs[Math.floor(runs.length / 2)]
+}
+
+/** The excerpt of `content` (HTML-escaped) from word `start`, the words at `locations` marked. */
+export function excerpt(content, start, length, locations) {
+  const zws = content.includes('\u200B')
+  const words = zws ? content.split('\u200B') : content.split(/[^\S\uFEFF]+/g)
+  const count = Math.min(length, words.length)
+  const from = Math.max(0, Math.min(start, words.length - count))
+  const joiner = zws ? '' : ' '
+  const plain = words
+    .slice(from, from + count)
+    .join(joiner)
+    .trim()
+  for (const at of locations)
+    if (words[at] !== undefined && !words[at].startsWith('<mark>')) words[at] = `<mark>${words[at]}</mark>`
+  return {
+    excerpt: words
+      .slice(from, from + count)
+      .join(joiner)
+      .trim(),
+    plain_excerpt: plain,
+  }
+}
+
+/**
+ * The data of a result: its fragment (Pagefind's JSON of the page) with the url as Pagefind
+ * gives it (under `baseUrl`) and the excerpt cut around the places of the query's terms.
+ */
+export function resultData(fragment, words, stems, baseUrl = '/') {
+  const places = weightedPlaces(words, stems)
+  const raw = fragment.content.replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  const start = excerptStart(places, EXCERPT_LENGTH)
+  const locations = places.map((p) => p.location)
+  return {
+    ...fragment,
+    content: fragment.content.replace(/\u200B/g, ''),
+    raw_content: raw,
+    raw_url: fragment.url,
+    url: /^(https?:)?\/\//.test(fragment.url)
+      ? fragment.url
+      : `${baseUrl}/${fragment.url}`.replace(/\/+/g, '/').replace(/^(https?:\/)/, '$1/'),
+    locations,
+    weighted_locations: places.map((p) => ({ weight: p.weight, balanced_score: p.balanced, location: p.location })),
+    ...excerpt(raw, start, EXCERPT_LENGTH, locations),
+  }
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { excerpt, excerptStart, resultData, weightedPlaces } from '../../site/public/scripts/search-excerpt.js'
+import { lengthBonus } from '../../site/public/scripts/search-rank.js'
+
+describe("a search result's excerpt, from the places of its words", () => {
+  it('weighs each place a term matches once, and doubles a place two terms match', () => {
+    // A weight w is -(w + 1); positions count from 0 after it.
+    const words = { kalo: [-25, 5, 10], kalt: [-13, 7], mira: [-25, 2] }
+    const places = weightedPlaces(words, ['kal', 'mi'])
+    expect(places.map((p) => [p.location, p.weight])).toEqual([
+      [2, 1],
+      [5, 1],
+      [7, 0.5],
+      [15, 1],
+    ])
+    expect(places[1]!.balanced).toBeCloseTo(24 * 24 * lengthBonus(1), 3)
+    // "kalo" starts with both "ka" and "kal": its places count 2 × 24, with both bonuses.
+    const both = weightedPlaces({ kalo: [-25, 5] }, ['ka', 'kal'])
+    expect(both.map((p) => p.weight)).toEqual([2])
+    expect(both[0]!.balanced).toBeCloseTo(48 * 48 * (lengthBonus(2) + lengthBonus(1)), 2)
+    expect(weightedPlaces({ other: [-25, 1] }, ['kal'])).toEqual([])
+  })
+
+  it('starts where the words are densest, in the middle of equal runs', () => {
+    const at = (locations: number[]) => locations.map((location) => ({ location, weight: 1, balanced: 1 }))
+    expect(excerptStart([], 30)).toBe(0)
+    // Everything within the first 30 words: from the start.
+    expect(excerptStart(at([3, 20]), 30)).toBe(0)
+    // Two words at 100 and 101: 29 runs hold both; the middle one is taken (Pagefind names each
+    // run by the word before it).
+    expect(excerptStart(at([5, 100, 101]), 30)).toBe(85)
+  })
+
+  it('marks the words at the places, within the words shown', () => {
+    const text = Array.from({ length: 50 }, (_, i) => `w${i}`).join(' ')
+    const { excerpt: html, plain_excerpt } = excerpt(text, 45, 10, [46, 2])
+    // Clamped to the end of the text.
+    expect(plain_excerpt).toBe('w40 w41 w42 w43 w44 w45 w46 w47 w48 w49')
+    expect(html).toBe('w40 w41 w42 w43 w44 w45 <mark>w46</mark> w47 w48 w49')
+  })
+
+  it("gives a result's data as Pagefind does: its url from the site's root, its excerpt escaped", () => {
+    const fragment = { url: '/posts/a', content: 'A <b> kalo here', meta: { title: 'A' } }
+    const data = resultData(fragment, { kalo: [-25, 2] }, ['kal'], '/')
+    expect(data.url).toBe('/posts/a')
+    expect(data.meta.title).toBe('A')
+    expect(data.excerpt).toBe('A &lt;b&gt; <mark>kalo</mark> here')
+  })
+})
