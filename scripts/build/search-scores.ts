@@ -61,8 +61,10 @@ export function pageOrder(dir: string, index: ShardIndex): number[] {
 export function writeShardScores(dir: string, index = readShardIndex(dir)): number[] {
   const order = pageOrder(dir, index)
   mkdirSync(join(dir, SCORES_DIR), { recursive: true })
-  // Per page (by its number), each word's places, as the word index lists them.
-  const places = index.pages.map(() => ({}) as Record<string, number[]>)
+  // Per page (by Pagefind's number), each word's places as JSON, written as they are read (a
+  // page's words come in order, each word's variants after it): a shard's places held as
+  // numbers would take several times the memory.
+  const places = index.pages.map(() => ({ json: [] as string[], last: '' }))
   for (const chunk of index.chunks) {
     const words = array(readPagefindFile(readFileSync(join(dir, 'index', `${chunk.hash}.pf_index`))), 'index')[0]
     const out: Record<string, number[]> = {}
@@ -84,21 +86,22 @@ export function writeShardScores(dir: string, index = readShardIndex(dir)): numb
   }
   const placesDir = join(dir, PLACES_DIR, index.key)
   mkdirSync(placesDir, { recursive: true })
-  for (const [page, words] of places.entries()) {
-    const number = order[page]!
-    const fragment = readPagefindJson(join(dir, 'fragment', `${index.pages[page]!.hash}.pf_fragment`))
-    const file = { fragment, words }
-    writeFileSync(join(placesDir, `${number}.pf_places`), gzipSync(JSON.stringify(file)))
+  for (const [page, { json }] of places.entries()) {
+    const fragment = pagefindJson(join(dir, 'fragment', `${index.pages[page]!.hash}.pf_fragment`))
+    const file = `{"fragment":${fragment},"words":{${json.map((w) => `${w}]`).join(',')}}}`
+    // Level 4: twice as fast as the default, 4% larger.
+    writeFileSync(join(placesDir, `${order[page]}.pf_places`), gzipSync(file, { level: 4 }))
+    places[page] = { json: [], last: '' }
   }
   return order
 }
 
-/** A Pagefind JSON file (a fragment): gzip of its signature and the JSON. */
-function readPagefindJson(file: string): unknown {
+/** The JSON text of a Pagefind JSON file (a fragment): gzip of its signature and the JSON. */
+function pagefindJson(file: string): string {
   const data = gunzipSync(readFileSync(file))
   const at = data.indexOf('{')
   if (at < 0) throw new Error(`${file}: not a Pagefind JSON file`)
-  return JSON.parse(data.toString('utf8', at))
+  return data.toString('utf8', at)
 }
 
 /**
@@ -109,7 +112,7 @@ function addPages(
   byPage: Map<number, { weight: number; fields: number }>,
   pages: CborValue | undefined,
   order: readonly number[],
-  places: Array<Record<string, number[]>>,
+  places: Array<{ json: string[]; last: string }>,
   word: string,
 ): void {
   let page = 0
@@ -120,10 +123,16 @@ function addPages(
     if (number === undefined) throw new Error(`Pagefind index: page ${page} out of range`)
     let score = byPage.get(number)
     if (!score) byPage.set(number, (score = { weight: 0, fields: 0 }))
-    const list = array(placeList, 'places').map(Number)
-    // A variant's places follow the word's: each list starts with its weight (positions count
-    // from 0 again after it).
-    if (list.length > 0) (places[page]![word] ??= []).push(...(list[0]! < 0 ? list : [-25, ...list]))
+    const list = array(placeList, 'places') as number[]
+    if (list.length > 0) {
+      // A variant's places follow the word's: each list starts with its weight (positions count
+      // from 0 again after it).
+      const json = `${list[0]! < 0 ? '' : '-25,'}${list.join(',')}`
+      const held = places[page]!
+      if (held.last === word) held.json[held.json.length - 1] += `,${json}`
+      else held.json.push(`${JSON.stringify(word)}:[${json}`)
+      held.last = word
+    }
     // Pagefind 1.6 starts each list with its weight; a plain word's is 24.
     let weight = 24
     for (const n of list) {
