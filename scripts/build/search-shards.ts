@@ -2,14 +2,15 @@
  * The site search index, in shards. Pagefind holds a whole index in memory while it writes it
  * (about a megabyte per article), and rewrites it whole when anything changes. So the articles
  * are split by a hash of their slug into 2^bits shards, each indexed by its own Pagefind process
- * (scripts/build/search-shard-worker.ts), and the browser searches each and ranks their results
- * as one index would (site/public/scripts/search-rank.js). A rebuild re-indexes only the shards
- * whose articles changed; the others are linked from the live build.
+ * (scripts/build/search-shard-worker.ts), and the browser ranks the articles of all of them as
+ * one index would, from the scores each shard's process writes beside its index
+ * (site/public/scripts/search-rank.js). A rebuild re-indexes only the shards whose articles
+ * changed; the others are linked from the live build.
  *
  * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index,
- * its scores, `scores/`, and its pages' places, `places/`: search-scores.ts), and `shards.json` naming them, with each one's pages,
- * their lengths and its chunks (search-stats.ts), from which the browser ranks results with the
- * whole index's statistics (site/public/scripts/search-rank.js).
+ * its scores, `scores/`, and its pages' places, `places/`: search-scores.ts), and `shards.json`
+ * naming them, with each one's pages, their lengths, its chunks and its score files
+ * (search-stats.ts), from which the browser ranks results with the whole index's statistics.
  * The runtime files, the same in every shard, are hard links.
  */
 import { spawn } from 'node:child_process'
