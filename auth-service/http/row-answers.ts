@@ -77,11 +77,7 @@ function readAnswer(e: Endpoint, action: ReadAction, resource: Resource | undefi
 
 /** One read: the credential (at once when there is none), then `sendRead`; any refusal answered as an error. */
 function answerRead(row: ReadRow, ex: Exchange, params: Record<string, string>, done: (status: number) => void) {
-  const fail = (err: unknown) => {
-    if (ex.res.headersSent) ex.res.destroy(err instanceof Error ? err : undefined)
-    else sendError(ex.req, ex.res, err, row.parts.logError, ex.headers)
-    done(ex.res.statusCode)
-  }
+  const fail = failure(ex, row.parts.logError, done)
   try {
     // A document outside the protected resources reads the same for everyone.
     const principal = row.resource ? credential(row.resource, ex.req, row.parts, pushTo(ex)) : ANONYMOUS
@@ -112,6 +108,18 @@ function sendRead(
   done(sendPrepared(ex.req, ex.res, prepared, row.cacheControl, [...ex.headers, ...row.build()]))
 }
 
+/**
+ * How a read or an exchange ends on a refusal or a failure: answered as an error with the
+ * exchange's headers, or, when its answer has begun, its connection closed.
+ */
+const failure =
+  (ex: Exchange, logError: LogError, done: (status: number) => void) =>
+  (err: unknown): void => {
+    if (ex.res.headersSent) ex.res.destroy(err instanceof Error ? err : undefined)
+    else sendError(ex.req, ex.res, err, logError, ex.headers)
+    done(ex.res.statusCode)
+  }
+
 /** A stage's headers on an answer not begun yet: carried by whatever it becomes. */
 const pushTo =
   (ex: Exchange): Headers =>
@@ -141,11 +149,7 @@ function exchangeAnswer(e: Endpoint, action: ExchangeAction, resource: Resource 
   const handle = action.exchange(parts.ctx)
   const budget = e.budget === 'reads' ? parts.readBudget : undefined
   return (ex: Exchange, _params: Record<string, string>, done: (status: number) => void) => {
-    const fail = (err: unknown) => {
-      if (ex.res.headersSent) ex.res.destroy(err instanceof Error ? err : undefined)
-      else sendError(ex.req, ex.res, err, parts.logError, ex.headers)
-      done(ex.res.statusCode)
-    }
+    const fail = failure(ex, parts.logError, done)
     const answer = (principal: Principal) => {
       if (budget) drawRead(budget, principal, ex.req, parts, pushTo(ex))
       const answered = handle({ req: ex.req, res: ex.res, principal, headers: ex.headers })
