@@ -109,14 +109,15 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
       STATIC,
       (port) => `server { listen 127.0.0.1:${port}; root ${root}; default_type application/json; }`,
     )
+    const roots = { SITE_ROOT: join(o.dist, 'current', 'site'), EDGE_ROOT: join(o.dist, 'current', 'edge') }
     const deployment = (cache: string) => (port: number) =>
       renderTemplate({
         NGINX_PORT: String(port),
-        SITE_ROOT: join(o.dist, 'current', 'site'),
-        EDGE_ROOT: join(o.dist, 'current', 'edge'),
+        ...roots,
         APP_1: replicas[0]!,
         APP_2: replicas[1]!,
-        ...includedFiles(join(work, `nginx-${port}`), { NGINX_API_CACHE: cache }),
+        // The article locations are rendered with the deployment's roots (the buckets are under EDGE_ROOT).
+        ...includedFiles(join(work, `nginx-${port}`), { ...roots, NGINX_API_CACHE: cache }),
         NGINX_API_CACHE_PARAMS: join(ROOT, 'deploy', 'nginx', 'api-cache.conf'),
         NGINX_CACHE_DIR: join(work, `api-cache-${cache}`),
         NGINX_API_CACHE: cache,
