@@ -108,7 +108,7 @@ export async function editUnderServer(
   writeFileSync(file, readFileSync(file, 'utf8').replace(/\n\n([A-Za-z])/, `\n\n${marker} $1`))
   const started = performance.now()
   let searchable = NaN
-  const build = measure(NODE, [join(ROOT, 'scripts', 'build.ts')], env, (line) => {
+  const build = measure(NODE, [join(ROOT, 'bin', 'build.ts')], env, (line) => {
     if (line.startsWith('search index live')) searchable = (performance.now() - started) / 1000
   })
   await until(async () => (await (await fetch(`${origin}/posts/${slug}`)).text()).includes(marker), 900_000, 50)

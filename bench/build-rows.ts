@@ -42,7 +42,7 @@ export async function coldBuild(
   const dist = join(work, `dist-${size}`)
   rmSync(dist, { recursive: true, force: true })
   const env = { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL }
-  return { corpus, env, cold: await measure(NODE, [join(ROOT, 'scripts', 'build.ts')], env) }
+  return { corpus, env, cold: await measure(NODE, [join(ROOT, 'bin', 'build.ts')], env) }
 }
 
 /** Cold build, Hugo, Pagefind and the edit-to-served time for one corpus size. */
@@ -162,7 +162,7 @@ export async function twentyThousandRow(work: string): Promise<BuildRow> {
   rmSync(dist, { recursive: true, force: true })
   // Without the site search index: Pagefind alone holds about 1 GB per 1,000 articles while it
   // indexes (its own process, measured at 10,000), more than this machine class can give at 20,000.
-  const run = await measure(NODE, [join(ROOT, 'scripts', 'build.ts'), '--no-search'], {
+  const run = await measure(NODE, [join(ROOT, 'bin', 'build.ts'), '--no-search'], {
     ...process.env,
     CONTENT_DIR: corpus,
     DIST_DIR: dist,

@@ -202,7 +202,7 @@ if (import.meta.main) {
   mkdirSync(work, { recursive: true })
   const corpus = generateCorpus(join(work, 'corpus'), size)
   const dist = join(work, 'dist')
-  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], {
+  const built = spawnSync(process.execPath, [join(ROOT, 'bin', 'build.ts')], {
     cwd: ROOT,
     env: { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL: 'http://localhost:4321' },
     encoding: 'utf8',

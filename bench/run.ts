@@ -88,7 +88,7 @@ async function benchService() {
   const dist = join(WORK, `dist-${SERVICE_SIZE}`)
   if (!existsSync(join(dist, 'current', 'build.json'))) {
     generateCorpus(join(WORK, `corpus-${SERVICE_SIZE}`), SERVICE_SIZE)
-    timed(NODE, [join(ROOT, 'scripts', 'build.ts')], {
+    timed(NODE, [join(ROOT, 'bin', 'build.ts')], {
       ...process.env,
       CONTENT_DIR: join(WORK, `corpus-${SERVICE_SIZE}`),
       DIST_DIR: dist,

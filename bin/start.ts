@@ -3,12 +3,16 @@
  * sources, then serves site and API from one process.
  */
 import { spawnSync } from 'node:child_process'
+import { enableCompileCache } from 'node:module'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { loadConfig } from '../auth-service/config.ts'
 import { exitOnListenError } from '../auth-service/http/listen-error.ts'
 import { ROOT, buildEnv, computeInputs, isStale } from '../scripts/build-state.ts'
 
+// The server's modules, loaded below, come from Node's compile cache after the first start
+// (bin/build.ts says why).
+enableCompileCache()
 const { contentDir, baseUrl, distDir } = buildEnv(process.env)
 const { port, host } = loadConfig(process.env, ROOT)
 // A taken port is said at once, not after a build that this process could not serve.
@@ -22,7 +26,7 @@ if (isStale(distDir, computeInputs(contentDir, baseUrl))) {
   // A separate process, so the server does not carry the build's memory.
   // Told what to build for: without settings, the build would follow a server already running.
   const env = { ...process.env, BASE_URL: baseUrl, CONTENT_DIR: contentDir }
-  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { stdio: 'inherit', env })
+  const built = spawnSync(process.execPath, [join(ROOT, 'bin', 'build.ts')], { stdio: 'inherit', env })
   if (built.status !== 0) process.exit(built.status ?? 1)
 }
 const { main } = await import('../auth-service/server.ts')

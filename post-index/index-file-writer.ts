@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { link, open, rename, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
-import { FORMAT, INDEX_FILES, INDEX_FORMAT_VERSION, validateEntry, type EntryLine } from './index-file.ts'
+import { FORMAT, INDEX_FILES, INDEX_FORMAT_VERSION, validateEntry } from './index-file.ts'
 import { jsonTextOf } from './json-text.ts'
 import { compareEntries } from './post-index.ts'
 
@@ -16,32 +16,86 @@ const WRITE_BATCH_BYTES = 1 << 20
 const COPY_BYTES = 4 << 20
 
 /**
- * An entry kept from a previous index file of the same format, checked when it was written: its
- * line, whose body is at the previous bodies file's offsets. Its body is copied, not parsed.
+ * A line of a previous index file of the same format, checked when it was written, and kept as
+ * its text: at 50,000 articles, parsing every line and writing it again cost an edit most of a
+ * second. The writer begins each line with its slug and ends it with the bodies' places
+ * (entryLine), which is all a kept line is read for.
+ */
+export interface KeptLine {
+  /** The line as the previous index file has it. */
+  line: string
+  /** Where its `"body":` begins: the line before it is the entry's fields, followed by a comma. */
+  head: number
+  /** The places of its body and of its text in the previous bodies file, [offset, length]. */
+  body: readonly [number, number]
+  text: readonly [number, number]
+}
+
+/**
+ * An entry kept from a previous index file (KeptLine), whose body is at the previous bodies
+ * file's offsets: its body is copied, not parsed. `date` is the entry's (the index's order).
  */
 export interface KeptEntry {
-  kept: EntryLine
+  kept: KeptLine
+  slug: string
+  date: string
+}
+
+/** An entry line as the writer writes it: its slug first, the bodies' places last. */
+function entryLine(meta: Omit<IndexEntry, 'markdown'>, body: readonly [number, number], textLength: number): string {
+  const { slug, ...rest } = meta
+  const fields = JSON.stringify({ slug, ...rest })
+  return `${fields.slice(0, -1)},${places(body, textLength)}`
+}
+
+/** The end of an entry line: the places of a body and of its text, which follows it. */
+const places = ([offset, length]: readonly [number, number], textLength: number) =>
+  `"body":[${offset},${length}],"text":[${offset + length},${textLength}]}`
+
+const SLUG_START = '{"slug":"'
+const PLACES_END = /"body":\[(\d+),(\d+)\],"text":\[(\d+),(\d+)\]\}$/
+
+/** A line of an index file this writer wrote, read for its slug and places (KeptLine); else undefined. */
+function keptLine(line: string): { slug: string; kept: KeptLine } | undefined {
+  const end = PLACES_END.exec(line)
+  // Slugs are lowercase words joined by hyphens (model/article.ts): nothing in them is escaped.
+  const slugEnd = line.startsWith(SLUG_START) ? line.indexOf('"', SLUG_START.length) : -1
+  if (!end || slugEnd < 0) return undefined
+  return {
+    slug: line.slice(SLUG_START.length, slugEnd),
+    kept: {
+      line,
+      head: end.index,
+      body: [Number(end[1]), Number(end[2])],
+      text: [Number(end[3]), Number(end[4])],
+    },
+  }
 }
 
 /**
  * The entry lines of the index in `buildDir` by slug, unchecked (the build wrote them), or
- * undefined when there is none of this format: then nothing is kept.
+ * undefined when there is none of this format, or a line not as this writer lays it out: then
+ * nothing is kept.
  */
-export function keptEntries(buildDir: string): Map<string, EntryLine> | undefined {
+export function keptEntries(buildDir: string): Map<string, KeptLine> | undefined {
   let text: string
   try {
     text = readFileSync(join(buildDir, INDEX_FILES.entries), 'utf8')
   } catch {
     return undefined
   }
-  const lines = text.split('\n')
-  const header = JSON.parse(lines[0]!) as { format?: string; version?: number }
+  const firstEnd = text.indexOf('\n')
+  const header = JSON.parse(firstEnd < 0 ? text : text.slice(0, firstEnd)) as { format?: string; version?: number }
   if (header.format !== FORMAT || header.version !== INDEX_FORMAT_VERSION) return undefined
-  const kept = new Map<string, EntryLine>()
-  for (let i = 1; i < lines.length; i++) {
-    if (!lines[i]) continue
-    const line = JSON.parse(lines[i]!) as EntryLine
-    kept.set(line.slug, line)
+  const kept = new Map<string, KeptLine>()
+  for (let at = firstEnd + 1; at > 0 && at < text.length; ) {
+    const next = text.indexOf('\n', at)
+    const line = text.slice(at, next < 0 ? undefined : next)
+    at = next + 1
+    if (!line) continue
+    const read = keptLine(line)
+    if (!read) return undefined
+    kept.set(read.slug, read.kept)
   }
   return kept
 }
@@ -53,7 +107,7 @@ export function keptEntries(buildDir: string): Map<string, EntryLine> | undefine
  * are at most as many bytes as the bodies the previous index points to. Past that, the file is
  * written anew, compact: the copy's cost is spread over as many edits as made it twice as large.
  */
-export function appendable(previousBodies: string, kept: ReadonlyMap<string, EntryLine>): boolean {
+export function appendable(previousBodies: string, kept: ReadonlyMap<string, KeptLine>): boolean {
   let live = 0
   for (const line of kept.values()) live += line.body[1] + line.text[1]
   const size = statSync(previousBodies, { throwIfNoEntry: false })?.size
@@ -104,22 +158,23 @@ export async function writeIndexFile(
     let i = 0
     let last: { slug: string; date: string } | undefined
     for await (const item of Array.isArray(entries) ? [...entries].sort(compareEntries) : entries) {
-      const kept = 'kept' in item ? item.kept : undefined
-      const { markdown, ...meta } = kept ? { ...kept, markdown: '' } : validateEntry(item, `post index entry ${i}`)
+      const kept = 'kept' in item ? item : undefined
+      const meta = kept ?? validateEntry(item, `post index entry ${i}`)
       if (seen.has(meta.slug)) throw new Error(`post index entry ${i}: slug "${meta.slug}" appears twice`)
       if (last && compareEntries(last, meta) > 0)
         throw new Error(`post index entry ${i}: "${meta.slug}" comes before "${last.slug}" in the index's order`)
       seen.add(meta.slug)
-      last = meta
+      last = { slug: meta.slug, date: meta.date }
       i++
       if (kept && append) {
-        lines.push(JSON.stringify(kept))
+        lines.push(kept.kept.line)
         continue
       }
       if (kept) {
         if (!previous) throw new Error(`post index entry ${i}: kept, with no previous bodies file`)
+        const { line, head, body, text } = kept.kept
         // A body and its escaped text, each copied as a range: consecutive ones make one run.
-        for (const [at, length] of [kept.body, kept.text]) {
+        for (const [at, length] of [body, text]) {
           if (run && run[1] === at) run[1] += length
           else {
             await flushBatch()
@@ -127,17 +182,15 @@ export async function writeIndexFile(
             run = [at, at + length]
           }
         }
-        const [length, textLength] = [kept.body[1], kept.text[1]]
-        lines.push(JSON.stringify({ ...meta, body: [offset, length], text: [offset + length, textLength] }))
-        offset += length + textLength
+        lines.push(`${line.slice(0, head)}${places([offset, body[1]], text[1])}`)
+        offset += body[1] + text[1]
         continue
       }
       await flushRun()
+      const { markdown, ...fields } = meta as IndexEntry
       const literal = Buffer.from(JSON.stringify(markdown))
       const text = jsonTextOf(literal)
-      lines.push(
-        JSON.stringify({ ...meta, body: [offset, literal.length], text: [offset + literal.length, text.length] }),
-      )
+      lines.push(entryLine(fields, [offset, literal.length], text.length))
       offset += literal.length + text.length
       batch.push(literal, text)
       batchBytes += literal.length + text.length

@@ -96,7 +96,6 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
     const openapiText = serviceOpenApi(baseUrl)
-    const inputs = computeInputs(contentDir, baseUrl)
     const problems: BuildProblem[] = []
     // Refused here, before anything is written, when no plan fits the cap.
     const files = listArticleFiles(contentDir)
@@ -111,9 +110,11 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       metas,
       fresh,
       signatures,
+      stats,
       read,
       files: count,
     } = await articleMetas(contentDir, files, problems, prev, cache)
+    const inputs = computeInputs(contentDir, baseUrl, { names: files, stats })
     log(`read ${read} of ${count} files (the others' stat unchanged) after ${since()}`)
     if (problems.length) throw new BuildError(sortProblems(problems))
     log(`validated, ${fresh.length} to render, after ${since()}`)
@@ -284,14 +285,15 @@ function sortProblems(problems: BuildProblem[]): BuildProblem[] {
   return problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
 }
 
-if (import.meta.main) {
+/** The command line of `npm run build` (bin/build.ts): builds every target, or exits 1 saying why not. */
+export async function buildCli(argv: readonly string[] = process.argv): Promise<void> {
   try {
     const { targets, notes } = buildTargets(process.env)
     for (const target of targets) {
       const started = Date.now()
       const info = await build(target.env, {
         log: (line) => console.log(line),
-        search: !process.argv.includes('--no-search'),
+        search: !argv.includes('--no-search'),
       })
       console.log(builtLine(target, info.articles, (Date.now() - started) / 1000, info.id))
     }
@@ -301,3 +303,5 @@ if (import.meta.main) {
     process.exit(1)
   }
 }
+
+if (import.meta.main) await buildCli()

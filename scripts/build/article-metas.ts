@@ -1,4 +1,5 @@
 /** Every article's metadata, taking from the live build and the cache all it can. */
+import type { Stats } from 'node:fs'
 import type { BuildCache } from './cache.ts'
 import { parseArticle, readSources, type ArticleMeta } from './content.ts'
 import type { BuildProblem } from './errors.ts'
@@ -11,6 +12,8 @@ export interface ArticleMetas {
   fresh: ArticleMeta[]
   /** Per slug, the stat signature the next build may trust (source-stats.ts). */
   signatures: Record<string, string>
+  /** Each file's stat, by name. */
+  stats: ReadonlyMap<string, Stats>
   /** Files read (the others' stat was unchanged), of how many. */
   read: number
   files: number
@@ -29,7 +32,7 @@ export async function articleMetas(
 ): Promise<ArticleMetas> {
   const metas: ArticleMeta[] = []
   const fresh: ArticleMeta[] = []
-  const { refs, signatures, read } = await readSources(
+  const { refs, signatures, stats, read } = await readSources(
     contentDir,
     files,
     problems,
@@ -50,5 +53,5 @@ export async function articleMetas(
     },
   )
   metas.sort((a, b) => (a.slug < b.slug ? -1 : 1))
-  return { metas, fresh, signatures, read, files: refs.length }
+  return { metas, fresh, signatures, stats, read, files: refs.length }
 }

@@ -3,7 +3,7 @@
  * everything derived from it) and its frontmatter validated against the one article schema.
  */
 import { createHash } from 'node:crypto'
-import { readdirSync, statSync } from 'node:fs'
+import { statSync, type Stats } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
@@ -12,6 +12,7 @@ import { Author, Change } from '../../model/research.ts'
 import { SITE } from '../../site/lib/site.ts'
 import type { BuildProblem } from './errors.ts'
 import { recordableSignature, statSignature } from './source-stats.ts'
+export { listArticleFiles } from './source-stats.ts'
 import type { ManifestRecord } from '../../model/article.ts'
 
 /** An article's metadata as the pages, the feed and the index use it, with its file's hash. */
@@ -45,14 +46,6 @@ const NESTED_FIELDS: Record<string, string> = {
 /** Files read at once: enough to keep the disk busy, few enough to bound open descriptors. */
 const READ_CONCURRENCY = 64
 
-/** The article files of CONTENT_DIR (`*.md`), sorted by name. */
-export function listArticleFiles(contentDir: string): string[] {
-  return readdirSync(contentDir, { withFileTypes: true })
-    .filter((e) => e.name.endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
-    .map((e) => e.name)
-    .sort()
-}
-
 /** What the live build recorded of each file: its hash under the stat signature it had (source-stats.ts). */
 export interface KnownSources {
   hashOf(slug: string, signature: string): string | undefined
@@ -63,7 +56,8 @@ export interface KnownSources {
  * problems. A file whose stat is the one `known` recorded is not read: `onUnchanged` gets it.
  * Each other file's text is handed to `onFile` and then let go: a build holds no article's
  * text for longer than it works on it, so its memory does not grow with the corpus. Returns
- * the files, per slug the stat signature the next build may trust, and how many were read.
+ * the files, per slug the stat signature the next build may trust, each file's stat (by name:
+ * the build's fingerprint hashes them, build-state.ts), and how many were read.
  */
 export async function readSources(
   contentDir: string,
@@ -71,7 +65,7 @@ export async function readSources(
   problems: BuildProblem[],
   onFile: (f: SourceFile) => void | Promise<void>,
   known?: KnownSources & { onUnchanged(ref: SourceRef): void },
-): Promise<{ refs: SourceRef[]; signatures: Record<string, string>; read: number }> {
+): Promise<{ refs: SourceRef[]; signatures: Record<string, string>; stats: Map<string, Stats>; read: number }> {
   const valid = names.filter((file) => {
     if (SLUG_RE.test(file.slice(0, -3))) return true
     problems.push({
@@ -84,11 +78,13 @@ export async function readSources(
   const scannedAt = Date.now()
   const out: SourceRef[] = new Array(valid.length)
   const signatures: Record<string, string> = {}
+  const stats = new Map<string, Stats>()
   const toRead: number[] = []
   // One stat per file, in this thread: far cheaper than a read and a hash through the thread pool.
   valid.forEach((file, i) => {
     const slug = file.slice(0, -3)
     const stat = statSync(join(contentDir, file), { throwIfNoEntry: false })
+    if (stat) stats.set(file, stat)
     const signature = stat && recordableSignature(stat, scannedAt)
     if (signature) signatures[slug] = signature
     const hash = stat && known?.hashOf(slug, statSignature(stat))
@@ -109,7 +105,7 @@ export async function readSources(
     }
   }
   await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker))
-  return { refs: out, signatures, read: toRead.length }
+  return { refs: out, signatures, stats, read: toRead.length }
 }
 
 /** The markdown after the frontmatter, leading blank lines removed: what is rendered and published. */

@@ -1,7 +1,6 @@
 /** What the build hands on about each article: the post index's entries and the manifest Astro reads. */
 import { indexFields, type IndexEntry } from '../../model/article.ts'
-import type { EntryLine } from '../../post-index/index-file.ts'
-import type { KeptEntry } from '../../post-index/index-file-writer.ts'
+import type { KeptEntry, KeptLine } from '../../post-index/index-file-writer.ts'
 import { compareEntries } from '../../post-index/post-index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
 import type { EntrySource } from './entries.ts'
@@ -15,14 +14,14 @@ import { READ_AHEAD } from './article-files.ts'
 export function indexEntries(
   published: readonly ArticleMeta[],
   entries: EntrySource,
-  kept: (m: ArticleMeta) => EntryLine | undefined = () => undefined,
+  kept: (m: ArticleMeta) => KeptLine | undefined = () => undefined,
 ): AsyncIterable<IndexEntry | KeptEntry> {
   // The index's order compares days, where `published` compares moments.
   const key = (m: ArticleMeta) => ({ slug: m.slug, date: m.date.slice(0, 10) })
   const ordered = [...published].sort((a, b) => compareEntries(key(a), key(b)))
   return mapAhead(ordered, READ_AHEAD, async (m) => {
     const line = kept(m)
-    return line ? { kept: line } : indexEntry(m, await entries.text(m))
+    return line ? { kept: line, ...key(m) } : indexEntry(m, await entries.text(m))
   })
 }
 

@@ -7,7 +7,7 @@
  * with an edit made just after (file timestamps tick coarsely), so its stat is not recorded and
  * the next build reads it again. The rule is in docs/architecture.md (the build).
  */
-import type { Stats } from 'node:fs'
+import { readdirSync, type Stats } from 'node:fs'
 
 /** Margin for coarse file timestamps: up to 2 s on some file systems (FAT), a clock tick on most. */
 export const RACY_MS = 3000
@@ -20,4 +20,12 @@ export function statSignature(s: Stats): string {
 /** The signature to record for a file scanned at `scannedAt` (ms), or undefined when it is racy. */
 export function recordableSignature(s: Stats, scannedAt: number): string | undefined {
   return Math.max(s.mtimeMs, s.ctimeMs) < scannedAt - RACY_MS ? statSignature(s) : undefined
+}
+
+/** The article files of CONTENT_DIR (`*.md`, flat), sorted by name. */
+export function listArticleFiles(contentDir: string): string[] {
+  return readdirSync(contentDir, { withFileTypes: true })
+    .filter((e) => e.name.endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
+    .map((e) => e.name)
+    .sort()
 }

@@ -17,6 +17,7 @@ import { ERROR_CODES } from '../../auth-service/errors.ts'
 import { EDGE_DIR, detailFile, fileValidators } from '../../post-index/edge-files.ts'
 import { loadIndexFileSync } from '../../post-index/index-file-loader.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
+import { computeInputs, isStale } from '../../scripts/build-state.ts'
 import { distOf, readIndexedPosts } from '../support/index.ts'
 import { siteFile } from '../support/site-file.ts'
 
@@ -133,6 +134,9 @@ describe('the build of a content folder', () => {
     expect(posts.map((p) => p.slug).sort()).toEqual(['cafe-latency-notes', 'hashing-rings', 'search-evaluation'])
     const info = JSON.parse(readFileSync(join(current, 'build.json'), 'utf8'))
     expect(info).toMatchObject({ contentDir: FIXTURE_CORPUS, baseUrl: 'http://localhost:4321', articles: 3 })
+    // What `npm start` computes on its own finds the build current: the build's fingerprint, made
+    // from the stats it took while reading, is the same.
+    expect(isStale(distOf('fixture'), computeInputs(FIXTURE_CORPUS, 'http://localhost:4321'))).toBe(false)
   })
 
   it(

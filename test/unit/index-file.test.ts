@@ -81,7 +81,7 @@ describe('the post index file', () => {
       const second = buildDir()
       const edited = entry('b-post', { markdown: 'An edited body.\n' })
       async function* items(): AsyncGenerator<IndexEntry | KeptEntry> {
-        for (const { slug } of before) yield slug === 'b-post' ? edited : { kept: kept.get(slug)! }
+        for (const { slug, date } of before) yield slug === 'b-post' ? edited : { kept: kept.get(slug)!, slug, date }
       }
       await writeIndexFile(second, items(), bodies(first), { append: true })
       // One file, grown by the edited body only; the kept lines point where they did.
@@ -103,6 +103,36 @@ describe('the post index file', () => {
       expect(appendable(bodies(second), keptEntries(second)!)).toBe(false)
     },
   )
+
+  it('writes kept lines into a compact bodies file anew: the same entries, bodies moved, none left behind', async () => {
+    const first = buildDir()
+    await writeIndexFile(first, [entry('a-post'), entry('b-post'), entry('c-post')])
+    const before = readIndexEntries(first)
+    const kept = keptEntries(first)!
+    const second = buildDir()
+    const edited = entry('a-post', { markdown: 'A shorter body.\n' })
+    async function* items(): AsyncGenerator<IndexEntry | KeptEntry> {
+      for (const { slug, date } of before) yield slug === 'a-post' ? edited : { kept: kept.get(slug)!, slug, date }
+    }
+    await writeIndexFile(second, items(), join(first, INDEX_FILES.bodies))
+    expect(statSync(join(second, INDEX_FILES.bodies)).ino).not.toBe(statSync(join(first, INDEX_FILES.bodies)).ino)
+    expect(readIndexEntries(second)).toEqual(before.map((e) => (e.slug === 'a-post' ? edited : e)))
+    // The kept lines moved with their bodies: the file holds what its index points to, nothing more.
+    const again = keptEntries(second)!
+    const used = [...again.values()].reduce((n, k) => n + k.body[1] + k.text[1], 0)
+    expect(statSync(join(second, INDEX_FILES.bodies)).size).toBe(used)
+    expect(again.get('b-post')!.line).not.toBe(kept.get('b-post')!.line)
+  })
+
+  it('keeps nothing of an index with a line not laid out as it writes them', async () => {
+    const dir = buildDir()
+    await writeIndexFile(dir, [entry('a-post')])
+    const file = join(dir, INDEX_FILES.entries)
+    const [header, line] = readFileSync(file, 'utf8').split('\n')
+    const moved = JSON.stringify({ body: [0, 2], ...JSON.parse(line!) })
+    writeFileSync(file, `${header}\n${moved}\n`)
+    expect(keptEntries(dir)).toBeUndefined()
+  })
 
   it('writes an empty index that loads', async () => {
     const dir = buildDir()
