@@ -24,6 +24,7 @@ import {
 } from './build-state.ts'
 import { buildTargets, builtLine } from './build-targets.ts'
 import { writeArticles } from './build/article-files.ts'
+import { articleLinks, type ArticleLinks } from './build/article-links.ts'
 import { runAstro } from './build/astro.ts'
 import { openCache } from './build/cache.ts'
 import { serviceOpenApi } from './build/openapi.ts'
@@ -45,7 +46,7 @@ import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { indexEntries, indexEntry, manifestRecord, newestFirst } from './build/index-entries.ts'
 import { memoryCap, planLine, planMemory } from './build/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './build/previous.ts'
-import { relatedArticles } from './build/related.ts'
+import { writeState } from './build/state-file.ts'
 import { planShards, searchUpToDate, writeSearchShards } from './build/search-shards.ts'
 
 export { BuildError } from './build/errors.ts'
@@ -133,8 +134,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // The post index is written once per build; later swaps of the same build link it, so the
     // service (which reloads when the file changes) loads it once.
     let indexWrittenIn: string | undefined
-    // Each article's related articles (indexes into `published`), computed once for both assemblies.
-    let related: number[][] | undefined
+    // Each page's links to other articles, computed once for both assemblies.
+    let links: ArticleLinks | undefined
     const land = async (dir: string, id: string, state: BuildState) => {
       if (indexWrittenIn) linkTopFiles(indexWrittenIn, dir)
       else {
@@ -150,7 +151,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         log(`post index written after ${since()}`)
       }
       indexWrittenIn = dir
-      writeFileSync(join(dir, 'state.json'), JSON.stringify(state))
+      writeState(dir, state)
       const info: BuildInfo = {
         ...inputs,
         configKey: key,
@@ -172,10 +173,10 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const assemble = async (dir: string, id: string, template: string) => {
       await rendering
       if (problems.length) throw new BuildError(sortProblems(problems))
-      related ??= relatedArticles(published)
+      links ??= articleLinks(published, prev?.state)
       const { buckets, ...files } = await writeArticles(dir, sharedStore(distDir, 'articles', key, id), published, {
         template,
-        related,
+        links,
         reusable: prev?.state.assemblyKey === assemblyKey ? prev : undefined,
         live: prev,
         entries,
@@ -183,7 +184,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         baseUrl,
       })
       log(`pages written (${buckets.made} article buckets new, ${buckets.shared} shared) after ${since()}`)
-      return files
+      return { ...files, ...links }
     }
 
     let info: BuildInfo | undefined

@@ -5,7 +5,6 @@
  * through one link; any other is a new folder, its unchanged articles' files linked from the
  * live build's.
  */
-import { hash } from 'node:crypto'
 import { existsSync, linkSync, mkdirSync, readlinkSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -13,6 +12,7 @@ import type { IndexEntry } from '../../model/article.ts'
 import { EDGE_DIR, articleBucket, articleFileName, type ArticleFileForm } from '../../model/article-bucket.ts'
 import { articleSignposts, linkHeader } from '../../model/signposting.ts'
 import { articlePage, markdownTwin, parseTemplate } from './article-page.ts'
+import type { ArticleLinks } from './article-links.ts'
 import { articleCitation } from './citation/index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
 import { linkBucket, type SharedStore } from './dist.ts'
@@ -35,10 +35,8 @@ export const WRITE_CONCURRENCY = 32
 /** Articles read ahead of a file written from all of them in order (the post index, llms-full.txt). */
 export const READ_AHEAD = 32
 
-/** What the next build needs to reuse this one's article files. */
+/** What the next build needs to reuse this one's article files, besides the pages' links (article-links.ts). */
 export interface ArticleFiles {
-  /** Per page, the hash of its links to other articles: the next build reuses a page only if they are the same. */
-  navKeys: Record<string, string>
   /** Where each article is in llms-full.txt, when known. */
   llmsFull: FullSpans | undefined
 }
@@ -46,7 +44,8 @@ export interface ArticleFiles {
 /** What writing the articles needs besides them. */
 export interface ArticleSources {
   template: string
-  related: number[][]
+  /** Each page's related articles and the key of its links (article-links.ts). */
+  links: Pick<ArticleLinks, 'related' | 'navKeys'>
   /** The live build, when its article files can be reused (same renderer and build code). */
   reusable: Previous | undefined
   /** The live build, whatever made it: an API answer keeps its file (and mtime) while its bytes are the same. */
@@ -64,7 +63,8 @@ export async function writeArticles(
   published: ArticleMeta[],
   sources: ArticleSources,
 ): Promise<ArticleFiles & { buckets: { made: number; shared: number } }> {
-  const { related, entries, baseUrl, live } = sources
+  const { entries, baseUrl, live } = sources
+  const { related, navKeys } = sources.links
   const prev = sources.reusable
   const siteDir = join(buildDir, 'site')
   mkdirSync(join(buildDir, EDGE_DIR), { recursive: true })
@@ -73,15 +73,9 @@ export async function writeArticles(
   const twinOf = async (m: ArticleMeta) => markdownTwin(m, articleBody(await entries.text(m)), baseUrl)
   // A page also shows its neighbours and related articles: it is rewritten when they change,
   // e.g. when another article is added, removed or retitled.
-  const navKeys: Record<string, string> = {}
-  const samePage: boolean[] = published.map((m, i) => {
-    const shown = [published[i + 1], published[i - 1], ...related[i]!.map((j) => published[j]!)]
-      .map((a) => (a ? `${a.slug}\0${a.title}` : ''))
-      .join('\0')
-    // What the links show, hashed in one call (cheap enough for every article of every build).
-    const navKey = (navKeys[m.slug] = hash('sha256', shown).slice(0, 16))
-    return samePages && prev.bySlug.get(m.slug)?.hash === m.hash && prev.state.navKeys?.[m.slug] === navKey
-  })
+  const samePage: boolean[] = published.map(
+    (m) => samePages && prev.bySlug.get(m.slug)?.hash === m.hash && prev.state.navKeys?.[m.slug] === navKeys[m.slug],
+  )
 
   // The buckets: one the live build has with the same articles, every page the same, is shared.
   const buckets = new Map<string, number[]>()
@@ -177,7 +171,7 @@ export async function writeArticles(
       ? Promise.resolve(spans)
       : writeLlmsFull(full, parts, newest.length, published.length, spans && previousFull)
   const [, llmsFull] = await Promise.all([pages, fullText])
-  return { navKeys, llmsFull, buckets: { made: made.length, shared } }
+  return { llmsFull, buckets: { made: made.length, shared } }
 }
 
 /** Where the live build's link of a bucket points, if it has the bucket. */

@@ -2,7 +2,7 @@
  * The layout of DIST_DIR and the moves that keep it consistent for readers and for other builds:
  *
  *   builds/<id>/      one build: site/ (site/pagefind/ a link per search shard), edge/ (a link
- *                     per article bucket), the post index, build.json, state.json
+ *                     per article bucket), the post index, build.json, state.ndjson
  *   articles/<key>/   the article bucket folders of one configuration, `<bucket>.<build id>`,
  *                     each never written once made, shared by every build that links it
  *   search/<key>/     the search index's shards of one configuration, `<shard>.<build id>`, alike

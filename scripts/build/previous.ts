@@ -5,9 +5,10 @@ import { AUTHORIZE_TEMPLATE } from '../../model/build-dir.ts'
 import type { ArticleMeta } from './content.ts'
 import { liveBuildDir } from './dist.ts'
 import type { SearchState } from './search-shards.ts'
+import { STATE_FILE, readState } from './state-file.ts'
 
-/** Bump when the layout of a build folder or of state.json (its article metadata) changes: a cold build. */
-export const STATE_VERSION = 6
+/** Bump when the layout of a build folder or of its state (state-file.ts) changes: a cold build. */
+export const STATE_VERSION = 7
 
 /** What a build folder was made from, so that the next build can reuse its files. */
 export interface BuildState {
@@ -26,6 +27,9 @@ export interface BuildState {
   sources?: Record<string, string>
   /** Per article page, a hash of its links to other articles: the page is reused only if they are the same. */
   navKeys?: Record<string, string>
+  /** What the pages' links follow from, and each page's related articles (article-links.ts). */
+  linksKey?: string
+  related?: number[][]
   /** Where each published article is in site/llms-full.txt (llms-full.ts), when known. */
   llmsFull?: Record<string, [number, number]>
 }
@@ -40,7 +44,7 @@ export interface Previous {
 /** Files of a build folder that the build writes itself; every other top-level file is the post index's. */
 const OWN_FILES = new Set([
   'build.json',
-  'state.json',
+  STATE_FILE,
   'template.html',
   AUTHORIZE_TEMPLATE,
   'manifest.json',
@@ -65,8 +69,8 @@ export function readPrevious(distDir: string, key: string): Previous | undefined
   const dir = liveBuildDir(distDir, key)
   if (!dir) return undefined
   try {
-    const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as BuildState
-    if (state.version !== STATE_VERSION) return undefined
+    const state = readState(dir)
+    if (state?.version !== STATE_VERSION) return undefined
     return {
       dir,
       state,
