@@ -43,7 +43,8 @@ import {
 } from './build/dist.ts'
 import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './build/entries.ts'
 import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
-import { indexEntries, indexEntry, manifestRecord, newestFirst } from './build/index-entries.ts'
+import { indexEntries, indexEntry, newestFirst } from './build/index-entries.ts'
+import { manifestKey, manifestText } from './build/manifest-key.ts'
 import { memoryCap, planLine, planMemory } from './build/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './build/previous.ts'
 import { writeState } from './build/state-file.ts'
@@ -126,7 +127,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const rendering = entries.renderAll(fresh, problems).then(() => pool.close())
 
     const published = metas.filter((m) => !m.draft).sort(newestFirst)
-    const manifest = JSON.stringify(published.map(manifestRecord))
+    const manifest = manifestKey(published, prev)
     const openapi = await openapiText
     const templateKey = sha(`${STATE_VERSION}`, siteSourcesFingerprint(), baseUrl)
     const astroKey = sha(templateKey, manifest, openapi)
@@ -207,7 +208,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         linkTree(join(prev.dir, 'site'), siteDir)
         linkTemplates(prev.dir, dir)
       } else {
-        writeFileSync(join(dir, 'manifest.json'), manifest)
+        writeFileSync(join(dir, 'manifest.json'), manifestText(published))
         writeFileSync(join(dir, 'openapi.json'), openapi)
         // Under a tight cap Astro waits for the render threads to end, rather than run beside them.
         if (memory.astroAlone) await rendering
@@ -232,6 +233,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         templateKey,
         assemblyKey,
         astroKey,
+        manifestKey: manifest,
+        order: published.map((m) => m.slug),
         search,
         articles: metas,
         sources: signatures,

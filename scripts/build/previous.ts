@@ -19,6 +19,9 @@ export interface BuildState {
   assemblyKey: string
   /** Everything Astro read: its output is reused when this is unchanged. */
   astroKey: string
+  /** The key of the list pages' manifest, and the list's slugs in order (manifest-key.ts). */
+  manifestKey?: string
+  order?: string[]
   /** The shards of the search index in site/pagefind, or null when there is none. */
   search: SearchState | null
   /** Every valid article, drafts included. */
