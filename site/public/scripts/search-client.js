@@ -197,7 +197,8 @@ async function fetchPacked(url) {
   const bytes = new Uint8Array(await response.arrayBuffer())
   const text =
     bytes[0] === 0x1f && bytes[1] === 0x8b
-      ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text()
+      ? // Streamed from the bytes: a Blob per file costs more than the unpacking (Chromium).
+        await new Response(new Response(bytes).body.pipeThrough(new DecompressionStream('gzip'))).text()
       : new TextDecoder().decode(bytes)
   return JSON.parse(text.startsWith(SIGNATURE) ? text.slice(SIGNATURE.length) : text)
 }
