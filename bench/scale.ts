@@ -41,7 +41,7 @@ for (const size of SIZES) {
     )
     continue
   }
-  const shards = /\((\d+) of (\d+) shards indexed\)/.exec(cold.output)?.[2] ?? '?'
+  const shards = /\((\d+) of (\d+) shards indexed/.exec(cold.output)?.[2] ?? '?'
   row(
     `build ${size}: cold, search included`,
     's',
@@ -96,7 +96,7 @@ async function editAndRestart(size: number, corpus: string, env: NodeJS.ProcessE
       `build ${size}: one article edited → in the search index`,
       's',
       searchable,
-      /\((\d+ of \d+) shards indexed\)/.exec(done.output)?.[1] ?? '',
+      /\((\d+ of \d+) shards indexed/.exec(done.output)?.[1] ?? '',
     )
     server.kill('SIGTERM')
     await new Promise((r) => server.once('exit', r))

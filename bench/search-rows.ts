@@ -2,8 +2,8 @@
  * The site search in Chromium, on a built site: the time from opening /search?q= to its results
  * (the index opened: shards.json, the search workers, each shard's metadata and the chunks the
  * query needs), then the time of later queries on the same page, each with the bytes it
- * downloaded. Pages come from a plain static server on this machine, so the times are the
- * browser's work and the bytes are what a reader's connection would carry.
+ * downloaded and in how many requests. Pages come from a plain static server on this machine, so
+ * the times are the browser's work and the bytes are what a reader's connection would carry.
  *
  * `node bench/search-rows.ts <site dir>` prints the rows; scale.ts runs it on each size's build.
  */
@@ -50,11 +50,13 @@ async function serveStatic(root: string) {
 
 const DONE = /match|No article|unavailable/
 
-/** Bytes of the responses the page receives from now until `stop()`. */
+/** Bytes and number of the responses the page receives from now until `stop()`. */
 function countBytes(page: Page) {
   let bytes = 0
+  let requests = 0
   const pending: Promise<void>[] = []
-  const onResponse = (response: import('playwright-core').Response) =>
+  const onResponse = (response: import('playwright-core').Response) => {
+    requests++
     pending.push(
       response
         .request()
@@ -62,11 +64,12 @@ function countBytes(page: Page) {
         .then((s) => void (bytes += s.responseBodySize + s.responseHeadersSize))
         .catch(() => {}),
     )
+  }
   page.on('response', onResponse)
   return async () => {
     page.off('response', onResponse)
     await Promise.all(pending)
-    return bytes
+    return { bytes, requests }
   }
 }
 
@@ -104,18 +107,20 @@ export async function searchRows(siteDir: string, label: string, queries: string
     const [first, ...later] = queries
     let stop = countBytes(page)
     const opened = await timedQuery(page, first!)
+    const got = await stop()
     rows.push({
       figure: `search ${label}: first query, index opened`,
       ms: opened.ms,
-      bytes: await stop(),
-      note: `"${first}": ${opened.status}`,
+      bytes: got.bytes,
+      note: `"${first}": ${opened.status}; ${got.requests} requests`,
     })
     const times: number[] = []
     for (const q of later) {
       stop = countBytes(page)
       const { ms, status } = await timedQuery(page, q)
       times.push(ms)
-      rows.push({ figure: `search ${label}: later query`, ms, bytes: await stop(), note: `"${q}": ${status}` })
+      const { bytes, requests } = await stop()
+      rows.push({ figure: `search ${label}: later query`, ms, bytes, note: `"${q}": ${status}; ${requests} requests` })
     }
     await context.close()
   } finally {

@@ -48,6 +48,7 @@ import { manifestKey, manifestText } from './build/manifest-key.ts'
 import { memoryCap, planLine, planMemory } from './build/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './build/previous.ts'
 import { writeState } from './build/state-file.ts'
+import { groupBits, planGroups } from './build/search-groups.ts'
 import { planShards, searchUpToDate, writeSearchShards } from './build/search-shards.ts'
 
 export { BuildError } from './build/errors.ts'
@@ -254,22 +255,26 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       memory.shardBits,
       sha(PAGEFIND_VERSION, renderer.version, `${SEARCH_RECORD_VERSION}`),
     )
-    if (options.search !== false && !searchUpToDate(live.state.search, shards)) {
+    const groups = planGroups(shards, groupBits(published.length, memory.shardBits))
+    if (options.search !== false && !searchUpToDate(live.state.search, shards, groups)) {
       const { id, dir } = startBuildDir()
       linkTree(join(live.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
       linkTemplates(live.dir, dir)
       linkBuckets(live.dir, dir)
-      const { state: search, indexed } = await writeSearchShards({
+      const written = await writeSearchShards({
         outDir: join(dir, 'site', 'pagefind'),
         previousDir: join(live.dir, 'site', 'pagefind'),
         store: sharedStore(distDir, 'search', key, id),
         previous: live.state.search,
         plan: shards,
+        groups,
         parallel: memory.shardParallel,
         cache: { root: join(distDir, 'cache', 'articles'), rendererVersion: renderer.version },
       })
-      info = await land(dir, id, { ...live.state, search })
-      log(`search index live after ${since()} (${indexed} of ${Object.keys(search.shards).length} shards indexed)`)
+      info = await land(dir, id, { ...live.state, search: written.state })
+      const { indexed, merged } = written
+      const counts = `${indexed} of ${shards.size} shards indexed, ${merged} of ${groups.size} groups merged`
+      log(`search index live after ${since()} (${counts})`)
     }
     // Not needed to serve this build: after it landed.
     pruneBuilds(distDir)

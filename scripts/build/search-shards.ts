@@ -8,9 +8,11 @@
  * changed; the others are linked from the live build.
  *
  * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index,
- * its scores, `scores/`, and its pages' places, `places/`: search-scores.ts), and `shards.json`
- * naming them, with each one's pages, their lengths, its chunks and its score files
- * (search-stats.ts), from which the browser ranks results with the whole index's statistics.
+ * its scores, `scores/`, and its pages' places, `places/`: search-scores.ts), one per group of
+ * shards (`g<bits>-<n>/`, their scores merged by word range: search-groups.ts), and `shards.json`
+ * naming them, with each shard's pages, their lengths, its chunks and its score files
+ * (search-stats.ts), from which the browser ranks results with the whole index's statistics,
+ * and each group's shards and files. The browser reads the groups' scores, not the shards'.
  * The runtime files, the same in every shard, are hard links.
  */
 import { spawn } from 'node:child_process'
@@ -29,6 +31,7 @@ import {
 import { join } from 'node:path'
 import { forEachLimited } from './limited.ts'
 import type { SharedStore } from './dist.ts'
+import { type GroupPlan, writeSearchGroups } from './search-groups.ts'
 import { pageOrder } from './search-scores.ts'
 import { readShardIndex, shardStats } from './search-stats.ts'
 
@@ -42,9 +45,11 @@ export interface ShardArticle {
   description: string
 }
 
-/** What the live build's search index was made of: shard folder name to the key of its records. */
+/** What the live build's search index was made of: shard and group folder names to their keys. */
 export interface SearchState {
   shards: Record<string, string>
+  /** Absent in an index written before its scores were grouped. */
+  groups?: Record<string, string>
 }
 
 export const SHARDS_FILE = 'shards.json'
@@ -92,13 +97,11 @@ export function planShards(articles: readonly ShardArticle[], bits: number, vers
   return new Map([...shards].sort(([a], [b]) => (a < b ? -1 : 1)))
 }
 
-/** True when `state` is the index `plan` makes: nothing to index. */
-export function searchUpToDate(state: SearchState | null | undefined, plan: ShardPlan): boolean {
-  return (
-    !!state &&
-    plan.size === Object.keys(state.shards).length &&
-    [...plan].every(([name, shard]) => state.shards[name] === shard.key)
-  )
+/** True when `state` is the index `plan` and `groups` make: nothing to index or merge. */
+export function searchUpToDate(state: SearchState | null | undefined, plan: ShardPlan, groups: GroupPlan): boolean {
+  const same = (had: Record<string, string> | undefined, want: ReadonlyMap<string, { key: string }>) =>
+    !!had && want.size === Object.keys(had).length && [...want].every(([name, { key }]) => had[name] === key)
+  return !!state && same(state.shards, plan) && same(state.groups, groups)
 }
 
 export interface WriteShardsOptions {
@@ -111,6 +114,8 @@ export interface WriteShardsOptions {
   previous?: SearchState | null
   /** The articles by shard, with the shards' keys (planShards). */
   plan: ShardPlan
+  /** The shards by score group (planGroups). */
+  groups: GroupPlan
   /** Shard processes at once. */
   parallel: number
   /** What the shard process needs to read each article's text from the build cache. */
@@ -118,8 +123,10 @@ export interface WriteShardsOptions {
   log?: (line: string) => void
 }
 
-/** Writes the sharded index; returns its state and how many shards were indexed anew. */
-export async function writeSearchShards(o: WriteShardsOptions): Promise<{ state: SearchState; indexed: number }> {
+/** Writes the sharded index; returns its state and how many shards were indexed and groups merged anew. */
+export async function writeSearchShards(
+  o: WriteShardsOptions,
+): Promise<{ state: SearchState; indexed: number; merged: number }> {
   const { plan } = o
   mkdirSync(o.outDir, { recursive: true })
   const stale: Array<[string, ShardArticle[]]> = []
@@ -151,8 +158,19 @@ export async function writeSearchShards(o: WriteShardsOptions): Promise<{ state:
       return [name, shardStats(dir, pageOrder(dir, index), index)]
     }),
   )
-  writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()], stats }))
-  return { state: { shards: Object.fromEntries([...plan].map(([name, s]) => [name, s.key])) }, indexed: stale.length }
+  // The shards' scores merged per group: what the browser fetches.
+  const { entries: groups, merged } = writeSearchGroups({
+    outDir: o.outDir,
+    previousDir: o.previousDir,
+    previous: o.previous?.groups,
+    store: o.store,
+    groups: o.groups,
+    stats,
+    log: o.log,
+  })
+  writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()], stats, groups }))
+  const keys = (m: ReadonlyMap<string, { key: string }>) => Object.fromEntries([...m].map(([name, s]) => [name, s.key]))
+  return { state: { shards: keys(plan), groups: keys(o.groups) }, indexed: stale.length, merged }
 }
 
 /** Replaces a shard's runtime files with links to another's: one copy on disk, whatever the shard count. */

@@ -115,6 +115,8 @@ describe('the sharded search index in Chromium', () => {
     const context = await browser.newContext()
     try {
       const { page, problems } = await openWatched(context, `${sites.eight.origin}/search`)
+      const fetched: string[] = []
+      page.on('request', (r) => fetched.push(new URL(r.url()).pathname))
       // From the results' fragments and the places of their words, which each shard's build wrote.
       // A string, so that the test runner leaves the page's own import() alone.
       const shown = (await page.evaluate(`(async () => {
@@ -126,6 +128,9 @@ describe('the sharded search index in Chromium', () => {
       })()`)) as Array<[string, string]>
       expect(shown.map(([url]) => url)).toEqual(one.links)
       expect(shown.map(([, excerpt]) => excerpt)).toEqual(one.excerpts)
+      // The scores of the eight shards' one group, not each shard's own.
+      expect(fetched.filter((p) => p.endsWith('.pf_group')).length).toBeGreaterThan(0)
+      expect(fetched.filter((p) => p.endsWith('.pf_score'))).toEqual([])
       expect(problems).toEqual([])
     } finally {
       await context.close()

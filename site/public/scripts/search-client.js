@@ -1,18 +1,19 @@
 // The site search index, in shards (scripts/build/search-shards.ts), searched as one index. The
-// ranking reads the scores the build wrote beside each shard's word index (search-scores.ts),
-// fetched per word-index chunk, and the pages' lengths (shards.json): search-rank.js ranks every
-// shard's articles with the statistics of the whole index. The results shown are made from
-// their fragments (Pagefind's JSON of the pages' text) and the places of their words, which the
-// build wrote in one file per page (search-excerpt.js). Pagefind itself, in a few web workers
-// (search-worker.js), is asked only for the stems of words not searched before, and for the
-// matches of a quoted phrase.
+// ranking reads the scores the build wrote of each shard's words (search-scores.ts), merged per
+// group of shards into files by word range (search-groups.ts): a query term costs one file per
+// group, or the few a prefix spans, whatever the shard count. With the pages' lengths
+// (shards.json), search-rank.js ranks every shard's articles with the statistics of the whole
+// index. The results shown are made from their fragments (Pagefind's JSON of the pages' text)
+// and the places of their words, which the build wrote in one file per page (search-excerpt.js).
+// Pagefind itself, in a few web workers (search-worker.js), is asked only for the stems of words
+// not searched before, and for the matches of a quoted phrase.
 import { resultData } from './search-excerpt.js'
 import { chunksOf, isPhrase, queryWords, rankPages } from './search-rank.js'
 
 /** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
 const MAX_WORKERS = 4
-/** Score files kept: a session's queries reuse their chunks. */
-const MAX_SCORE_FILES = 512
+/** Score files kept: a session's queries reuse them (a group's file is some 300 KB of JSON). */
+const MAX_SCORE_FILES = 128
 /** What Pagefind's files start with, once unpacked. */
 const SIGNATURE = 'pagefind_dcd'
 
@@ -20,7 +21,7 @@ const SIGNATURE = 'pagefind_dcd'
 export async function openSearch(base = '/pagefind/') {
   const response = await fetch(`${base}shards.json`)
   if (!response.ok) throw new Error(`no search index (${response.status})`)
-  const { shards, stats } = await response.json()
+  const { shards, stats, groups } = await response.json()
   const pending = new Map()
   let next = 0
   let broken
@@ -71,7 +72,7 @@ export async function openSearch(base = '/pagefind/') {
     }
     return file
   }
-  /** Each word of shard `name` that starts with `stem`, with its scores. */
+  /** Each word of shard `name` that starts with `stem`, with its scores, from the shard's own files. */
   const wordsOf = async (name, stem) => {
     const { chunks, scores } = stats[name]
     const files = await Promise.all(
@@ -79,6 +80,15 @@ export async function openSearch(base = '/pagefind/') {
     )
     const found = new Map()
     for (const file of files) for (const word in file) if (word.startsWith(stem)) found.set(word, file[word])
+    return found
+  }
+  /** Per shard of a group, each of its words that starts with `stem`, with its scores. */
+  const groupWordsOf = async ({ name, shards: members, first, files }, stem) => {
+    const read = await Promise.all(chunksOf(first, stem).map((i) => scoreFile(`${base}${name}/${files[i]}.pf_group`)))
+    const found = new Map(members.map((shard) => [shard, new Map()]))
+    for (const file of read)
+      for (const word in file)
+        if (word.startsWith(stem)) for (const shard in file[word]) found.get(shard).set(word, file[word][shard])
     return found
   }
 
@@ -95,13 +105,22 @@ export async function openSearch(base = '/pagefind/') {
   }
 
   /** Every shard's words starting with each stem, with their scores, as rankPages reads them. */
-  const scoresOf = (stems) =>
-    Promise.all(
-      shards.map(async (name) => ({
-        ...stats[name],
-        found: await Promise.all(stems.map((stem) => wordsOf(name, stem))),
-      })),
+  const scoresOf = async (stems) => {
+    if (!groups)
+      // An index written before its scores were grouped.
+      return Promise.all(
+        shards.map(async (name) => ({ ...stats[name], found: await Promise.all(stems.map((s) => wordsOf(name, s))) })),
+      )
+    const found = new Map(shards.map((name) => [name, stems.map(() => new Map())]))
+    await Promise.all(
+      groups.flatMap((group) =>
+        stems.map(async (stem, term) => {
+          for (const [shard, words] of await groupWordsOf(group, stem)) found.get(shard)[term] = words
+        }),
+      ),
     )
+    return shards.map((name) => ({ ...stats[name], found: found.get(name) }))
+  }
 
   // The result data a phrase search holds in the workers, let go at the next search (by then the
   // page reads only the latest search's results).
@@ -178,7 +197,8 @@ async function fetchPacked(url) {
   const bytes = new Uint8Array(await response.arrayBuffer())
   const text =
     bytes[0] === 0x1f && bytes[1] === 0x8b
-      ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text()
+      ? // Streamed from the bytes: a Blob per file costs more than the unpacking (Chromium).
+        await new Response(new Response(bytes).body.pipeThrough(new DecompressionStream('gzip'))).text()
       : new TextDecoder().decode(bytes)
   return JSON.parse(text.startsWith(SIGNATURE) ? text.slice(SIGNATURE.length) : text)
 }

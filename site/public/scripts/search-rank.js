@@ -119,6 +119,13 @@ export function rankPages(shards, stems, words) {
   const firstTerm = (word) => stems.findIndex((stem) => word.startsWith(stem))
   const lastTerm = (word) => stems.findLastIndex((stem) => word.startsWith(stem))
   const stemBytes = stems.map(bytes)
+  // Each word's length once, not once per shard holding it.
+  const lengths = new Map()
+  const wordBytes = (word) => {
+    let n = lengths.get(word)
+    if (n === undefined) lengths.set(word, (n = bytes(word)))
+    return n
+  }
   const { k1, b, diacritic } = WEIGHTS
 
   const ranked = []
@@ -131,7 +138,7 @@ export function rankPages(shards, stems, words) {
     for (const [word, list] of lists) {
       const term = firstTerm(word)
       const wordIdf = idfs[term]
-      const lengthed = lengthBonus(bytes(word) - stemBytes[term]) / UNIT
+      const lengthed = lengthBonus(wordBytes(word) - stemBytes[term]) / UNIT
       const bonus = diacriticsMatch(words[term] ?? '', word) ? 1 + diacritic : 1
       const fieldIdf = idfs[lastTerm(word)]
       forEachPage(list, (page, weight, mask) => {
