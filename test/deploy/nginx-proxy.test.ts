@@ -228,6 +228,20 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const asset = await fetch(`${origin}${css}`)
     expect(asset.status).toBe(200)
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    // The search index's files named by their content, and those a build rewrites.
+    const { shards, stats, groups } = await (await fetch(`${origin}/pagefind/shards.json`)).json()
+    const cacheOf = async (path: string) => {
+      const answer = await fetch(`${origin}${path}`)
+      expect(answer.status, path).toBe(200)
+      return answer.headers.get('cache-control')
+    }
+    expect(await cacheOf(`/pagefind/${shards[0]}/scores/${stats[shards[0]].scores[0]}.pf_score`)).toBe(
+      'public, max-age=31536000, immutable',
+    )
+    expect(await cacheOf(`/pagefind/${groups[0].name}/${groups[0].files[0]}.pf_group`)).toBe(
+      'public, max-age=31536000, immutable',
+    )
+    expect(await cacheOf('/pagefind/shards.json')).not.toContain('immutable')
     const md = await fetch(`${origin}/posts/cafe-latency-notes.md`)
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
     expect(await md.text()).toContain('# Café Latency Notes')

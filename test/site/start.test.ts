@@ -74,6 +74,21 @@ describe('npm start', () => {
     const res = await fetch(`${origin}${css}`)
     expect(res.status).toBe(200)
     expect(res.headers.get('cache-control')).toContain('immutable')
+    // The search index: a shard's and a group's files are named by their content; the files
+    // that name them are rewritten by each build.
+    const { shards, stats, groups } = await (await fetch(`${origin}/pagefind/shards.json`)).json()
+    const shard = shards[0]
+    const cacheOf = async (path: string) => {
+      const answer = await fetch(`${origin}${path}`)
+      expect(answer.status, path).toBe(200)
+      return answer.headers.get('cache-control')
+    }
+    const forever = 'public, max-age=31536000, immutable'
+    expect(await cacheOf(`/pagefind/${shard}/scores/${stats[shard].scores[0]}.pf_score`)).toBe(forever)
+    expect(await cacheOf(`/pagefind/${shard}/places/${stats[shard].places}/0.pf_places`)).toBe(forever)
+    expect(await cacheOf(`/pagefind/${groups[0].name}/${groups[0].files[0]}.pf_group`)).toBe(forever)
+    expect(await cacheOf('/pagefind/shards.json')).toBe('public, max-age=0, must-revalidate')
+    expect(await cacheOf(`/pagefind/${shard}/pagefind-entry.json`)).toBe('public, max-age=0, must-revalidate')
   })
 
   it('picks up a rebuild without a restart', async () => {
