@@ -39,12 +39,13 @@ function signpostsOf(buildDir: string, url: string): string | undefined {
 
 /**
  * Files whose names carry a content hash never change: cache them for a year. In the search
- * index: a shard's Pagefind files, scores and places (scripts/build/search-shards.ts), and the
- * score groups' files (search-groups.ts); not its entry files nor shards.json, which a build
- * rewrites. The same rule is in deploy/nginx/default.conf.template.
+ * index: a shard's Pagefind files and places (scripts/build/search-shards.ts), and the score
+ * groups' files (search-groups.ts); not its entry files nor shards.json, which a build rewrites,
+ * nor a shard's score files, named by the chunk they are read from, not by their own bytes. The
+ * same rule is in deploy/nginx/default.conf.template.
  */
 const HASHED =
-  /^\/(_astro\/|pagefind\/\d+-[0-9a-f]+\/(fragment|index|filter|scores|places)\/|pagefind\/g\d+-[0-9a-f]+\/[0-9a-f]+\.pf_group$)/
+  /^\/(_astro\/|pagefind\/\d+-[0-9a-f]+\/(fragment|index|filter|places)\/|pagefind\/g\d+-[0-9a-f]+\/[0-9a-f]+\.pf_group$)/
 
 /** Types of the twins and feeds, which file extensions alone do not tell (the same in deploy/nginx). */
 const TYPES: ReadonlyArray<readonly [suffix: string, type: string]> = [

@@ -235,7 +235,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       expect(answer.status, path).toBe(200)
       return answer.headers.get('cache-control')
     }
-    expect(await cacheOf(`/pagefind/${shards[0]}/scores/${stats[shards[0]].scores[0]}.pf_score`)).toBe(
+    expect(await cacheOf(`/pagefind/${shards[0]}/places/${stats[shards[0]].places}/0.pf_places`)).toBe(
       'public, max-age=31536000, immutable',
     )
     expect(await cacheOf(`/pagefind/${groups[0].name}/${groups[0].files[0]}.pf_group`)).toBe(

@@ -84,7 +84,8 @@ describe('npm start', () => {
       return answer.headers.get('cache-control')
     }
     const forever = 'public, max-age=31536000, immutable'
-    expect(await cacheOf(`/pagefind/${shard}/scores/${stats[shard].scores[0]}.pf_score`)).toBe(forever)
+    // A shard's score file is named by the word-index chunk it is read from, not by its bytes.
+    expect(await cacheOf(`/pagefind/${shard}/scores/${stats[shard].scores[0]}.pf_score`)).not.toBe(forever)
     expect(await cacheOf(`/pagefind/${shard}/places/${stats[shard].places}/0.pf_places`)).toBe(forever)
     expect(await cacheOf(`/pagefind/${groups[0].name}/${groups[0].files[0]}.pf_group`)).toBe(forever)
     expect(await cacheOf('/pagefind/shards.json')).toBe('public, max-age=0, must-revalidate')
