@@ -11,7 +11,7 @@ import {
 import type { Endpoint } from '../routes/endpoints.ts'
 import type { PreparedBody } from '../../post-index/post-index.ts'
 import type { Scope } from '../auth/policy.ts'
-import type { ReadInput } from './read-path.ts'
+import { LazyQueryInput, type ReadInput } from './read-path.ts'
 import type { ReadBudget } from './read-budget.ts'
 import { ANONYMOUS, hasScope, insufficientScope, principalOf, type Principal } from './bearer.ts'
 import { sendPrepared } from './conditional.ts'
@@ -98,13 +98,7 @@ function sendRead(
 ): void {
   if (row.scope && !hasScope(principal, row.scope)) throw insufficientScope(row.scope, row.resource!.metadataUrl)
   if (row.budget) drawRead(row.budget, principal, ex.req, row.parts, pushTo(ex))
-  // The query is parsed only by reads that look at it.
-  const prepared = row.read({
-    params,
-    get query() {
-      return row.parts.parseQuery(ex.search)
-    },
-  })
+  const prepared = row.read(new LazyQueryInput(params, ex.search, row.parts.parseQuery))
   done(sendPrepared(ex.req, ex.res, prepared, row.cacheControl, [...ex.headers, ...row.build()]))
 }
 

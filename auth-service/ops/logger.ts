@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { pino, type Logger } from 'pino'
-import { batchedLines, type BatchedLines } from './log-batch.ts'
+import { batchedLines, type BatchedLines, type BufferSink, type HoldLimits } from './log-batch.ts'
 
 /**
  * Query parameters whose values are credentials (the claim page link, for one), or the
@@ -49,13 +49,14 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 /**
- * Where log lines go: standard output unless `dest` names a file. The lines of one turn of the
- * event loop are handed to the file writer (sonic-boom) as one string (log-batch.ts), which
- * writes them without blocking; if it falls 16 MiB behind, lines are dropped rather than held
- * in memory without bound.
+ * Where log lines go: standard output unless `dest` names a file. Lines are gathered for a
+ * moment and handed to the file writer (sonic-boom) as one buffer (log-batch.ts), which writes
+ * them without blocking; if it falls 16 MiB behind, lines are dropped rather than held in
+ * memory without bound.
  */
-export function bufferedDestination(dest: number | string = 1): BatchedLines {
-  return batchedLines(pino.destination({ dest, sync: false, maxLength: 16 * 1024 * 1024 }))
+export function bufferedDestination(dest: number | string = 1, limits?: HoldLimits): BatchedLines {
+  const sink = pino.destination({ dest, sync: false, maxLength: 16 * 1024 * 1024, contentMode: 'buffer' })
+  return batchedLines(sink as unknown as BufferSink, limits)
 }
 
 /** Writes the one request line of an answer (http/pipeline.ts): its request id, status and time. */
