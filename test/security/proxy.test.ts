@@ -9,6 +9,7 @@ import { REDIS_URL, distOf } from '../support/index.ts'
 import { ANSWER_HEADERS, edgeVars, startNginx } from '../support/nginx.ts'
 import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
 import { tempDir } from '../support/temp.ts'
+import { HOLD } from '../../auth-service/ops/log-batch.ts'
 import { send } from '../support/loopback-request.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -21,6 +22,9 @@ const TOOL_CALL = JSON.stringify({
   method: 'tools/call',
   params: { name: 'get_post', arguments: { slug: 'hashing-rings' } },
 })
+
+/** Waits until the replicas have written the log lines they hold (log-batch.ts). */
+const logsSettled = () => new Promise((resolve) => setTimeout(resolve, 2 * HOLD.ms + 200))
 
 describe('hostile traffic through the production proxy: real nginx, two replicas, real Redis', () => {
   const dir = tempDir('proxy')
@@ -223,6 +227,8 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
     const replicaLines = () => replicas.flatMap((r) => r.output().split('\n')).filter((l) => l.includes(trace))
     // The authorization request, the list and the token request reach a replica (the JWKS may come from the cache).
     await waitFor(async () => (replicaLines().length >= 3 ? true : undefined), 5000, "the replicas' log lines")
+    // Every line the replicas still hold is written within HOLD.ms (log-batch.ts): read them all.
+    await logsSettled()
     for (const text of [lines.join('\n'), replicaLines().join('\n')]) {
       for (const secret of secrets) expect(text).not.toContain(secret)
       for (const name of ['claim_token=lat', 'state=S', 'code=S', 'code_verifier=S', 'assertion=S', 'token=S'])
@@ -282,6 +288,7 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
         expect(statuses.filter((s) => s === 'MISS' || s === 'BYPASS')).toEqual([])
         expect(cacheFiles()).toBe(entries)
         // The replicas are asked for the document without the query.
+        await logsSettled()
         expect(askedWithQuery(path)).toBe(0)
       },
     )
