@@ -40,6 +40,12 @@ export const MEMORY_MODEL = {
 /** More articles per shard than this makes each slower to write than two halves (Pagefind's write is superlinear). */
 const MAX_SHARD_ARTICLES = 2000
 const MIN_SHARD_ARTICLES = 50
+/**
+ * Pagefind indexes in one thread: shards small enough for one per core to be indexed at once
+ * index the corpus up to that many times faster, in the same memory. Below this size, their
+ * count (a process and its start-up each) outweighs it, and shards are as large as one fits.
+ */
+const PARALLEL_SHARD_ARTICLES = 250
 
 export interface MemoryPlan {
   capMb: number
@@ -86,8 +92,8 @@ const need = (mb: number) => Math.ceil(mb / 64) * 64
 /**
  * The plan for `articles` published articles under `capMb`: the fastest choice that fits (every
  * core rendering beside Astro; then Astro alone; then fewer threads). `shardArticles` fixes the
- * shard size (tests); otherwise shards are as large as one fits beside this process, up to
- * MAX_SHARD_ARTICLES.
+ * shard size (tests); otherwise shards are as large as one per core fits beside this process
+ * (PARALLEL_SHARD_ARTICLES), else as one alone fits, up to MAX_SHARD_ARTICLES.
  */
 export function planMemory(
   capMb: number,
@@ -114,9 +120,11 @@ export function planMemory(
   const parent = MEMORY_MODEL.searchParentMb(articles)
   const forShards = capMb - parent
   const perArticle = MEMORY_MODEL.shardMb(1) - MEMORY_MODEL.shardMb(0)
-  // The largest shard that fits beside this process, one at a time.
+  // The largest shard that fits beside this process, one at a time; and one per core at once.
   const fits = Math.floor((forShards - MEMORY_MODEL.shardMb(0)) / perArticle)
-  const perShard = options.shardArticles ?? Math.min(MAX_SHARD_ARTICLES, fits)
+  const fitsTogether = Math.floor((forShards / cores - MEMORY_MODEL.shardMb(0)) / perArticle)
+  const together = largestShard(articles, shardBits(articles, fitsTogether)) >= PARALLEL_SHARD_ARTICLES
+  const perShard = options.shardArticles ?? Math.min(MAX_SHARD_ARTICLES, together ? fitsTogether : fits)
   const minimum = parent + MEMORY_MODEL.shardMb(MIN_SHARD_ARTICLES)
   const bits = shardBits(articles, perShard)
   const largest = largestShard(articles, bits)

@@ -88,6 +88,18 @@ describe('the memory plan', () => {
     })
   })
 
+  it('sizes shards for one per core at once when they stay large enough, else as one alone fits', () => {
+    // 50,000 in 2 GB: shards of under 600 articles, two at a time, rather than under 1,300 one at a time.
+    const two = planMemory(2048, 50_000, { cores: 2 })
+    expect(two.shardParallel).toBe(2)
+    expect(largestShard(50_000, two.shardBits)).toBeLessThan(600)
+    expect(planMemory(2048, 50_000, { cores: 1 })).toMatchObject({ shardParallel: 1, shardBits: 6 })
+    // Too tight for shards of 250 articles side by side: one at a time, as large as fits.
+    const tight = planMemory(1350, 2_000, { cores: 2 })
+    expect(tight.shardParallel).toBe(1)
+    expect(largestShard(2_000, tight.shardBits)).toBeGreaterThan(250)
+  })
+
   it('fits 50,000 articles in 2 GB by running Astro alone, and says what it chose', () => {
     const plan = planMemory(2048, 50_000, { cores: 2 })
     expect(plan.astroAlone).toBe(true)
@@ -96,7 +108,7 @@ describe('the memory plan', () => {
     expect(planLine(plan, 50_000)).toMatch(
       new RegExp(
         '^memory plan for 50000 articles under 2048 MB: \\d render threads?, Astro after them ' +
-          '\\(about \\d+ MB\\); \\d+ search shards, 1 at a time \\(about \\d+ MB\\)$',
+          '\\(about \\d+ MB\\); \\d+ search shards, 2 at a time \\(about \\d+ MB\\)$',
       ),
     )
   })
