@@ -261,7 +261,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         previous: live.state.search,
         plan: shards,
         parallel: memory.shardParallel,
+        scoresBeside: memory.scoresBeside,
         cache: { root: join(distDir, 'cache', 'articles'), rendererVersion: renderer.version },
+        log: (line) => log(`${line} after ${since()}`),
       })
       info = await land(dir, id, { ...live.state, search })
       log(`search index live after ${since()} (${indexed} of ${Object.keys(search.shards).length} shards indexed)`)
