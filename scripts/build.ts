@@ -269,7 +269,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         plan: shards,
         groups,
         parallel: memory.shardParallel,
+        scoresBeside: memory.scoresBeside,
         cache: { root: join(distDir, 'cache', 'articles'), rendererVersion: renderer.version },
+        log: (line) => log(`${line} after ${since()}`),
       })
       info = await land(dir, id, { ...live.state, search: written.state })
       const { indexed, merged } = written

@@ -1,9 +1,10 @@
 /**
  * The build's memory plan. BUILD_MEMORY_MB caps the resident memory of the build's whole process
- * tree (this process, its render threads, Astro, the search shards' Pagefind processes); the
- * plan chooses how many render threads run, whether Astro runs beside the rendering or alone
- * after it, and the size of the search shards and how many are indexed at once, to fit; and it
- * refuses, before anything is written, a cap that not even its leanest choice fits.
+ * tree (this process, its render threads, Astro, the search shards' Pagefind processes and
+ * score processes); the plan chooses how many render threads run, whether Astro runs beside the
+ * rendering or alone after it, the size of the search shards, how many are indexed at once and
+ * whether a shard's scores are read while the next is indexed, to fit; and it refuses, before
+ * anything is written, a cap that not even its leanest choice fits.
  *
  * The figures are measured peaks (`npm run bench -- --scale` prints the real ones beside them),
  * with a margin; see docs/benchmark.md for the measurements they come from.
@@ -35,6 +36,12 @@ export const MEMORY_MODEL = {
   searchParentMb: (articles: number) => 480 + articles * 0.003,
   /** One shard process: Node, Pagefind, and Pagefind's index of its articles (about 1 MB each). */
   shardMb: (articles: number) => 150 + articles * 1.0,
+  /**
+   * One shard's score process (search-score-worker.ts), after its Pagefind process has ended:
+   * Node, one chunk of the word index, and every page's places as text (83 MB at 60 articles,
+   * 172 and 190 MB at 570 and 670, 197 and 201 MB at 986 and 1,014).
+   */
+  scoreMb: (articles: number) => 110 + articles * 0.15,
 }
 
 /** More articles per shard than this makes each slower to write than two halves (Pagefind's write is superlinear). */
@@ -57,6 +64,8 @@ export interface MemoryPlan {
   shardBits: number
   /** Search shard processes at once. */
   shardParallel: number
+  /** A shard's score process runs beside the next shards' processes (one at a time), not before them. */
+  scoresBeside: boolean
   /** The peak the plan expects until the site is live, and while the search index is written. */
   siteMb: number
   searchMb: number
@@ -138,14 +147,19 @@ export function planMemory(
       },
     ])
   const parallel = Math.max(1, Math.min(cores, Math.floor(forShards / MEMORY_MODEL.shardMb(largest)), 2 ** bits))
+  // A score process needs a fraction of a shard's memory: beside the shards if it fits, else each
+  // in its shard's place (before the next shard of that slot starts).
+  const shardsMb = parent + parallel * MEMORY_MODEL.shardMb(largest)
+  const scoresBeside = 2 ** bits > 1 && shardsMb + MEMORY_MODEL.scoreMb(largest) <= capMb
   return {
     capMb,
     renderThreads: site.threads,
     astroAlone: site.astroAlone,
     shardBits: bits,
     shardParallel: parallel,
+    scoresBeside,
     siteMb: Math.round(sitePeakMb(articles, site.threads, site.astroAlone)),
-    searchMb: Math.round(parent + parallel * MEMORY_MODEL.shardMb(largest)),
+    searchMb: Math.round(shardsMb + (scoresBeside ? MEMORY_MODEL.scoreMb(largest) : 0)),
   }
 }
 
@@ -154,7 +168,8 @@ export function planLine(plan: MemoryPlan, articles: number): string {
   const threads = `${plan.renderThreads} render thread${plan.renderThreads === 1 ? '' : 's'}`
   const astro = plan.astroAlone ? 'Astro after them' : 'Astro beside them'
   const count = 2 ** plan.shardBits
-  const shards = `${count} search shard${count === 1 ? '' : 's'}, ${plan.shardParallel} at a time`
+  const beside = plan.scoresBeside ? ', scores beside them' : ''
+  const shards = `${count} search shard${count === 1 ? '' : 's'}, ${plan.shardParallel} at a time${beside}`
   return (
     `memory plan for ${articles} articles under ${plan.capMb} MB: ${threads}, ${astro} ` +
     `(about ${plan.siteMb} MB); ${shards} (about ${plan.searchMb} MB)`

@@ -1,22 +1,19 @@
 /**
  * One shard of the site search index (search-shards.ts), in a process of its own: reads its job
- * on standard input, each article's text from the build cache, and writes a Pagefind index and
- * the scores the browser ranks with (search-scores.ts). Its one argument is the pid of the build
- * that starts it.
+ * on standard input, each article's text from the build cache, and writes a Pagefind index; the
+ * scores the browser ranks with are read from it by another process once this one has ended and
+ * Pagefind's memory is given back (search-score-worker.ts). Its one argument is the pid of the
+ * build that starts it.
  */
 import { text } from 'node:stream/consumers'
 import * as pagefind from 'pagefind'
 import { openCache } from './cache.ts'
+import { stopWhenOrphaned } from './orphaned.ts'
 import type { ShardJob } from './search-shards.ts'
-import { PAGE_FILTER, pageNumbers, writeShardScores } from './search-scores.ts'
+import { PAGE_FILTER, pageNumbers } from './search-scores.ts'
 import { articlePath } from '../../model/article-address.ts'
 
-// A build killed meanwhile leaves nobody to use the shard: stop rather than write it. The build
-// names itself, since it may be gone before this process has started far enough to look.
-const parent = Number(process.argv[2])
-const orphaned = () => process.ppid !== parent && process.exit(1)
-orphaned()
-setInterval(orphaned, 500).unref()
+stopWhenOrphaned(Number(process.argv[2]))
 
 const job = JSON.parse(await text(process.stdin)) as ShardJob
 const cache = openCache(job.root, job.rendererVersion)
@@ -41,5 +38,3 @@ try {
 } finally {
   await pagefind.close()
 }
-// Read once Pagefind's memory is given back: one chunk of the word index at a time.
-writeShardScores(job.outputPath)

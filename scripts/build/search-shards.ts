@@ -118,6 +118,11 @@ export interface WriteShardsOptions {
   groups: GroupPlan
   /** Shard processes at once. */
   parallel: number
+  /**
+   * A shard's scores are read (search-score-worker.ts) while the next shards are indexed, one
+   * score process at a time beside the shard processes; otherwise each before the next shard.
+   */
+  scoresBeside?: boolean
   /** What the shard process needs to read each article's text from the build cache. */
   cache: { root: string; rendererVersion: string }
   log?: (line: string) => void
@@ -140,16 +145,40 @@ export async function writeSearchShards(
     else stale.push([name, shard.articles])
   }
   let runtime = [...plan.keys()].find((name) => existsSync(join(o.outDir, name, 'pagefind.js')))
+  // One score process at a time; with scoresBeside, the shard's slot is free for the next shard
+  // while it runs. The first failure stops further shards from starting.
+  let scoring: Promise<unknown> = Promise.resolve()
+  const finishing: Array<Promise<void>> = []
+  let failed = false
   await forEachLimited(stale, o.parallel, async ([name, articles]) => {
+    if (failed) return
     const { path: dir, link } = o.store.folder(name)
-    await runShard({ outputPath: dir, articles, ...o.cache })
-    for (const file of readdirSync(dir)) if (UI_FILES.test(file)) unlinkSync(join(dir, file))
-    if (runtime === undefined) runtime = name
-    else if (runtime !== name) shareRuntime(join(o.outDir, runtime), dir)
-    // Linked once whole; a runtime shared from it is read through its link.
-    symlinkSync(link, join(o.outDir, name))
-    o.log?.(`search shard ${name}: ${articles.length} articles`)
+    const started = performance.now()
+    const job: ShardJob = { outputPath: dir, articles, ...o.cache }
+    await runProcess(SHARD_WORKER, [], `search shard ${dir}`, JSON.stringify(job))
+    const indexed = performance.now()
+    const scored = scoring.then(async () => {
+      const start = performance.now()
+      await runProcess(SCORE_WORKER, [dir], `the scores of search shard ${dir}`)
+      return performance.now() - start
+    })
+    scoring = scored.catch(() => {})
+    const finished = scored.then((scoreMs) => {
+      for (const file of readdirSync(dir)) if (UI_FILES.test(file)) unlinkSync(join(dir, file))
+      if (runtime === undefined) runtime = name
+      else if (runtime !== name) shareRuntime(join(o.outDir, runtime), dir)
+      // Linked once whole; a runtime shared from it is read through its link.
+      symlinkSync(link, join(o.outDir, name))
+      const s = (ms: number) => (ms / 1000).toFixed(1)
+      o.log?.(
+        `search shard ${name}: ${articles.length} articles (Pagefind ${s(indexed - started)} s, scores ${s(scoreMs)} s)`,
+      )
+    })
+    finished.catch(() => (failed = true))
+    finishing.push(finished)
+    if (!o.scoresBeside) await finished
   })
+  await Promise.all(finishing)
   // Each shard's pages, their lengths and its chunks: the browser ranks with the whole index's statistics.
   const stats = Object.fromEntries(
     [...plan.keys()].map((name) => {
@@ -182,6 +211,9 @@ function shareRuntime(from: string, to: string): void {
   }
 }
 
+const SHARD_WORKER = join(import.meta.dirname, 'search-shard-worker.ts')
+const SCORE_WORKER = join(import.meta.dirname, 'search-score-worker.ts')
+
 /** The input of one shard process (search-shard-worker.ts), on its standard input. */
 export interface ShardJob {
   outputPath: string
@@ -190,20 +222,21 @@ export interface ShardJob {
   rendererVersion: string
 }
 
-/** Indexes one shard in a process of its own: Pagefind's memory is given back when it exits. */
-function runShard(job: ShardJob): Promise<void> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'search-shard-worker.ts'), String(process.pid)], {
+/**
+ * Runs a step of a shard in a process of its own (its memory is given back when it exits), with
+ * this process's pid and `args`, and `input` on its standard input; `what` names it in an error.
+ */
+function runProcess(script: string, args: string[], what: string, input = ''): Promise<void> {
+  const child = spawn(process.execPath, [script, String(process.pid), ...args], {
     stdio: ['pipe', 'inherit', 'pipe'],
   })
   let stderr = ''
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)))
-  child.stdin!.end(JSON.stringify(job))
+  child.stdin!.end(input)
   return new Promise((resolve, reject) => {
     child.once('error', reject)
     child.once('exit', (code, signal) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`search shard ${job.outputPath} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`)),
+      code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`)),
     )
   })
 }

@@ -41,12 +41,20 @@ export interface ShardIndex {
 
 const SIGNATURE = 'pagefind_dcd'
 
-/** A Pagefind file's CBOR value: unpacked (gzip) if it is, its signature checked. */
-export function readPagefindFile(file: Buffer): CborValue {
+/** Where a Pagefind file's CBOR starts, after its signature. */
+export const CBOR_START = SIGNATURE.length
+
+/** A Pagefind file's bytes: unpacked (gzip) if it is, its signature checked; CBOR from CBOR_START. */
+export function pagefindData(file: Buffer): Buffer {
   const data = file.subarray(0, SIGNATURE.length).toString('latin1') === SIGNATURE ? file : gunzipSync(file)
   if (data.subarray(0, SIGNATURE.length).toString('latin1') !== SIGNATURE)
     throw new Error('not a Pagefind file (no signature)')
-  return new Cbor(data, SIGNATURE.length).value()
+  return data
+}
+
+/** A Pagefind file's CBOR value: unpacked (gzip) if it is, its signature checked. */
+export function readPagefindFile(file: Buffer): CborValue {
+  return new Cbor(pagefindData(file), CBOR_START).value()
 }
 
 /** The index of the shard in `dir`: one language (the build indexes every article as `en`). */

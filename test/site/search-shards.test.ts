@@ -73,14 +73,29 @@ describe('the memory plan', () => {
           `${articles} in ${cap} MB`,
         ).toBeLessThanOrEqual(cap)
         const largest = largestShard(articles, plan.shardBits)
-        expect(
-          MEMORY_MODEL.searchParentMb(articles) + plan.shardParallel * MEMORY_MODEL.shardMb(largest),
-          `${articles} in ${cap} MB`,
-        ).toBeLessThanOrEqual(cap)
+        // A score process beside the shards is counted; else it takes its shard's place.
+        const search =
+          MEMORY_MODEL.searchParentMb(articles) +
+          plan.shardParallel * MEMORY_MODEL.shardMb(largest) +
+          (plan.scoresBeside ? MEMORY_MODEL.scoreMb(largest) : 0)
+        expect(search, `${articles} in ${cap} MB`).toBeLessThanOrEqual(cap)
+        expect(plan.searchMb).toBe(Math.round(search))
+        expect(MEMORY_MODEL.scoreMb(largest)).toBeLessThan(MEMORY_MODEL.shardMb(largest))
         expect(plan.shardParallel).toBeLessThanOrEqual(2)
         expect(plan.renderThreads).toBeLessThanOrEqual(2)
       }
-    expect(planMemory(2048, 40, { cores: 2 })).toMatchObject({ capMb: 2048, shardBits: 0, shardParallel: 1 })
+    // One shard: nothing to read its scores beside.
+    expect(planMemory(2048, 40, { cores: 2 })).toMatchObject({
+      capMb: 2048,
+      shardBits: 0,
+      shardParallel: 1,
+      scoresBeside: false,
+    })
+    // 16 shards of at most 750 articles, one at a time (900 MB beside this process's 510 MB): a
+    // score process (223 MB) fits beside them under 1,700 MB, not under 1,460 MB.
+    const sized = (cap: number) => planMemory(cap, 10_000, { cores: 2, shardArticles: 1000 })
+    expect(sized(1700)).toMatchObject({ shardBits: 4, shardParallel: 1, scoresBeside: true })
+    expect(sized(1460)).toMatchObject({ shardBits: 4, shardParallel: 1, scoresBeside: false })
     expect(planMemory(16_384, 10_000, { cores: 2 })).toMatchObject({
       renderThreads: 2,
       astroAlone: false,
@@ -103,12 +118,13 @@ describe('the memory plan', () => {
   it('fits 50,000 articles in 2 GB by running Astro alone, and says what it chose', () => {
     const plan = planMemory(2048, 50_000, { cores: 2 })
     expect(plan.astroAlone).toBe(true)
+    expect(plan.scoresBeside).toBe(true)
     expect(plan.siteMb).toBeLessThanOrEqual(2048)
     expect(plan.searchMb).toBeLessThanOrEqual(2048)
     expect(planLine(plan, 50_000)).toMatch(
       new RegExp(
         '^memory plan for 50000 articles under 2048 MB: \\d render threads?, Astro after them ' +
-          '\\(about \\d+ MB\\); \\d+ search shards, 2 at a time \\(about \\d+ MB\\)$',
+          '\\(about \\d+ MB\\); \\d+ search shards, 2 at a time(, scores beside them)? \\(about \\d+ MB\\)$',
       ),
     )
   })
