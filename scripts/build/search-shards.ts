@@ -165,9 +165,8 @@ export async function writeSearchShards(o: WriteShardsOptions): Promise<{ state:
       // Linked once whole; a runtime shared from it is read through its link.
       symlinkSync(link, join(o.outDir, name))
       const s = (ms: number) => (ms / 1000).toFixed(1)
-      o.log?.(
-        `search shard ${name}: ${articles.length} articles (Pagefind ${s(indexed - started)} s, scores ${s(scoreMs)} s)`,
-      )
+      const times = `Pagefind ${s(indexed - started)} s, scores ${s(scoreMs)} s`
+      o.log?.(`search shard ${name}: ${articles.length} articles (${times})`)
     })
     finished.catch(() => (failed = true))
     finishing.push(finished)
