@@ -28,6 +28,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs'
+import { getPriority, setPriority } from 'node:os'
 import { join } from 'node:path'
 import { forEachLimited } from './limited.ts'
 import type { SharedStore } from './dist.ts'
@@ -159,7 +160,8 @@ export async function writeSearchShards(
     const indexed = performance.now()
     const scored = scoring.then(async () => {
       const start = performance.now()
-      await runProcess(SCORE_WORKER, [dir], `the scores of search shard ${dir}`)
+      // Below the shards' priority: Pagefind uses both cores at times, and should not wait for it.
+      await runProcess(SCORE_WORKER, [dir], `the scores of search shard ${dir}`, '', o.scoresBeside ? SCORE_NICE : 0)
       return performance.now() - start
     })
     scoring = scored.catch(() => {})
@@ -170,9 +172,8 @@ export async function writeSearchShards(
       // Linked once whole; a runtime shared from it is read through its link.
       symlinkSync(link, join(o.outDir, name))
       const s = (ms: number) => (ms / 1000).toFixed(1)
-      o.log?.(
-        `search shard ${name}: ${articles.length} articles (Pagefind ${s(indexed - started)} s, scores ${s(scoreMs)} s)`,
-      )
+      const times = `Pagefind ${s(indexed - started)} s, scores ${s(scoreMs)} s`
+      o.log?.(`search shard ${name}: ${articles.length} articles (${times})`)
     })
     finished.catch(() => (failed = true))
     finishing.push(finished)
@@ -213,6 +214,8 @@ function shareRuntime(from: string, to: string): void {
 
 const SHARD_WORKER = join(import.meta.dirname, 'search-shard-worker.ts')
 const SCORE_WORKER = join(import.meta.dirname, 'search-score-worker.ts')
+/** How much lower a score process beside the shards runs (setpriority(2): 0 to 19 above this process's). */
+const SCORE_NICE = 10
 
 /** The input of one shard process (search-shard-worker.ts), on its standard input. */
 export interface ShardJob {
@@ -224,12 +227,20 @@ export interface ShardJob {
 
 /**
  * Runs a step of a shard in a process of its own (its memory is given back when it exits), with
- * this process's pid and `args`, and `input` on its standard input; `what` names it in an error.
+ * this process's pid and `args`, and `input` on its standard input, `nice` below this process's
+ * priority; `what` names it in an error.
  */
-function runProcess(script: string, args: string[], what: string, input = ''): Promise<void> {
+function runProcess(script: string, args: string[], what: string, input = '', nice = 0): Promise<void> {
   const child = spawn(process.execPath, [script, String(process.pid), ...args], {
     stdio: ['pipe', 'inherit', 'pipe'],
   })
+  if (nice > 0 && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, Math.min(19, getPriority() + nice))
+    } catch {
+      // Not allowed here: it runs at this process's priority.
+    }
+  }
   let stderr = ''
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)))
   child.stdin!.end(input)

@@ -26,7 +26,10 @@ export class WordScores {
     this.fields[number]! |= fields
   }
 
-  /** The word's `[page, weight, fields, …]`, pages ascending, each as the difference from the one before; then clears. */
+  /**
+   * The word's `[page, weight, fields, …]`, pages ascending, each as the difference from the one
+   * before; then clears.
+   */
   take(): number[] {
     const pages = this.touched.subarray(0, this.count).sort()
     const flat = new Array<number>(pages.length * 3)

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest'
+import { BuildError } from '../../scripts/build/errors.ts'
+import { MEMORY_MODEL, planLine, planMemory, sitePeakMb } from '../../scripts/build/memory-plan.ts'
+import { largestShard } from '../../scripts/build/search-shards.ts'
+
+describe('the memory plan', () => {
+  it('refuses a cap no build fits, naming the least that does', () => {
+    expect(() => planMemory(300, 1000)).toThrow(BuildError)
+    expect(() => planMemory(300, 1000)).toThrow(
+      /BUILD_MEMORY_MB.*needs about \d+ MB until its site is live.*set BUILD_MEMORY_MB to at least \d+/s,
+    )
+    // The least it names is enough.
+    const least = Number(/at least (\d+)/.exec(String(catchError(() => planMemory(300, 50_000))))![1])
+    expect(() => planMemory(least - 64, 50_000, { cores: 2 })).toThrow(BuildError)
+    expect(planMemory(least, 50_000, { cores: 2 }).capMb).toBe(least)
+  })
+
+  it('sizes threads, Astro, shards and how many are indexed at once to fit the cap, up to the cores', () => {
+    for (const articles of [40, 5_000, 10_000, 50_000])
+      for (const cap of [1024, 2048, 3072, 6144, 16_384]) {
+        let plan
+        try {
+          plan = planMemory(cap, articles, { cores: 2 })
+        } catch (e) {
+          // Refused only when the leanest site would not fit, or not one shard beside it.
+          expect(e).toBeInstanceOf(BuildError)
+          expect(
+            sitePeakMb(articles, 1, true) > cap ||
+              MEMORY_MODEL.searchParentMb(articles) + MEMORY_MODEL.shardMb(50) > cap,
+          ).toBe(true)
+          continue
+        }
+        expect(
+          sitePeakMb(articles, plan.renderThreads, plan.astroAlone),
+          `${articles} in ${cap} MB`,
+        ).toBeLessThanOrEqual(cap)
+        const largest = largestShard(articles, plan.shardBits)
+        // A score process beside the shards is counted; else it takes its shard's place.
+        const search =
+          MEMORY_MODEL.searchParentMb(articles) +
+          plan.shardParallel * MEMORY_MODEL.shardMb(largest) +
+          (plan.scoresBeside ? MEMORY_MODEL.scoreMb(largest) : 0)
+        expect(search, `${articles} in ${cap} MB`).toBeLessThanOrEqual(cap)
+        expect(plan.searchMb).toBe(Math.round(search))
+        expect(MEMORY_MODEL.scoreMb(largest)).toBeLessThan(MEMORY_MODEL.shardMb(largest))
+        expect(plan.shardParallel).toBeLessThanOrEqual(2)
+        expect(plan.renderThreads).toBeLessThanOrEqual(2)
+      }
+    // One shard: nothing to read its scores beside.
+    expect(planMemory(2048, 40, { cores: 2 })).toMatchObject({
+      capMb: 2048,
+      shardBits: 0,
+      shardParallel: 1,
+      scoresBeside: false,
+    })
+    // 16 shards of at most 750 articles, one at a time (900 MB beside this process's 510 MB): a
+    // score process (223 MB) fits beside them under 1,700 MB, not under 1,460 MB.
+    const sized = (cap: number) => planMemory(cap, 10_000, { cores: 2, shardArticles: 1000 })
+    expect(sized(1700)).toMatchObject({ shardBits: 4, shardParallel: 1, scoresBeside: true })
+    expect(sized(1460)).toMatchObject({ shardBits: 4, shardParallel: 1, scoresBeside: false })
+    expect(planMemory(16_384, 10_000, { cores: 2 })).toMatchObject({
+      renderThreads: 2,
+      astroAlone: false,
+      shardParallel: 2,
+    })
+  })
+
+  it('sizes shards for one per core at once when they stay large enough, else as one alone fits', () => {
+    // 50,000 in 2 GB: shards of under 600 articles, two at a time, rather than under 1,300 one at a time.
+    const two = planMemory(2048, 50_000, { cores: 2 })
+    expect(two.shardParallel).toBe(2)
+    expect(largestShard(50_000, two.shardBits)).toBeLessThan(600)
+    expect(planMemory(2048, 50_000, { cores: 1 })).toMatchObject({ shardParallel: 1, shardBits: 6 })
+    // Too tight for shards of 250 articles side by side: one at a time, as large as fits.
+    const tight = planMemory(1350, 2_000, { cores: 2 })
+    expect(tight.shardParallel).toBe(1)
+    expect(largestShard(2_000, tight.shardBits)).toBeGreaterThan(250)
+  })
+
+  it('fits 50,000 articles in 2 GB by running Astro alone, and says what it chose', () => {
+    const plan = planMemory(2048, 50_000, { cores: 2 })
+    expect(plan.astroAlone).toBe(true)
+    // One shard at a time leaves room for the last shard's scores beside the next.
+    expect(planMemory(2048, 50_000, { cores: 1 }).scoresBeside).toBe(true)
+    expect(plan.siteMb).toBeLessThanOrEqual(2048)
+    expect(plan.searchMb).toBeLessThanOrEqual(2048)
+    expect(planLine(plan, 50_000)).toMatch(
+      new RegExp(
+        '^memory plan for 50000 articles under 2048 MB: \\d render threads?, Astro after them ' +
+          '\\(about \\d+ MB\\); \\d+ search shards, 2 at a time(, scores beside them)? \\(about \\d+ MB\\)$',
+      ),
+    )
+  })
+})
+
+function catchError(fn: () => unknown): unknown {
+  try {
+    fn()
+  } catch (e) {
+    return e
+  }
+  throw new Error('expected an error')
+}
