@@ -42,6 +42,7 @@ import {
   swapLive,
 } from './build/dist.ts'
 import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './build/entries.ts'
+import { collectGarbage } from './build/collect-garbage.ts'
 import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { indexEntries, indexEntry, newestFirst } from './build/index-entries.ts'
 import { manifestKey, manifestText } from './build/manifest-key.ts'
@@ -211,8 +212,12 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       } else {
         writeFileSync(join(dir, 'manifest.json'), manifestText(published))
         writeFileSync(join(dir, 'openapi.json'), openapi)
-        // Under a tight cap Astro waits for the render threads to end, rather than run beside them.
-        if (memory.astroAlone) await rendering
+        // Under a tight cap Astro waits for the render threads to end, rather than run beside them,
+        // and for this process to give back what the rendering left.
+        if (memory.astroAlone) {
+          await rendering
+          collectGarbage()
+        }
         await runAstro(env, {
           baseUrl,
           contentDir,
@@ -248,6 +253,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // The shard processes read the cache only: the render workers and the articles' text are let
     // go first, to bound the peak memory.
     await pool.close()
+    collectGarbage()
     const live = prev!
     // Shard names carry their bits: with other bits, no shard matches and all are indexed.
     const shards = planShards(
