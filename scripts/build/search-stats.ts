@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ARRAY, BYTES, CborCursor, NEGINT, TEXT, UINT } from './cbor-cursor.ts'
 import { gunzipSync } from 'node:zlib'
 
 export interface ShardStats {
@@ -54,7 +55,7 @@ export function pagefindData(file: Buffer): Buffer {
 
 /** A Pagefind file's CBOR value: unpacked (gzip) if it is, its signature checked. */
 export function readPagefindFile(file: Buffer): CborValue {
-  return new Cbor(pagefindData(file), CBOR_START).value()
+  return cborValue(new CborCursor(pagefindData(file), CBOR_START))
 }
 
 /** The index of the shard in `dir`: one language (the build indexes every article as `en`). */
@@ -117,48 +118,26 @@ export function array(value: CborValue | undefined, what: string): CborValue[] {
   return value
 }
 
-/** Just enough of a CBOR reader: integers, strings and arrays of definite length. */
-class Cbor {
-  private readonly data: Buffer
-  private at: number
-  constructor(data: Buffer, at: number) {
-    this.data = data
-    this.at = at
-  }
-
-  /** Reads one item. */
-  value(): CborValue {
-    const head = this.data[this.at++]
-    if (head === undefined) throw new Error('Pagefind file ends early')
-    const major = head >> 5
-    const n = this.argument(head & 31)
-    switch (major) {
-      case 0:
-        return n
-      case 1:
-        return -1 - n
-      case 2:
-        this.at += n
-        return this.data.subarray(this.at - n, this.at)
-      case 3:
-        this.at += n
-        return this.data.toString('utf8', this.at - n, this.at)
-      case 4: {
-        const out: CborValue[] = new Array(n)
-        for (let i = 0; i < n; i++) out[i] = this.value()
-        return out
-      }
-      default:
-        throw new Error(`Pagefind file: unexpected CBOR major type ${major}`)
+/** One item as a tree of values: integers, strings and arrays of definite length (cbor-cursor.ts). */
+function cborValue(cursor: CborCursor): CborValue {
+  const n = cursor.head()
+  switch (cursor.major) {
+    case UINT:
+      return n
+    case NEGINT:
+      return -1 - n
+    case BYTES:
+      cursor.at += n
+      return cursor.data.subarray(cursor.at - n, cursor.at)
+    case TEXT:
+      cursor.at += n
+      return cursor.data.toString('utf8', cursor.at - n, cursor.at)
+    case ARRAY: {
+      const out: CborValue[] = new Array(n)
+      for (let i = 0; i < n; i++) out[i] = cborValue(cursor)
+      return out
     }
-  }
-
-  private argument(info: number): number {
-    if (info < 24) return info
-    const size = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0
-    if (size === 0) throw new Error(`Pagefind file: unsupported CBOR length ${info}`)
-    const value = size === 8 ? Number(this.data.readBigUInt64BE(this.at)) : this.data.readUIntBE(this.at, size)
-    this.at += size
-    return value
+    default:
+      throw new Error(`Pagefind file: unexpected CBOR major type ${cursor.major}`)
   }
 }
