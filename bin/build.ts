@@ -7,5 +7,5 @@
 import { enableCompileCache } from 'node:module'
 
 enableCompileCache()
-const { buildCli } = await import('../scripts/build.ts')
+const { buildCli } = await import('../scripts/build-cli.ts')
 await buildCli()

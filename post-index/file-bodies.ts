@@ -8,9 +8,10 @@ import type { BodySource } from './index-state.ts'
 
 /**
  * The bodies file of a loaded index, read on demand: post i's literal is `length` bytes at
- * `offset` (`at[4i]`, `at[4i + 1]`), its text form at `at[4i + 2]`, `at[4i + 3]` bytes long. The descriptor is opened at load and kept while the index
- * can read through it, since a later build may prune (unlink) the build folder meanwhile and an
- * open descriptor keeps the file readable. It is closed when this object is collected, never
+ * `offset` (`at[4i]`, `at[4i + 1]`), its text form at `at[4i + 2]`, `at[4i + 3]` bytes long.
+ * The descriptor is opened at load and kept while the index can read through it, since a later
+ * build may prune (unlink) the build folder meanwhile and an open descriptor keeps the file
+ * readable. It is closed when this object is collected, never
  * before: a closed descriptor's number is reused, and a read through it would read another file.
  * So the index calls it through this object, whose private fields no detached method can reach.
  */

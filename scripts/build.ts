@@ -22,7 +22,6 @@ import {
   siteSourcesFingerprint,
   type BuildInfo,
 } from './build-state.ts'
-import { buildTargets, builtLine } from './build-targets.ts'
 import { writeArticles } from './build/article-files.ts'
 import { articleLinks, type ArticleLinks } from './build/article-links.ts'
 import { runAstro } from './build/astro.ts'
@@ -120,7 +119,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     } = await articleMetas(contentDir, files, problems, prev, cache)
     const inputs = computeInputs(contentDir, baseUrl, { names: files, stats })
     log(`read ${read} of ${count} files (the others' stat unchanged) after ${since()}`)
-    if (problems.length) throw new BuildError(sortProblems(problems))
+    if (problems.length) throw new BuildError(problems)
     log(`validated, ${fresh.length} to render, after ${since()}`)
     // New and edited articles render while Astro builds the other pages.
     if (fresh.length > IN_THREAD_RENDERS) pool.preferWorkers()
@@ -175,7 +174,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     }
     const assemble = async (dir: string, id: string, template: string) => {
       await rendering
-      if (problems.length) throw new BuildError(sortProblems(problems))
+      if (problems.length) throw new BuildError(problems)
       links ??= articleLinks(published, prev?.state)
       const { buckets, ...files } = await writeArticles(dir, sharedStore(distDir, 'articles', key, id), published, {
         template,
@@ -256,11 +255,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     collectGarbage()
     const live = prev!
     // Shard names carry their bits: with other bits, no shard matches and all are indexed.
-    const shards = planShards(
-      published,
-      memory.shardBits,
-      sha(PAGEFIND_VERSION, renderer.version, `${SEARCH_RECORD_VERSION}`),
-    )
+    const searchKey = sha(PAGEFIND_VERSION, renderer.version, `${SEARCH_RECORD_VERSION}`)
+    const shards = planShards(published, memory.shardBits, searchKey)
     const groups = planGroups(shards, groupBits(published.length, memory.shardBits))
     if (options.search !== false && !searchUpToDate(live.state.search, shards, groups)) {
       const { id, dir } = startBuildDir()
@@ -298,27 +294,5 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   }
 }
 
-function sortProblems(problems: BuildProblem[]): BuildProblem[] {
-  return problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
-}
-
-/** The command line of `npm run build` (bin/build.ts): builds every target, or exits 1 saying why not. */
-export async function buildCli(argv: readonly string[] = process.argv): Promise<void> {
-  try {
-    const { targets, notes } = buildTargets(process.env)
-    for (const target of targets) {
-      const started = Date.now()
-      const info = await build(target.env, {
-        log: (line) => console.log(line),
-        search: !argv.includes('--no-search'),
-      })
-      console.log(builtLine(target, info.articles, (Date.now() - started) / 1000, info.id))
-    }
-    for (const note of notes) console.log(note)
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e)
-    process.exit(1)
-  }
-}
-
-if (import.meta.main) await buildCli()
+// Run as a script: the command line (build-cli.ts), loaded once this module is.
+if (import.meta.main) await (await import('./build-cli.ts')).buildCli()

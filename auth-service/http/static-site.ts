@@ -44,8 +44,11 @@ function signpostsOf(buildDir: string, url: string): string | undefined {
  * nor a shard's score files, named by the chunk they are read from, not by their own bytes. The
  * same rule is in deploy/nginx/default.conf.template.
  */
-const HASHED =
-  /^\/(_astro\/|pagefind\/\d+-[0-9a-f]+\/(fragment|index|filter|places)\/|pagefind\/g\d+-[0-9a-f]+\/[0-9a-f]+\.pf_group$)/
+const HASHED = new RegExp(
+  '^/(_astro/' +
+    '|pagefind/\\d+-[0-9a-f]+/(fragment|index|filter|places)/' +
+    '|pagefind/g\\d+-[0-9a-f]+/[0-9a-f]+\\.pf_group$)',
+)
 
 /** Types of the twins and feeds, which file extensions alone do not tell (the same in deploy/nginx). */
 const TYPES: ReadonlyArray<readonly [suffix: string, type: string]> = [

@@ -35,7 +35,10 @@ export const WRITE_CONCURRENCY = 32
 /** Articles read ahead of a file written from all of them in order (the post index, llms-full.txt). */
 export const READ_AHEAD = 32
 
-/** What the next build needs to reuse this one's article files, besides the pages' links (article-links.ts). */
+/**
+ * What the next build needs to reuse this one's article files, besides the pages' links
+ * (article-links.ts).
+ */
 export interface ArticleFiles {
   /** Where each article is in llms-full.txt, when known. */
   llmsFull: FullSpans | undefined
@@ -56,7 +59,10 @@ export interface ArticleSources {
   baseUrl: string
 }
 
-/** Writes every published article's page and files, and site/llms-full.txt. Returns the counts of buckets made and shared. */
+/**
+ * Writes every published article's page and files, and site/llms-full.txt. Returns the counts of
+ * buckets made and shared.
+ */
 export async function writeArticles(
   buildDir: string,
   store: SharedStore,

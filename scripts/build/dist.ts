@@ -174,8 +174,9 @@ export async function acquireLock(distDir: string, key: string): Promise<() => v
 
 /**
  * Hard-links every file of `from` into `to` (which it creates), except the top-level entries
- * named in `skip`; a symlink (to a shared folder) is copied as a symlink. Costs a directory entry per file, not a copy; files are never written after
- * they are linked (a changed file is a new file).
+ * named in `skip`; a symlink (to a shared folder) is copied as a symlink. Costs a directory entry
+ * per file, not a copy; files are never written after they are linked (a changed file is a new
+ * file).
  */
 export function linkTree(from: string, to: string, skip: ReadonlySet<string> = new Set()): void {
   mkdirSync(to, { recursive: true })

@@ -9,13 +9,14 @@ export interface BuildProblem {
   fix?: string
 }
 
-/** The build refused the content (or hit a limit): every problem found, not only the first. */
+/** The build refused the content (or hit a limit): every problem found, not only the first, by file. */
 export class BuildError extends Error {
   readonly problems: BuildProblem[]
-  constructor(problems: BuildProblem[]) {
-    super(formatProblems(problems))
+  constructor(problems: readonly BuildProblem[]) {
+    const sorted = [...problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+    super(formatProblems(sorted))
     this.name = 'BuildError'
-    this.problems = problems
+    this.problems = sorted
   }
 }
 

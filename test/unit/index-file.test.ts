@@ -104,7 +104,7 @@ describe('the post index file', () => {
     },
   )
 
-  it('writes kept lines into a compact bodies file anew: the same entries, bodies moved, none left behind', async () => {
+  it('writes kept lines into a compact bodies file: the same entries, bodies moved, none left', async () => {
     const first = buildDir()
     await writeIndexFile(first, [entry('a-post'), entry('b-post'), entry('c-post')])
     const before = readIndexEntries(first)

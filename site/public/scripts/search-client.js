@@ -17,7 +17,10 @@ const MAX_SCORE_FILES = 128
 /** What Pagefind's files start with, once unpacked. */
 const SIGNATURE = 'pagefind_dcd'
 
-/** Opens the index under `base`; its `search(query)` answers { total, top(n) } (and `stems`, `ranked`, but for a phrase). */
+/**
+ * Opens the index under `base`; its `search(query)` answers { total, top(n) } (and `stems`,
+ * `ranked`, but for a phrase).
+ */
 export async function openSearch(base = '/pagefind/') {
   const response = await fetch(`${base}shards.json`)
   if (!response.ok) throw new Error(`no search index (${response.status})`)
@@ -190,7 +193,10 @@ export async function openSearch(base = '/pagefind/') {
   return { search }
 }
 
-/** One of the index's JSON files: gzip (unpacked here unless the server already did), Pagefind's with its signature first. */
+/**
+ * One of the index's JSON files: gzip (unpacked here unless the server already did), Pagefind's
+ * with its signature first.
+ */
 async function fetchPacked(url) {
   const response = await fetch(url)
   if (!response.ok) throw new Error(`${response.status} fetching ${url}`)
