@@ -294,5 +294,6 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   }
 }
 
-// Run as a script: the command line (build-cli.ts), loaded once this module is.
-if (import.meta.main) await (await import('./build-cli.ts')).buildCli()
+// Run as a script: the command line (build-cli.ts), which imports this module: loaded once this
+// module has been evaluated (awaiting it here would make each wait for the other).
+if (import.meta.main) void import('./build-cli.ts').then((cli) => cli.buildCli())
