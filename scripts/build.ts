@@ -293,7 +293,3 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     release()
   }
 }
-
-// Run as a script: the command line (build-cli.ts), which imports this module: loaded once this
-// module has been evaluated (awaiting it here would make each wait for the other).
-if (import.meta.main) void import('./build-cli.ts').then((cli) => cli.buildCli())

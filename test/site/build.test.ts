@@ -194,7 +194,7 @@ describe('a bad content folder', () => {
     cpSync(FIXTURE_CORPUS, content, { recursive: true })
     for (const [name, text] of Object.entries(files)) writeFileSync(join(content, name), text)
     const dist = join(content, '..', `dist-${Date.now()}`)
-    const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.ts')], {
+    const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'build.ts')], {
       cwd: ROOT,
       env: { ...process.env, BASE_URL: 'http://localhost:4321', CONTENT_DIR: content, DIST_DIR: dist },
       encoding: 'utf8',

@@ -24,7 +24,7 @@ const NODE = process.execPath
 
 const buildProcess = (env: NodeJS.ProcessEnv) =>
   new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(NODE, [join(ROOT, 'scripts', 'build.ts')], {
+    const child = spawn(NODE, [join(ROOT, 'bin', 'build.ts')], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -142,7 +142,7 @@ describe('builds that run at once or are killed', () => {
         join(content, f),
         `${readFileSync(join(content, f), 'utf8').replace(/^title: /m, 'title: Edited ')}\nEdited.\n`,
       )
-    const child = spawn(NODE, [join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, env, stdio: 'ignore' })
+    const child = spawn(NODE, [join(ROOT, 'bin', 'build.ts')], { cwd: ROOT, env, stdio: 'ignore' })
     const exited = new Promise((r) => child.once('exit', r))
     // Kill it once it has rendered a few of the edits into the cache, before it lands.
     for (let i = 0; i < 3000 && cacheFiles() < before + 3; i++) await new Promise((r) => setTimeout(r, 20))

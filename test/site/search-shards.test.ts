@@ -162,7 +162,7 @@ describe('a sharded search index', () => {
     const before = shardFiles()
     for (const f of readdirSync(content).slice(0, 5))
       writeFileSync(join(content, f), `${readFileSync(join(content, f), 'utf8')}\nEdited again.\n`)
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build.ts')], {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'build.ts')], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -165,7 +165,7 @@ export function useProxy(): Proxy {
  */
 function buildInOwnProcess(env: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<void> } {
   // Its own process group, so that a test that gives up can stop it and the Astro it runs.
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build.ts')], {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'build.ts')], {
     cwd: ROOT,
     env,
     detached: true,
