@@ -5,11 +5,11 @@
  * far more than the bytes it carries.
  *
  * A group holds the shards whose names share their top `bits` bits (`g<bits>-<n>`, as shard names
- * are `<bits>-<n>`). Its folder holds files `<hash>.pf_group`, each gzip (RFC 1952) of JSON
- * `{ word: { "<shard name>": [page, weight, fields, …] } }`: every word of the group's shards in
- * a range, in JavaScript's string order, with each shard's list as its score file gives it. Files
- * are cut at about GROUP_FILE_BYTES packed, and named by a hash of their bytes: a group merged
- * again from the same shards makes the same files. `shards.json` lists per group its shards and,
+ * are `<bits>-<n>`). Its folder holds files `<hash>.pf_group`, each gzip (RFC 1952) of the
+ * binary entries of search-group-file.ts: every word of the group's shards in a range, in
+ * JavaScript's string order, with each shard's list as its score file gives it. Files are cut at
+ * about GROUP_FILE_BYTES packed, and named by a hash of their bytes: a group merged again from
+ * the same shards makes the same files. `shards.json` lists per group its format, its shards and,
  * per file, its first word and name (as does `group.json` in the group's folder); the files that
  * may hold a prefix's words are the one it falls in and those after it whose first word starts
  * with it (search-rank.js, chunksOf). A group whose shards are unchanged is the live build's
@@ -22,25 +22,17 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { gunzipSync } from 'node:zlib'
+import { GROUP_FORMAT } from '../../site/public/scripts/search-group-file.js'
 import type { SharedStore } from './dist.ts'
+import { GROUP_FILE_BYTES, groupEntry, type GroupFiles, GroupWriter } from './search-group-file.ts'
 import { SCORES_DIR } from './search-scores.ts'
 import type { ShardStats } from './search-stats.ts'
 
 /** Articles per group at most, about: fewer groups, fewer requests per term; more to merge after an edit. */
 export const GROUP_ARTICLES = 8000
-/** The packed size a group file is cut at. */
-export const GROUP_FILE_BYTES = 64 * 1024
-/** zlib's level: 4 packs a group in a quarter of the time of the default, 11% larger. */
-const LEVEL = 4
 /** Bump when what a group file holds changes: every group is merged again. */
-const GROUP_VERSION = 1
-
-/** A group's files: each one's first word, in order, and its name (`<name>.pf_group`). */
-export interface GroupFiles {
-  first: string[]
-  files: string[]
-}
+const GROUP_VERSION = GROUP_FORMAT
 
 /** How many of the `shardBits` top bits name a group of `count` articles' shards. */
 export function groupBits(count: number, shardBits: number): number {
@@ -59,6 +51,8 @@ export function groupOf(shard: string, bits: number): string {
 /** A group as `shards.json` lists it. */
 export interface GroupEntry extends GroupFiles {
   name: string
+  /** The format of its files (search-group-file.js): a browser reads only the one it knows. */
+  format: number
   shards: string[]
 }
 
@@ -110,7 +104,7 @@ export function writeSearchGroups(o: WriteGroupsOptions): { entries: GroupEntry[
       const { path, link } = o.store.folder(name)
       const started = performance.now()
       const shards = group.shards.map((shard) => ({ name: shard, dir: join(o.outDir, shard), ...o.stats[shard]! }))
-      const entry = { name, shards: group.shards, ...mergeGroup(shards, path) }
+      const entry: GroupEntry = { name, format: GROUP_FORMAT, shards: group.shards, ...mergeGroup(shards, path) }
       writeFileSync(join(path, GROUP_FILE), JSON.stringify(entry))
       symlinkSync(link, join(o.outDir, name))
       merged++
@@ -123,15 +117,15 @@ export function writeSearchGroups(o: WriteGroupsOptions): { entries: GroupEntry[
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-/** A shard's words in order, each with its list as JSON: one score file read at a time. */
-function* shardWords(dir: string, scores: readonly string[]): Generator<[string, string]> {
+/** A shard's words in order, each with its list: one score file read at a time. */
+function* shardWords(dir: string, scores: readonly string[]): Generator<[string, number[]]> {
   for (const name of scores) {
     const chunk = JSON.parse(gunzipSync(readFileSync(join(dir, SCORES_DIR, `${name}.pf_score`))).toString()) as Record<
       string,
       number[]
     >
     // Sorted again: JSON objects put integer-like keys ("2019") first.
-    for (const word of Object.keys(chunk).sort(compare)) yield [word, JSON.stringify(chunk[word])]
+    for (const word of Object.keys(chunk).sort(compare)) yield [word, chunk[word]!]
   }
 }
 
@@ -146,75 +140,19 @@ export interface GroupShard {
 export function mergeGroup(shards: readonly GroupShard[], outDir: string, target = GROUP_FILE_BYTES): GroupFiles {
   mkdirSync(outDir, { recursive: true })
   const out = new GroupWriter(outDir, target)
-  const cursors = shards.map((s) => ({ key: JSON.stringify(s.name), words: shardWords(s.dir, s.scores) }))
-  const heads = cursors.map((c) => c.words.next())
+  const cursors = shards.map((s) => shardWords(s.dir, s.scores))
+  const heads = cursors.map((c) => c.next())
   for (;;) {
     let word: string | undefined
     for (const head of heads) if (!head.done && (word === undefined || head.value[0] < word)) word = head.value[0]
     if (word === undefined) break
-    const lists: string[] = []
+    const lists: [number, number[]][] = []
     for (const [i, head] of heads.entries()) {
       if (head.done || head.value[0] !== word) continue
-      lists.push(`${cursors[i]!.key}:${head.value[1]}`)
-      heads[i] = cursors[i]!.words.next()
+      lists.push([i, head.value[1]])
+      heads[i] = cursors[i]!.next()
     }
-    out.add(word, `${JSON.stringify(word)}:{${lists.join(',')}}`)
+    out.add(word, groupEntry(word, lists))
   }
   return out.end()
-}
-
-/** Writes entries into files of at most `target` bytes packed (unless one entry alone is larger). */
-class GroupWriter {
-  private readonly files: GroupFiles = { first: [], files: [] }
-  private readonly dir: string
-  private readonly target: number
-  private words: string[] = []
-  private entries: string[] = []
-  private size = 0
-  /** Unpacked bytes per packed byte, as the last file packed: where to try the next cut. */
-  private ratio = 5
-  constructor(dir: string, target: number) {
-    this.dir = dir
-    this.target = target
-  }
-
-  add(word: string, entry: string): void {
-    this.words.push(word)
-    this.entries.push(entry)
-    this.size += entry.length + 1
-    if (this.size >= this.target * this.ratio) this.cut()
-  }
-
-  end(): GroupFiles {
-    while (this.entries.length > 0) this.cut()
-    return this.files
-  }
-
-  /**
-   * Writes the pending entries, or as many of the first as pack within the target: the rest
-   * begin the next file.
-   */
-  private cut(): void {
-    let n = this.entries.length
-    for (;;) {
-      const text = `{${this.entries.slice(0, n).join(',')}}`
-      const packed = gzipSync(text, { level: LEVEL })
-      if (packed.length <= this.target || n === 1) {
-        this.ratio = text.length / packed.length
-        this.write(this.words[0]!, packed)
-        break
-      }
-      n = Math.max(1, Math.min(n - 1, Math.floor(n * (this.target / packed.length) * 0.97)))
-    }
-    this.words = this.words.slice(n)
-    this.entries = this.entries.slice(n)
-    this.size = this.entries.reduce((sum, e) => sum + e.length + 1, 0)
-  }
-
-  private write(first: string, packed: Buffer): void {
-    const name = createHash('sha256').update(packed).digest('hex').slice(0, 20)
-    writeFileSync(join(this.dir, `${name}.pf_group`), packed)
-    this.files.first.push(first)
-    this.files.files.push(name)
-  }
 }

@@ -11,8 +11,10 @@ import {
   planGroups,
   writeSearchGroups,
 } from '../../scripts/build/search-groups.ts'
+import { groupEntry, SIGNATURE } from '../../scripts/build/search-group-file.ts'
 import { SCORES_DIR } from '../../scripts/build/search-scores.ts'
 import type { ShardStats } from '../../scripts/build/search-stats.ts'
+import { BLOCK_FILES, filesFor, readGroupWords, unpackList } from '../../site/public/scripts/search-group-file.js'
 import { chunksOf } from '../../site/public/scripts/search-rank.js'
 import { tempDir } from '../support/temp.ts'
 
@@ -50,15 +52,24 @@ function writeShard(dir: string, scores: Scores, perChunk = 70): string[] {
   return names
 }
 
-/** A group's files, read back: each file's words and lists. */
-const readGroup = (dir: string, files: readonly string[]) =>
-  files.map(
-    (f) =>
-      JSON.parse(gunzipSync(readFileSync(join(dir, `${f}.pf_group`))).toString()) as Record<
-        string,
-        Record<string, number[]>
-      >,
-  )
+/** A list of a group file as a score file gives it: page difference, weight, fields, … */
+function scoreList(list: Parameters<typeof unpackList>[0]): number[] {
+  const into = { pages: new Int32Array(0), weights: new Float64Array(0), fields: new Int32Array(0) }
+  const out: number[] = []
+  for (let i = 0, n = unpackList(list, into); i < n; i++)
+    out.push(into.pages[i]! - (i > 0 ? into.pages[i - 1]! : 0), into.weights[i]!, into.fields[i]!)
+  return out
+}
+
+/** A group's files, read back as the browser reads them: each file's words and, per shard's name, lists. */
+const readGroup = (dir: string, files: readonly string[], shards: readonly string[]) =>
+  files.map((f) => {
+    const words: Record<string, Record<string, number[]>> = {}
+    readGroupWords(gunzipSync(readFileSync(join(dir, `${f}.pf_group`))), '', (word, shard, list) => {
+      ;(words[word] ??= {})[shards[shard]!] = scoreList(list)
+    })
+    return words
+  })
 
 describe('a score group', () => {
   const tmp = tempDir('search-groups')
@@ -74,7 +85,11 @@ describe('a score group', () => {
     out,
     target,
   )
-  const files = readGroup(out, merged.files)
+  const files = readGroup(
+    out,
+    merged.files,
+    shards.map((s) => s.name),
+  )
 
   it("holds every shard's scores, each word once, in order, and nothing else", () => {
     expect(merged.files.length).toBeGreaterThan(3)
@@ -106,17 +121,98 @@ describe('a score group', () => {
     ).toEqual(merged)
   })
 
-  it('finds, for every prefix, every word starting with it in the files chunksOf names', () => {
+  it('packs every BLOCK_FILES small files together again as a block, and fetches a block for two of them', () => {
+    expect(merged.blocks.length).toBe(Math.ceil(merged.files.length / BLOCK_FILES))
+    for (const [b, block] of merged.blocks.entries()) {
+      const own = files.slice(b * BLOCK_FILES, (b + 1) * BLOCK_FILES)
+      const [read] = readGroup(
+        out,
+        [block],
+        shards.map((s) => s.name),
+      )
+      expect(read).toEqual(Object.assign({}, ...own))
+    }
+    const f = Array.from({ length: 10 }, (_, i) => `f${i}`)
+    const blocks = ['b0', 'b1', 'b2']
+    const entry = { files: f, blocks }
+    // One file of a block: that file; two or more: the block; across a block's edge, per block.
+    expect(filesFor(entry, [1])).toEqual([f[1]])
+    expect(filesFor(entry, [1, 2])).toEqual([blocks[0]])
+    expect(filesFor(entry, [3, 4])).toEqual([f[3], f[4]])
+    expect(filesFor(entry, [2, 3, 4, 5, 6])).toEqual([blocks[0], blocks[1]])
+    expect(filesFor(entry, [])).toEqual([])
+    // An index written without blocks: the small files.
+    expect(filesFor({ files: f }, [1, 2])).toEqual([f[1], f[2]])
+  })
+
+  it('finds, for every prefix, every word starting with it in the files chunksOf names, and only those', () => {
     const all = files.flatMap((f) => Object.keys(f))
     const prefixes = new Set(all.flatMap((w) => [w.slice(0, 1), w.slice(0, 2), w.slice(0, 3)]))
     let spanning = 0
     for (const stem of [...prefixes, 'zzzzzz', '', '/']) {
       const at = chunksOf(merged.first, stem)
       if (at.length > 1) spanning++
-      const found = at.flatMap((i) => Object.keys(files[i]!)).filter((w) => w.startsWith(stem))
-      expect(found.sort(), stem).toEqual(all.filter((w) => w.startsWith(stem)).sort())
+      const found = new Set<string>()
+      for (const i of at)
+        readGroupWords(gunzipSync(readFileSync(join(out, `${merged.files[i]}.pf_group`))), stem, (word) =>
+          found.add(word),
+        )
+      expect([...found].sort(), stem).toEqual(all.filter((w) => w.startsWith(stem)).sort())
     }
     expect(spanning).toBeGreaterThan(0)
+  })
+})
+
+describe('a score group file', () => {
+  const file = (...entries: Buffer[]) => Buffer.concat([SIGNATURE, ...entries])
+  const read = (bytes: Uint8Array, stem = '') => {
+    const out: [string, number, number[]][] = []
+    readGroupWords(bytes, stem, (word, shard, list) => out.push([word, shard, scoreList(list)]))
+    return out
+  }
+
+  it('reads back numbers of any size a score can take, weights in any unit, and words in any script', () => {
+    // Page differences, weights and field bits: one byte, two, three, the largest of each.
+    const big = [0, 300, 5, 127, 2 ** 40, 2 ** 31 - 1, 16_383, 16_384, 3, 128, 0, 1, 24, 0, 0]
+    const bytes = file(
+      groupEntry('z', [[0, [1, 24, 0]]]),
+      groupEntry('ça', [
+        [3, big],
+        [200, [0, 0, 0]],
+        [201, [0, 48, 0, 5, 48, 0, 2, 96, 1, 1, 0, 0]],
+      ]),
+      groupEntry('数学', [[1, [7, 48, 1]]]),
+    )
+    expect(read(bytes)).toEqual([
+      ['z', 0, [1, 24, 0]],
+      ['ça', 3, big],
+      ['ça', 200, [0, 0, 0]],
+      ['ça', 201, [0, 48, 0, 5, 48, 0, 2, 96, 1, 1, 0, 0]],
+      ['数学', 1, [7, 48, 1]],
+    ])
+    expect(read(bytes, 'ç').map(([word, shard]) => [word, shard])).toEqual([
+      ['ça', 3],
+      ['ça', 200],
+      ['ça', 201],
+    ])
+    expect(read(bytes, '数')).toEqual([['数学', 1, [7, 48, 1]]])
+    expect(read(bytes, 'x')).toEqual([])
+  })
+
+  it('takes most pages in one byte', () => {
+    // Of Pagefind's unit, no fields: a byte per page, past the word's and list's heads.
+    const pages = Array.from({ length: 100 }, () => [3, 24, 0]).flat()
+    expect(groupEntry('w', [[0, pages]]).length).toBeLessThanOrEqual(100 + 10)
+  })
+
+  it('refuses what is not a group file, or is cut short, with a clear error', () => {
+    const whole = file(groupEntry('abc', [[0, [1, 24, 0, 2, 24, 0]]]))
+    expect(() => read(gzipSync(whole))).toThrow('not a search score group file')
+    expect(() => read(Buffer.from('{"abc":{}}'))).toThrow('not a search score group file')
+    expect(() => read(whole.subarray(0, whole.length - 2))).toThrow('cut short')
+    expect(() => groupEntry('abc', [[0, [1, 24]]])).toThrow('not of triples')
+    expect(() => groupEntry('abc', [[0, [1, -24, 0]]])).toThrow('not a count or score')
+    expect(() => groupEntry('abc', [[0, [1, 2.5, 0]]])).toThrow('not a count or score')
   })
 })
 

@@ -1,18 +1,20 @@
 // The site search index, in shards (scripts/build/search-shards.ts), searched as one index. The
 // ranking reads the scores the build wrote of each shard's words (search-scores.ts), merged per
 // group of shards into files by word range (search-groups.ts): a query term costs one file per
-// group, or the few a prefix spans, whatever the shard count. With the pages' lengths
+// group, or the few a prefix spans, whatever the shard count, and only the words a term starts
+// are read from them (search-group-file.js). With the pages' lengths
 // (shards.json), search-rank.js ranks every shard's articles with the statistics of the whole
 // index. The results shown are made from their fragments (Pagefind's JSON of the pages' text)
 // and the places of their words, which the build wrote in one file per page (search-excerpt.js).
 // Pagefind itself, in a few web workers (search-worker.js), is asked only for the stems of words
 // not searched before, and for the matches of a quoted phrase.
 import { resultData } from './search-excerpt.js'
-import { chunksOf, isPhrase, queryWords, rankPages } from './search-rank.js'
+import { filesFor, GROUP_FORMAT, readGroupWords } from './search-group-file.js'
+import { chunksOf, isPhrase, queryWords, Ranking } from './search-rank.js'
 
 /** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
 const MAX_WORKERS = 4
-/** Score files kept: a session's queries reuse them (a group's file is some 300 KB of JSON). */
+/** Score files kept: a session's queries reuse them (a group's file is some 200 KB unpacked). */
 const MAX_SCORE_FILES = 128
 /** What Pagefind's files start with, once unpacked. */
 const SIGNATURE = 'pagefind_dcd'
@@ -24,7 +26,11 @@ const SIGNATURE = 'pagefind_dcd'
 export async function openSearch(base = '/pagefind/') {
   const response = await fetch(`${base}shards.json`)
   if (!response.ok) throw new Error(`no search index (${response.status})`)
-  const { shards, stats, groups } = await response.json()
+  const index = await response.json()
+  const { shards, stats } = index
+  // An index whose groups are in another format (the live one, while a new site waits for its
+  // own) is read from its shards' score files.
+  const groups = index.groups?.every((group) => group.format === GROUP_FORMAT) ? index.groups : undefined
   const pending = new Map()
   let next = 0
   let broken
@@ -60,15 +66,20 @@ export async function openSearch(base = '/pagefind/') {
           const id = `q${next++}`
           pending.set(id, { resolve, reject })
           const worker = (pool[workerOf.get(name)] ??= startWorker())
-          worker.postMessage({ id, method, args: [[name, `${base}${name}/`, language], ...args] })
+          worker.postMessage({
+            id,
+            method,
+            args: [[name, `${base}${name}/`, language], ...args],
+          })
         })
 
-  // Score files by URL (their names are their chunks' hashes): a promise of { word: list }.
+  // Score files by URL (their names are their chunks' hashes): a promise of a shard's { word: list },
+  // or of a group's bytes.
   const scoreFiles = new Map()
-  const scoreFile = (url) => {
+  const scoreFile = (url, read = fetchPacked) => {
     let file = scoreFiles.get(url)
     if (!file) {
-      file = fetchPacked(url)
+      file = read(url)
       file.catch(() => scoreFiles.delete(url))
       scoreFiles.set(url, file)
       if (scoreFiles.size > MAX_SCORE_FILES) scoreFiles.delete(scoreFiles.keys().next().value)
@@ -86,12 +97,15 @@ export async function openSearch(base = '/pagefind/') {
     return found
   }
   /** Per shard of a group, each of its words that starts with `stem`, with its scores. */
-  const groupWordsOf = async ({ name, shards: members, first, files }, stem) => {
-    const read = await Promise.all(chunksOf(first, stem).map((i) => scoreFile(`${base}${name}/${files[i]}.pf_group`)))
-    const found = new Map(members.map((shard) => [shard, new Map()]))
-    for (const file of read)
-      for (const word in file)
-        if (word.startsWith(stem)) for (const shard in file[word]) found.get(shard).set(word, file[word][shard])
+  const groupWordsOf = async (group, stem) => {
+    const { name, shards: members } = group
+    const read = await Promise.all(
+      filesFor(group, chunksOf(group.first, stem)).map((file) =>
+        scoreFile(`${base}${name}/${file}.pf_group`, fetchUnpacked),
+      ),
+    )
+    const found = members.map(() => new Map())
+    for (const bytes of read) readGroupWords(bytes, stem, (word, shard, list) => found[shard].set(word, list))
     return found
   }
 
@@ -107,22 +121,31 @@ export async function openSearch(base = '/pagefind/') {
     return words.map((word) => stemOf.get(word))
   }
 
-  /** Every shard's words starting with each stem, with their scores, as rankPages reads them. */
-  const scoresOf = async (stems) => {
+  const shardStats = shards.map((name) => stats[name])
+  const position = new Map(shards.map((name, i) => [name, i]))
+  /**
+   * Every shard's pages ranked for `stems` (search-rank.js), each group's shards read as soon as
+   * its files are in, while the others' are still on their way.
+   */
+  const rankedOf = async (stems, words) => {
+    const ranking = new Ranking(shardStats, stems, words)
     if (!groups)
       // An index written before its scores were grouped.
-      return Promise.all(
-        shards.map(async (name) => ({ ...stats[name], found: await Promise.all(stems.map((s) => wordsOf(name, s))) })),
+      await Promise.all(
+        shards.map(async (name, s) => ranking.add(s, await Promise.all(stems.map((stem) => wordsOf(name, stem))))),
       )
-    const found = new Map(shards.map((name) => [name, stems.map(() => new Map())]))
-    await Promise.all(
-      groups.flatMap((group) =>
-        stems.map(async (stem, term) => {
-          for (const [shard, words] of await groupWordsOf(group, stem)) found.get(shard)[term] = words
+    else
+      await Promise.all(
+        groups.map(async (group) => {
+          const found = await Promise.all(stems.map((stem) => groupWordsOf(group, stem)))
+          for (const [i, shard] of group.shards.entries())
+            ranking.add(
+              position.get(shard),
+              found.map((term) => term[i]),
+            )
         }),
-      ),
-    )
-    return shards.map((name) => ({ ...stats[name], found: found.get(name) }))
+      )
+    return ranking.result()
   }
 
   // The result data a phrase search holds in the workers, let go at the next search (by then the
@@ -148,13 +171,12 @@ export async function openSearch(base = '/pagefind/') {
     const words = queryWords(query)
     // Most stems are the word: its scores are fetched while Pagefind stems a new word.
     const guess = words.map((word) => stemOf.get(word) ?? word)
-    const guessed = scoresOf(guess)
+    const guessed = rankedOf(guess, words)
     guessed.catch(() => {})
     const stems = await stemsOf(query, words)
     if (stems.length === 0) return { total: 0, top: async () => [] }
     const right = stems.length === guess.length && stems.every((stem, i) => stem === guess[i])
-    const found = await (right ? guessed : scoresOf(stems))
-    const { total, ranked } = rankPages(found, stems, words)
+    const { total, ranked } = await (right ? guessed : rankedOf(stems, words))
     return {
       total,
       /** The query's terms as Pagefind stemmed them. */
@@ -178,7 +200,12 @@ export async function openSearch(base = '/pagefind/') {
   /** A quoted query: Pagefind's own matches of the phrase in every shard, by its scores. */
   async function searchPhrase(query) {
     const answers = await Promise.all(
-      shards.map(async (name) => (await call(name, 'phrase', [query])).map((result) => ({ name, result }))),
+      shards.map(async (name) =>
+        (await call(name, 'phrase', [query])).map((result) => ({
+          name,
+          result,
+        })),
+      ),
     )
     const ranked = answers
       .flat()
@@ -193,18 +220,19 @@ export async function openSearch(base = '/pagefind/') {
   return { search }
 }
 
-/**
- * One of the index's JSON files: gzip (unpacked here unless the server already did), Pagefind's
- * with its signature first.
- */
-async function fetchPacked(url) {
+/** One of the index's files, unpacked: gzip, unless the server already unpacked it. */
+async function fetchUnpacked(url) {
   const response = await fetch(url)
   if (!response.ok) throw new Error(`${response.status} fetching ${url}`)
   const bytes = new Uint8Array(await response.arrayBuffer())
-  const text =
-    bytes[0] === 0x1f && bytes[1] === 0x8b
-      ? // Streamed from the bytes: a Blob per file costs more than the unpacking (Chromium).
-        await new Response(new Response(bytes).body.pipeThrough(new DecompressionStream('gzip'))).text()
-      : new TextDecoder().decode(bytes)
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes
+  // Streamed from the bytes: a Blob per file costs more than the unpacking (Chromium).
+  const body = new Response(bytes).body.pipeThrough(new DecompressionStream('gzip'))
+  return new Uint8Array(await new Response(body).arrayBuffer())
+}
+
+/** One of the index's JSON files, Pagefind's with its signature first. */
+async function fetchPacked(url) {
+  const text = new TextDecoder().decode(await fetchUnpacked(url))
   return JSON.parse(text.startsWith(SIGNATURE) ? text.slice(SIGNATURE.length) : text)
 }

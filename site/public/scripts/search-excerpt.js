@@ -20,15 +20,19 @@ const bytes = (s) => new TextEncoder().encode(s).length
  * Pagefind weighs them: [{ location, weight, balanced }], by location.
  */
 export function weightedPlaces(words, stems) {
+  const stemBytes = stems.map(bytes)
   // Per place, per term: the first word of the term there, its weight and length bonus.
   const at = new Map()
-  for (const [word, list] of Object.entries(words)) {
-    const terms = []
-    for (const [i, stem] of stems.entries()) if (word.startsWith(stem)) terms.push(i)
-    if (terms.length === 0) continue
+  for (const word in words) {
+    let terms
+    for (const [i, stem] of stems.entries()) if (word.startsWith(stem)) (terms ??= []).push(i)
+    if (!terms) continue
+    // Once per word, not per place.
+    const length = bytes(word)
+    const bonuses = terms.map((term) => Math.fround(lengthBonus(length - stemBytes[term])))
     let weight = UNIT
     let position = 0
-    for (const n of list) {
+    for (const n of words[word]) {
       if (n < 0) {
         weight = -n - 1
         position = 0
@@ -37,9 +41,7 @@ export function weightedPlaces(words, stems) {
       position += n
       let place = at.get(position)
       if (!place) at.set(position, (place = new Map()))
-      for (const term of terms)
-        if (!place.has(term))
-          place.set(term, { weight, bonus: Math.fround(lengthBonus(bytes(word) - bytes(stems[term]))) })
+      for (const [k, term] of terms.entries()) if (!place.has(term)) place.set(term, { weight, bonus: bonuses[k] })
     }
   }
   return [...at]

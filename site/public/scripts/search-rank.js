@@ -18,6 +18,8 @@
 //   where two terms match there, doubles its weight): its score needs the places, which the
 //   scores do not keep.
 
+import { grow, unpackList } from './search-group-file.js'
+
 /**
  * Pagefind's default ranking weights: term_saturation (k1), page_length (b), term_similarity,
  * diacritic_similarity, meta_weights (fields not named weigh 1).
@@ -83,87 +85,144 @@ const diacriticsMatch = (original, form) => form === original || form.startsWith
 /**
  * The merged ranking. `shards`: per shard, in the order of their names, { pages, words,
  * lengths, fields, found } where `found[i]` is a Map of each word of the shard that starts with
- * `stems[i]` to its scores (a score file's list: page, weight, fields; the pages as differences);
- * `stems`: the query's terms as Pagefind stemmed them; `words`: the query's words.
+ * `stems[i]` to its scores (a score file's list: page, weight, fields; the pages as differences;
+ * or a group file's, search-group-file.js); `stems`: the query's terms as Pagefind stemmed them;
+ * `words`: the query's words.
  * Returns { total, ranked: [{ shard, page, score }] }, best first; equal scores in the order of
  * (shard, page), which is the order of the articles' hashes in every shard count.
  */
 export function rankPages(shards, stems, words) {
-  // Per shard: each word a term starts with, once, and which pages each term is on.
-  const perShard = shards.map((shard) => {
-    const lists = new Map()
-    const on = stems.map((_, term) => {
-      const set = new Uint8Array(shard.pages)
-      for (const [word, list] of shard.found[term] ?? []) {
-        lists.set(word, list)
-        forEachPage(list, (page) => (set[page] = 1))
-      }
-      return set
-    })
-    return { lists, on }
-  })
-  let pages = 0
-  let totalWords = 0
-  const containing = stems.map(() => 0)
-  shards.forEach((shard, s) => {
-    pages += shard.pages
-    totalWords += shard.words
-    perShard[s].on.forEach((set, term) => {
-      for (const v of set) containing[term] += v
-    })
-  })
-  const average = pages > 0 ? totalWords / pages : 0
-  const idfs = containing.map((c) => idf(pages, c))
-  const queryIdf = idfs.reduce((sum, v) => sum + v, 0)
-  // A word counts for the first term it extends; in a metadata field, for the last (as Pagefind does).
-  const firstTerm = (word) => stems.findIndex((stem) => word.startsWith(stem))
-  const lastTerm = (word) => stems.findLastIndex((stem) => word.startsWith(stem))
-  const stemBytes = stems.map(bytes)
-  // Each word's length once, not once per shard holding it.
-  const lengths = new Map()
-  const wordBytes = (word) => {
-    let n = lengths.get(word)
-    if (n === undefined) lengths.set(word, (n = bytes(word)))
-    return n
-  }
-  const { k1, b, diacritic } = WEIGHTS
+  const ranking = new Ranking(shards, stems, words)
+  for (const [s, shard] of shards.entries()) ranking.add(s, shard.found)
+  return ranking.result()
+}
 
-  const ranked = []
-  shards.forEach((shard, s) => {
-    const { lists, on } = perShard[s]
-    const fields = shard.fields ?? []
-    const score = new Float64Array(shard.pages)
-    // Per page and field, the IDFs of the words the field holds.
-    const inField = new Float64Array(shard.pages * fields.length)
-    for (const [word, list] of lists) {
-      const term = firstTerm(word)
-      const wordIdf = idfs[term]
-      const lengthed = lengthBonus(wordBytes(word) - stemBytes[term]) / UNIT
-      const bonus = diacriticsMatch(words[term] ?? '', word) ? 1 + diacritic : 1
-      const fieldIdf = idfs[lastTerm(word)]
-      forEachPage(list, (page, weight, mask) => {
-        if (weight > 0) {
-          const weighted = weight * lengthed
-          const norm = k1 * (1 - b + (b * (shard.lengths[page] ?? 0)) / average)
-          score[page] += wordIdf * (((k1 + 1) * weighted) / (norm + weighted)) * bonus
+/**
+ * rankPages, a shard at a time as its scores arrive: `add(s, found)` reads shard `s`'s (its
+ * `found`, as rankPages takes it), `result()` ranks them all once every shard is added. The
+ * scores are read once; a term's IDF needs every shard's pages, so per page and term the reading
+ * sums BM25 without it, and counts per field the words of each term it holds; the IDFs multiply
+ * in at the end.
+ */
+export class Ranking {
+  constructor(shards, stems, words) {
+    this.shards = shards
+    this.terms = stems.length
+    let pages = 0
+    let totalWords = 0
+    for (const shard of shards) {
+      pages += shard.pages
+      totalWords += shard.words
+    }
+    this.pages = pages
+    this.average = pages > 0 ? totalWords / pages : 0
+    this.containing = new Array(stems.length).fill(0)
+    this.sums = []
+    const stemBytes = stems.map(bytes)
+    // What a word counts for, worked out once, not per shard listing it: every term it extends
+    // puts its pages on that term's; it scores for the first, and in a metadata field for the
+    // last (as Pagefind does).
+    const counts = new Map()
+    this.countOf = (word) => {
+      let c = counts.get(word)
+      if (!c) {
+        const on = []
+        for (const [t, stem] of stems.entries()) if (word.startsWith(stem)) on.push(t)
+        const term = on[0]
+        c = {
+          on,
+          term,
+          fieldTerm: on.at(-1),
+          lengthed: lengthBonus(bytes(word) - stemBytes[term]) / UNIT,
+          bonus: diacriticsMatch(words[term] ?? '', word) ? 1 + WEIGHTS.diacritic : 1,
         }
-        for (let f = 0; mask >> f; f++) if (mask & (1 << f)) inField[page * fields.length + f] += fieldIdf
-      })
+        counts.set(word, c)
+      }
+      return c
     }
-    for (let page = 0; page < shard.pages; page++) {
-      if (!on.every((set) => set[page])) continue
-      let total = score[page]
-      if (queryIdf > 0)
-        fields.forEach((name, f) => {
-          const matched = inField[page * fields.length + f]
-          const coverage = matched / queryIdf
-          total += (WEIGHTS.fields[name] ?? 1) * matched * coverage * coverage
-        })
-      ranked.push({ shard: s, page, score: total })
+  }
+
+  add(s, found) {
+    const { k1, b } = WEIGHTS
+    const { terms, average } = this
+    const shard = this.shards[s]
+    const fieldCount = shard.fields?.length ?? 0
+    // `on`, `partial`: page × term; `inField`: (page × field) × term.
+    const on = new Uint8Array(shard.pages * terms)
+    const partial = new Float64Array(shard.pages * terms)
+    const inField = new Float64Array(shard.pages * fieldCount * terms)
+    // Each page's BM25 length norm, once.
+    const norms = new Float64Array(shard.pages)
+    for (let page = 0; page < shard.pages; page++)
+      norms[page] = k1 * (1 - b + (b * (shard.lengths[page] ?? 0)) / average)
+    for (let t = 0; t < terms; t++)
+      for (const [word, list] of found[t] ?? []) {
+        const c = this.countOf(word)
+        // A word extending several terms is in each of their maps: read once.
+        if (c.term !== t) continue
+        const n = readList(list)
+        const { pages: at, weights, fields } = scratch
+        const { lengthed, bonus, term, fieldTerm } = c
+        const others = c.on.length > 1 ? c.on : undefined
+        for (let i = 0; i < n; i++) {
+          const page = at[i]
+          on[page * terms + term] = 1
+          if (others) for (const other of others) on[page * terms + other] = 1
+          const weighted = weights[i] * lengthed
+          if (weighted > 0) partial[page * terms + term] += (((k1 + 1) * weighted) / (norms[page] + weighted)) * bonus
+          const mask = fields[i]
+          for (let f = 0; mask >> f; f++) if (mask & (1 << f)) inField[(page * fieldCount + f) * terms + fieldTerm] += 1
+        }
+      }
+    for (let i = 0; i < on.length; i++) this.containing[i % terms] += on[i]
+    this.sums[s] = { on, partial, inField }
+  }
+
+  result() {
+    const { terms } = this
+    const idfs = this.containing.map((c) => idf(this.pages, c))
+    const queryIdf = idfs.reduce((sum, v) => sum + v, 0)
+    const ranked = []
+    for (const [s, shard] of this.shards.entries()) {
+      if (!this.sums[s]) throw new Error(`search ranking: shard ${s} not read`)
+      const { on, partial, inField } = this.sums[s]
+      const fields = shard.fields ?? []
+      pages: for (let page = 0; page < shard.pages; page++) {
+        let total = 0
+        for (let t = 0; t < terms; t++) {
+          if (!on[page * terms + t]) continue pages
+          total += idfs[t] * partial[page * terms + t]
+        }
+        if (queryIdf > 0)
+          for (const [f, name] of fields.entries()) {
+            let matched = 0
+            for (let t = 0; t < terms; t++) matched += idfs[t] * inField[(page * fields.length + f) * terms + t]
+            const coverage = matched / queryIdf
+            total += (WEIGHTS.fields[name] ?? 1) * matched * coverage * coverage
+          }
+        ranked.push({ shard: s, page, score: total })
+      }
     }
-  })
-  ranked.sort((x, y) => y.score - x.score || x.shard - y.shard || x.page - y.page)
-  return { total: ranked.length, ranked }
+    ranked.sort((x, y) => y.score - x.score || x.shard - y.shard || x.page - y.page)
+    return { total: ranked.length, ranked }
+  }
+}
+
+// The pages of the list being read (readList), in arrays reused from list to list.
+const scratch = { pages: new Int32Array(0), weights: new Float64Array(0), fields: new Int32Array(0) }
+
+/** Reads a list into `scratch`: a score file's array, or a group file's list (search-group-file.js). Returns its length. */
+function readList(list) {
+  if (!Array.isArray(list)) return unpackList(list, scratch)
+  const count = list.length / 3
+  if (scratch.pages.length < count) grow(scratch, count)
+  let page = 0
+  for (let i = 0; i < count; i++) {
+    scratch.pages[i] = page += list[i * 3]
+    scratch.weights[i] = list[i * 3 + 1]
+    scratch.fields[i] = list[i * 3 + 2]
+  }
+  return count
 }
 
 /** Calls `fn(page, weight, fields)` for each page of a score file's list. */

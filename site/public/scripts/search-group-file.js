@@ -1,0 +1,158 @@
+// A score group's file (scripts/build/search-group-file.ts writes it), read in place. Once
+// unpacked it is the signature, then per word in order: the word's UTF-8 length and bytes, the
+// length of the rest of its entry, how many shards list it, and per shard a list: its shard's
+// position in the group's shards, how many pages, its weight unit times two plus one if it
+// holds field bits, the length of its pages, then per page the difference from the page before
+// times two plus one if its weight is not the unit, that weight in units if so, and its field
+// bits if the list holds any. Every number is an unsigned LEB128 varint (as in WebAssembly's
+// binary format, https://webassembly.github.io/spec/core/binary/values.html). Most places weigh
+// the unit, and few words are in a title, so that most pages take one byte.
+//
+// A query term finds the words it starts without JSON to parse, and their scores are read where
+// they lie, by the ranking, with no array per list: at 50,000 articles a two-letter prefix spans
+// 70,000 lists of 2 million pages.
+
+/** The format `shards.json` names for each group (its `format`); an index without it is read from its shards. */
+export const GROUP_FORMAT = 4
+/** The first bytes of every group file: "pfg" and the format's number. */
+export const GROUP_SIGNATURE = [0x70, 0x66, 0x67, GROUP_FORMAT]
+
+/** Small files per block file: a block holds the words of that many consecutive small files. */
+export const BLOCK_FILES = 4
+
+/**
+ * The files of a group (as `shards.json` lists it) to fetch for its small files at positions
+ * `wanted` (consecutive, as chunksOf gives them): a block where two or more of its files are
+ * wanted, as one request costs the browser more than the bytes of a few small files.
+ * @param {{ files: string[], blocks?: string[] }} group
+ * @param {number[]} wanted
+ */
+export function filesFor({ files, blocks }, wanted) {
+  const out = []
+  for (let i = 0; i < wanted.length; ) {
+    const block = Math.floor(wanted[i] / BLOCK_FILES)
+    let end = i
+    while (end < wanted.length && Math.floor(wanted[end] / BLOCK_FILES) === block) end++
+    if (end - i >= 2 && blocks?.[block]) out.push(blocks[block])
+    else for (let k = i; k < end; k++) out.push(files[wanted[k]])
+    i = end
+  }
+  return out
+}
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/**
+ * A shard's list of a word, where it lies in its file: `count` pages from byte `at`, weights in
+ * `unit`s, and field bits if `fields`.
+ * @typedef {{ bytes: Uint8Array, at: number, count: number, unit: number, fields: boolean }} PackedList
+ */
+
+/**
+ * Calls `take(word, shard, list)` for each word of the file `bytes` that starts with `stem`, once per
+ * shard listing it: `shard` its position in the group's shards, `list` its scores, for unpackList.
+ * @param {Uint8Array} bytes
+ * @param {string} stem
+ * @param {(word: string, shard: number, list: PackedList) => void} take
+ */
+export function readGroupWords(bytes, stem, take) {
+  if (!GROUP_SIGNATURE.every((b, i) => bytes[i] === b)) throw new Error('not a search score group file')
+  const want = encoder.encode(stem)
+  let at = GROUP_SIGNATURE.length
+  const next = () => {
+    let value = 0
+    let shift = 0
+    let byte
+    do {
+      if (at >= bytes.length) throw new Error('search score group file cut short')
+      byte = bytes[at++]
+      value += (byte & 0x7f) * 2 ** shift
+      shift += 7
+    } while (byte & 0x80)
+    return value
+  }
+  // The words are in order: those starting with the stem are one run.
+  let seen = false
+  while (at < bytes.length) {
+    const length = next()
+    const start = at
+    at += length
+    const size = next()
+    const end = at + size
+    if (end > bytes.length) throw new Error('search score group file cut short')
+    if (!startsWith(bytes, start, length, want)) {
+      if (seen) return
+      at = end
+      continue
+    }
+    seen = true
+    const word = decoder.decode(bytes.subarray(start, start + length))
+    for (let lists = next(); lists > 0; lists--) {
+      const shard = next()
+      const count = next()
+      const mode = next()
+      const length = next()
+      if (at + length > end) throw new Error('search score group file: a list runs past its entry')
+      take(word, shard, { bytes, at, count, unit: Math.floor(mode / 2), fields: mode % 2 === 1 })
+      at += length
+    }
+    if (at !== end) throw new Error('search score group file: an entry is not the length it says')
+  }
+}
+
+function startsWith(bytes, start, length, want) {
+  if (length < want.length) return false
+  for (let i = 0; i < want.length; i++) if (bytes[start + i] !== want[i]) return false
+  return true
+}
+
+/**
+ * @typedef {{ pages: Int32Array, weights: Float64Array, fields: Int32Array }} PageArrays
+ */
+
+/**
+ * Reads a list readGroupWords found into `into` (`{ pages, weights, fields }`, typed arrays, grown
+ * when too short): per page its number (the differences summed), weight and field bits. Returns
+ * how many pages.
+ * @param {PackedList} list
+ * @param {PageArrays} into
+ */
+export function unpackList(list, into) {
+  const { bytes, count, unit } = list
+  if (into.pages.length < count) grow(into, count)
+  const { pages, weights, fields } = into
+  at = list.at
+  let page = 0
+  for (let i = 0; i < count; i++) {
+    const step = varint(bytes)
+    pages[i] = page += Math.floor(step / 2)
+    weights[i] = step % 2 === 1 ? varint(bytes) * unit : unit
+    fields[i] = list.fields ? varint(bytes) : 0
+  }
+  return count
+}
+
+// Where unpackList reads next.
+let at = 0
+
+function varint(bytes) {
+  let byte = bytes[at++]
+  if (byte < 0x80) return byte
+  let value = byte & 0x7f
+  let scale = 0x80
+  do {
+    byte = bytes[at++]
+    value += (byte & 0x7f) * scale
+    scale *= 0x80
+  } while (byte & 0x80)
+  return value
+}
+
+/** Room for `count` pages in `into`'s arrays. */
+export function grow(into, count) {
+  const size = Math.max(count, into.pages.length * 2, 1024)
+  into.pages = new Int32Array(size)
+  into.weights = new Float64Array(size)
+  into.fields = new Int32Array(size)
+}
