@@ -155,56 +155,70 @@ export class Ranking {
     const norms = new Float64Array(shard.pages)
     for (let page = 0; page < shard.pages; page++)
       norms[page] = k1 * (1 - b + (b * (shard.lengths[page] ?? 0)) / average)
+    const sums = { on, partial, inField, norms, terms, fieldCount }
     for (let t = 0; t < terms; t++)
       for (const [word, list] of found[t] ?? []) {
         const c = this.countOf(word)
         // A word extending several terms is in each of their maps: read once.
-        if (c.term !== t) continue
-        const n = readList(list)
-        const { pages: at, weights, fields } = scratch
-        const { lengthed, bonus, term, fieldTerm } = c
-        const others = c.on.length > 1 ? c.on : undefined
-        for (let i = 0; i < n; i++) {
-          const page = at[i]
-          on[page * terms + term] = 1
-          if (others) for (const other of others) on[page * terms + other] = 1
-          const weighted = weights[i] * lengthed
-          if (weighted > 0) partial[page * terms + term] += (((k1 + 1) * weighted) / (norms[page] + weighted)) * bonus
-          const mask = fields[i]
-          for (let f = 0; mask >> f; f++) if (mask & (1 << f)) inField[(page * fieldCount + f) * terms + fieldTerm] += 1
-        }
+        if (c.term === t) sumList(list, c, sums)
       }
     for (let i = 0; i < on.length; i++) this.containing[i % terms] += on[i]
-    this.sums[s] = { on, partial, inField }
+    this.sums[s] = sums
   }
 
   result() {
-    const { terms } = this
     const idfs = this.containing.map((c) => idf(this.pages, c))
-    const queryIdf = idfs.reduce((sum, v) => sum + v, 0)
     const ranked = []
     for (const [s, shard] of this.shards.entries()) {
       if (!this.sums[s]) throw new Error(`search ranking: shard ${s} not read`)
-      const { on, partial, inField } = this.sums[s]
-      const fields = shard.fields ?? []
-      pages: for (let page = 0; page < shard.pages; page++) {
-        let total = 0
-        for (let t = 0; t < terms; t++) {
-          if (!on[page * terms + t]) continue pages
-          total += idfs[t] * partial[page * terms + t]
-        }
-        if (queryIdf > 0)
-          for (const [f, name] of fields.entries()) {
-            let matched = 0
-            for (let t = 0; t < terms; t++) matched += idfs[t] * inField[(page * fields.length + f) * terms + t]
-            const coverage = matched / queryIdf
-            total += (WEIGHTS.fields[name] ?? 1) * matched * coverage * coverage
-          }
-        ranked.push({ shard: s, page, score: total })
-      }
+      rankShard(s, shard.pages, shard.fields ?? [], this.sums[s], idfs, ranked)
     }
     ranked.sort((x, y) => y.score - x.score || x.shard - y.shard || x.page - y.page)
     return { total: ranked.length, ranked }
+  }
+}
+
+// The loops of the ranking, each a function of its own called many times rather than a loop
+// inside another: the engine optimizes a function once, where it would replace a hot inner loop
+// on every turn of the outer one (V8's on-stack replacement), and the browser spent more time
+// compiling than running them.
+
+/** Adds one word's list, which counts as `c` (Ranking.countOf), to a shard's sums. */
+function sumList(list, c, { on, partial, inField, norms, terms, fieldCount }) {
+  const { k1 } = WEIGHTS
+  const n = readList(list)
+  const { pages: at, weights, fields } = scratch
+  const { lengthed, bonus, term, fieldTerm } = c
+  const others = c.on.length > 1 ? c.on : undefined
+  for (let i = 0; i < n; i++) {
+    const page = at[i]
+    on[page * terms + term] = 1
+    if (others) for (const other of others) on[page * terms + other] = 1
+    const weighted = weights[i] * lengthed
+    if (weighted > 0) partial[page * terms + term] += (((k1 + 1) * weighted) / (norms[page] + weighted)) * bonus
+    const mask = fields[i]
+    for (let f = 0; mask >> f; f++) if (mask & (1 << f)) inField[(page * fieldCount + f) * terms + fieldTerm] += 1
+  }
+}
+
+/** Pushes onto `ranked` shard `s`'s pages that every term is on, scored. */
+function rankShard(s, pages, fields, { on, partial, inField }, idfs, ranked) {
+  const terms = idfs.length
+  const queryIdf = idfs.reduce((sum, v) => sum + v, 0)
+  each: for (let page = 0; page < pages; page++) {
+    let total = 0
+    for (let t = 0; t < terms; t++) {
+      if (!on[page * terms + t]) continue each
+      total += idfs[t] * partial[page * terms + t]
+    }
+    if (queryIdf > 0)
+      for (let f = 0; f < fields.length; f++) {
+        let matched = 0
+        for (let t = 0; t < terms; t++) matched += idfs[t] * inField[(page * fields.length + f) * terms + t]
+        const coverage = matched / queryIdf
+        total += (WEIGHTS.fields[fields[f]] ?? 1) * matched * coverage * coverage
+      }
+    ranked.push({ shard: s, page, score: total })
   }
 }
 
