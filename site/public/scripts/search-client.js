@@ -96,17 +96,16 @@ export async function openSearch(base = '/pagefind/') {
     for (const file of files) for (const word in file) if (word.startsWith(stem)) found.set(word, file[word])
     return found
   }
-  /** Per shard of a group, each of its words that starts with `stem`, with its scores. */
-  const groupWordsOf = async (group, stem) => {
-    const { name, shards: members } = group
-    const read = await Promise.all(
+  /** Reads into `ranking` the words of `group` that start with term `t`, `stem`. */
+  const readGroup = async (group, t, stem, ranking) => {
+    const files = await Promise.all(
       filesFor(group, chunksOf(group.first, stem)).map((file) =>
-        scoreFile(`${base}${name}/${file}.pf_group`, fetchUnpacked),
+        scoreFile(`${base}${group.name}/${file}.pf_group`, fetchUnpacked),
       ),
     )
-    const found = members.map(() => new Map())
-    for (const bytes of read) readGroupWords(bytes, stem, (word, shard, list) => found[shard].set(word, list))
-    return found
+    const positions = group.shards.map((shard) => position.get(shard))
+    for (const bytes of files)
+      readGroupWords(bytes, stem, (word, shard, list) => ranking.addList(positions[shard], word, t, list))
   }
 
   // The stems Pagefind made of words searched before.
@@ -123,10 +122,7 @@ export async function openSearch(base = '/pagefind/') {
 
   const shardStats = shards.map((name) => stats[name])
   const position = new Map(shards.map((name, i) => [name, i]))
-  /**
-   * Every shard's pages ranked for `stems` (search-rank.js), each group's shards read as soon as
-   * its files are in, while the others' are still on their way.
-   */
+  /** Every shard's pages ranked for `stems` (search-rank.js), each file read as soon as it is in. */
   const rankedOf = async (stems, words) => {
     const ranking = new Ranking(shardStats, stems, words)
     if (!groups)
@@ -134,17 +130,7 @@ export async function openSearch(base = '/pagefind/') {
       await Promise.all(
         shards.map(async (name, s) => ranking.add(s, await Promise.all(stems.map((stem) => wordsOf(name, stem))))),
       )
-    else
-      await Promise.all(
-        groups.map(async (group) => {
-          const found = await Promise.all(stems.map((stem) => groupWordsOf(group, stem)))
-          for (const [i, shard] of group.shards.entries())
-            ranking.add(
-              position.get(shard),
-              found.map((term) => term[i]),
-            )
-        }),
-      )
+    else await Promise.all(groups.flatMap((group) => stems.map((stem, t) => readGroup(group, t, stem, ranking))))
     return ranking.result()
   }
 

@@ -52,6 +52,7 @@ const decoder = new TextDecoder()
 /**
  * Calls `take(word, shard, list)` for each word of the file `bytes` that starts with `stem`, once per
  * shard listing it: `shard` its position in the group's shards, `list` its scores, for unpackList.
+ * `list` is one object, changed for each call: read it during the call, do not keep it.
  * @param {Uint8Array} bytes
  * @param {string} stem
  * @param {(word: string, shard: number, list: PackedList) => void} take
@@ -72,6 +73,7 @@ export function readGroupWords(bytes, stem, take) {
     } while (byte & 0x80)
     return value
   }
+  const list = { bytes, at: 0, count: 0, unit: 0, fields: false }
   // The words are in order: those starting with the stem are one run.
   let seen = false
   while (at < bytes.length) {
@@ -94,7 +96,11 @@ export function readGroupWords(bytes, stem, take) {
       const mode = next()
       const length = next()
       if (at + length > end) throw new Error('search score group file: a list runs past its entry')
-      take(word, shard, { bytes, at, count, unit: Math.floor(mode / 2), fields: mode % 2 === 1 })
+      list.at = at
+      list.count = count
+      list.unit = Math.floor(mode / 2)
+      list.fields = mode % 2 === 1
+      take(word, shard, list)
       at += length
     }
     if (at !== end) throw new Error('search score group file: an entry is not the length it says')

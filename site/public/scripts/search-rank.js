@@ -98,11 +98,11 @@ export function rankPages(shards, stems, words) {
 }
 
 /**
- * rankPages, a shard at a time as its scores arrive: `add(s, found)` reads shard `s`'s (its
- * `found`, as rankPages takes it), `result()` ranks them all once every shard is added. The
- * scores are read once; a term's IDF needs every shard's pages, so per page and term the reading
- * sums BM25 without it, and counts per field the words of each term it holds; the IDFs multiply
- * in at the end.
+ * rankPages, a list at a time as the scores arrive: `addList(s, word, t, list)` reads one list of
+ * shard `s` found for term `t` (`add(s, found)`, a shard's `found` as rankPages takes it),
+ * `result()` ranks every shard's pages once all are read. The scores are read once; a term's IDF
+ * needs every shard's pages, so per page and term the reading sums BM25 without it, and counts
+ * per field the words of each term it holds; the IDFs multiply in at the end.
  */
 export class Ranking {
   constructor(shards, stems, words) {
@@ -116,7 +116,6 @@ export class Ranking {
     }
     this.pages = pages
     this.average = pages > 0 ? totalWords / pages : 0
-    this.containing = new Array(stems.length).fill(0)
     this.sums = []
     const stemBytes = stems.map(bytes)
     // What a word counts for, worked out once, not per shard listing it: every term it extends
@@ -142,37 +141,48 @@ export class Ranking {
     }
   }
 
+  /** Reads shard `s`'s words starting with each term, as rankPages takes them. */
   add(s, found) {
+    this.sums[s] ??= this.sumsOf(s)
+    for (let t = 0; t < this.terms; t++) for (const [word, list] of found[t] ?? []) this.addList(s, word, t, list)
+  }
+
+  /** Reads the list of `word` in shard `s`, found as starting with term `t`. */
+  addList(s, word, t, list) {
+    const c = this.countOf(word)
+    // A word extending several terms is found for each: read once.
+    if (c.term === t) sumList(list, c, (this.sums[s] ??= this.sumsOf(s)))
+  }
+
+  /** Shard `s`'s sums, empty: `on`, `partial` page × term; `inField` (page × field) × term. */
+  sumsOf(s) {
     const { k1, b } = WEIGHTS
     const { terms, average } = this
     const shard = this.shards[s]
     const fieldCount = shard.fields?.length ?? 0
-    // `on`, `partial`: page × term; `inField`: (page × field) × term.
-    const on = new Uint8Array(shard.pages * terms)
-    const partial = new Float64Array(shard.pages * terms)
-    const inField = new Float64Array(shard.pages * fieldCount * terms)
     // Each page's BM25 length norm, once.
     const norms = new Float64Array(shard.pages)
     for (let page = 0; page < shard.pages; page++)
       norms[page] = k1 * (1 - b + (b * (shard.lengths[page] ?? 0)) / average)
-    const sums = { on, partial, inField, norms, terms, fieldCount }
-    for (let t = 0; t < terms; t++)
-      for (const [word, list] of found[t] ?? []) {
-        const c = this.countOf(word)
-        // A word extending several terms is in each of their maps: read once.
-        if (c.term === t) sumList(list, c, sums)
-      }
-    for (let i = 0; i < on.length; i++) this.containing[i % terms] += on[i]
-    this.sums[s] = sums
+    return {
+      on: new Uint8Array(shard.pages * terms),
+      partial: new Float64Array(shard.pages * terms),
+      inField: new Float64Array(shard.pages * fieldCount * terms),
+      norms,
+      terms,
+      fieldCount,
+    }
   }
 
   result() {
-    const idfs = this.containing.map((c) => idf(this.pages, c))
+    const { terms } = this
+    const containing = new Array(terms).fill(0)
+    for (const sums of this.sums) if (sums) for (let i = 0; i < sums.on.length; i++) containing[i % terms] += sums.on[i]
+    const idfs = containing.map((c) => idf(this.pages, c))
     const ranked = []
-    for (const [s, shard] of this.shards.entries()) {
-      if (!this.sums[s]) throw new Error(`search ranking: shard ${s} not read`)
-      rankShard(s, shard.pages, shard.fields ?? [], this.sums[s], idfs, ranked)
-    }
+    // A shard none of whose words a term starts has no page to rank.
+    for (const [s, shard] of this.shards.entries())
+      if (this.sums[s]) rankShard(s, shard.pages, shard.fields ?? [], this.sums[s], idfs, ranked)
     ranked.sort((x, y) => y.score - x.score || x.shard - y.shard || x.page - y.page)
     return { total: ranked.length, ranked }
   }
