@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, readdirSync } from 'node:fs'
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import matter from 'gray-matter'
@@ -6,6 +6,8 @@ import type { Browser } from 'playwright-core'
 import { build } from '../../scripts/build.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
 import { launchChromium, openWatched, serveSite } from '../support/browser.ts'
+import { BLOCK_FILES } from '../../site/public/scripts/search-group-file.js'
+import { chunksOf } from '../../site/public/scripts/search-rank.js'
 import { tempDir } from '../support/temp.ts'
 
 /**
@@ -18,7 +20,8 @@ const ARTICLES = 300
 const tmp = tempDir('search-shards-browser')
 const content = join(tmp, 'content')
 let browser: Browser
-const sites: Record<'one' | 'eight', Awaited<ReturnType<typeof serveSite>>> = {} as never
+type Site = 'one' | 'eight' | 'older'
+const sites: Record<Site, Awaited<ReturnType<typeof serveSite>>> = {} as never
 
 beforeAll(async () => {
   generateCorpus(content, ARTICLES)
@@ -27,8 +30,18 @@ beforeAll(async () => {
   // The same rendered articles: only the index differs.
   cpSync(join(tmp, 'one', 'cache'), join(tmp, 'eight', 'cache'), { recursive: true })
   await build({ ...env, DIST_DIR: join(tmp, 'eight') }, { shardArticles: 50 })
+  // The eight shards' site with its groups in a format the page does not know, as a new site
+  // meets the live index while its own is being built.
+  cpSync(join(tmp, 'eight', 'current', 'site'), join(tmp, 'older', 'current', 'site'), {
+    recursive: true,
+    dereference: true,
+  })
+  const index = join(tmp, 'older', 'current', 'site', 'pagefind', 'shards.json')
+  const older = JSON.parse(readFileSync(index, 'utf8')) as { groups: { format?: number }[] }
+  for (const group of older.groups) group.format = 1
+  writeFileSync(index, JSON.stringify(older))
   browser = await launchChromium()
-  for (const name of ['one', 'eight'] as const)
+  for (const name of ['one', 'eight', 'older'] as const)
     sites[name] = await serveSite({ siteDir: join(tmp, name, 'current', 'site') })
 }, 300_000)
 afterAll(async () => {
@@ -65,9 +78,11 @@ function queries(): string[] {
 }
 
 /** The search page's answer: its status line, and the links shown, in order. */
-async function search(name: 'one' | 'eight', q: string) {
+async function search(name: Site, q: string) {
   const context = await browser.newContext()
   try {
+    const fetched: string[] = []
+    context.on('request', (r) => fetched.push(new URL(r.url()).pathname))
     const { page, problems } = await openWatched(context, `${sites[name].origin}/search?q=${encodeURIComponent(q)}`)
     const status = page.locator('#site-search-status')
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/match|No article/)
@@ -75,7 +90,7 @@ async function search(name: 'one' | 'eight', q: string) {
     const links = await results.getByRole('link').evaluateAll((as) => as.map((a) => a.getAttribute('href')))
     const excerpts = await results.locator('.result-desc').allTextContents()
     expect(problems).toEqual([])
-    return { status: await status.textContent(), links, excerpts, page, context }
+    return { status: await status.textContent(), links, excerpts, page, context, fetched }
   } catch (error) {
     await context.close()
     throw error
@@ -104,6 +119,43 @@ describe('the sharded search index in Chromium', () => {
     }
     // Rare words, which each shard alone ranks (and matches) worst, were among the queries.
     expect(rare).toBeGreaterThanOrEqual(2)
+  })
+
+  it("reads a prefix's words from their block, and an index with groups it does not know from its shards", {
+    timeout: 120_000,
+  }, async () => {
+    // A prefix whose words span two or more files of a block in the eight shards' group.
+    const [group] = (
+      JSON.parse(readFileSync(join(tmp, 'eight', 'current', 'site', 'pagefind', 'shards.json'), 'utf8')) as {
+        groups: { first: string[]; blocks: string[] }[]
+      }
+    ).groups
+    const inBlock = (at: number[]) =>
+      at.some((i, k) => k > 0 && Math.floor(i / BLOCK_FILES) === Math.floor(at[k - 1]! / BLOCK_FILES))
+    const stem = [1, 2]
+      .flatMap((n) => group!.first.map((w) => w.slice(0, n)))
+      .find((p) => p && inBlock(chunksOf(group!.first, p)))
+    expect(stem, group!.first.join(' ')).toBeDefined()
+    const answers = []
+    for (const name of ['one', 'eight', 'older'] as const) {
+      const answer = await search(name, `nugan ${stem}`)
+      await answer.context.close()
+      answers.push(answer)
+    }
+    const [one, eight, older] = answers
+    expect(count(one!.status)).toBeGreaterThan(0)
+    for (const other of [eight!, older!]) {
+      expect(other.status).toBe(one!.status)
+      expect(other.links).toEqual(one!.links)
+      expect(other.excerpts).toEqual(one!.excerpts)
+    }
+    const files = (a: { fetched: string[] }, ext: string) =>
+      a.fetched.filter((p) => p.endsWith(ext)).map((p) => p.split('/').pop()!.replace(ext, ''))
+    expect(files(eight!, '.pf_group').some((name) => group!.blocks.includes(name))).toBe(true)
+    expect(files(eight!, '.pf_score')).toEqual([])
+    // The older index: its shards' score files, none of its groups'.
+    expect(files(older!, '.pf_group')).toEqual([])
+    expect(files(older!, '.pf_score').length).toBeGreaterThan(0)
   })
 
   it('shows the same data and excerpts from eight shards as from one', {
