@@ -14,7 +14,7 @@ import { chunksOf, isPhrase, queryWords, Ranking } from './search-rank.js'
 
 /** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
 const MAX_WORKERS = 4
-/** Score files kept: a session's queries reuse them (a group's file is some 200 KB unpacked). */
+/** Score files kept: a session's queries reuse them (a group's small file is some 150 KB unpacked, a block 600 KB). */
 const MAX_SCORE_FILES = 128
 /** What Pagefind's files start with, once unpacked. */
 const SIGNATURE = 'pagefind_dcd'
@@ -96,6 +96,8 @@ export async function openSearch(base = '/pagefind/') {
     for (const file of files) for (const word in file) if (word.startsWith(stem)) found.set(word, file[word])
     return found
   }
+  // Each shard's position in shards.json, as the ranking numbers them.
+  const position = new Map(shards.map((name, i) => [name, i]))
   /** Reads into `ranking` the words of `group` that start with term `t`, `stem`. */
   const readGroup = async (group, t, stem, ranking) => {
     const files = await Promise.all(
@@ -121,12 +123,11 @@ export async function openSearch(base = '/pagefind/') {
   }
 
   const shardStats = shards.map((name) => stats[name])
-  const position = new Map(shards.map((name, i) => [name, i]))
-  /** Every shard's pages ranked for `stems` (search-rank.js), each file read as soon as it is in. */
+  /** Every shard's pages ranked for `stems` (search-rank.js), each group's files read as soon as they are in. */
   const rankedOf = async (stems, words) => {
     const ranking = new Ranking(shardStats, stems, words)
     if (!groups)
-      // An index written before its scores were grouped.
+      // An index without groups, or with groups in a format this page does not read.
       await Promise.all(
         shards.map(async (name, s) => ranking.add(s, await Promise.all(stems.map((stem) => wordsOf(name, stem))))),
       )

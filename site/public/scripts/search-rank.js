@@ -235,7 +235,10 @@ function rankShard(s, pages, fields, { on, partial, inField }, idfs, ranked) {
 // The pages of the list being read (readList), in arrays reused from list to list.
 const scratch = { pages: new Int32Array(0), weights: new Float64Array(0), fields: new Int32Array(0) }
 
-/** Reads a list into `scratch`: a score file's array, or a group file's list (search-group-file.js). Returns its length. */
+/**
+ * Reads a list into `scratch`: a score file's array, or a group file's list (search-group-file.js).
+ * Returns its length.
+ */
 function readList(list) {
   if (!Array.isArray(list)) return unpackList(list, scratch)
   const count = list.length / 3
