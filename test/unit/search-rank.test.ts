@@ -5,6 +5,7 @@ import {
   idf,
   lengthBonus,
   queryWords,
+  Ranked,
   rankPages,
   UNIT,
 } from '../../site/public/scripts/search-rank.js'
@@ -139,5 +140,22 @@ describe('ranking the shards of the search index as one index', () => {
       [0, 1],
       [1, 0],
     ])
+  })
+
+  it('picks the best n as sorting them all would, ties by shard and page', () => {
+    let x = 7
+    const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31)
+    const ranked = new Ranked()
+    const all: { shard: number; page: number; score: number }[] = []
+    // Few distinct scores, so that many tie; pages pushed in no order.
+    for (let i = 0; i < 500; i++) {
+      const entry = { shard: next() % 8, page: i, score: (next() % 12) / 4 }
+      ranked.push(entry.shard, entry.page, entry.score)
+      all.push(entry)
+    }
+    all.sort((a, b) => b.score - a.score || a.shard - b.shard || a.page - b.page)
+    expect(ranked.total).toBe(500)
+    for (const n of [0, 1, 2, 20, 499, 500, 600]) expect(ranked.top(n), String(n)).toEqual(all.slice(0, n))
+    expect(new Ranked().top(20)).toEqual([])
   })
 })

@@ -163,17 +163,19 @@ export async function openSearch(base = '/pagefind/') {
     const stems = await stemsOf(query, words)
     if (stems.length === 0) return { total: 0, top: async () => [] }
     const right = stems.length === guess.length && stems.every((stem, i) => stem === guess[i])
-    const { total, ranked } = await (right ? guessed : rankedOf(stems, words))
+    const ranked = await (right ? guessed : rankedOf(stems, words))
     return {
-      total,
+      total: ranked.total,
       /** The query's terms as Pagefind stemmed them. */
       stems,
       /** Every match's shard (its position in shards.json), page (its number there) and score, best first. */
-      ranked,
+      get ranked() {
+        return ranked.top(ranked.total)
+      },
       /** The first `n` results' data (url, meta, excerpt), in rank order. */
       top: (n) =>
         Promise.all(
-          ranked.slice(0, n).map(async ({ shard, page }) => {
+          ranked.top(n).map(async ({ shard, page }) => {
             const dir = `${base}${shards[shard]}/`
             const { fragment, words } = await fetchPacked(
               `${dir}places/${stats[shards[shard]].places}/${page}.pf_places`,

@@ -94,7 +94,8 @@ const diacriticsMatch = (original, form) => form === original || form.startsWith
 export function rankPages(shards, stems, words) {
   const ranking = new Ranking(shards, stems, words)
   for (const [s, shard] of shards.entries()) ranking.add(s, shard.found)
-  return ranking.result()
+  const ranked = ranking.result()
+  return { total: ranked.total, ranked: ranked.top(ranked.total) }
 }
 
 /**
@@ -179,12 +180,68 @@ export class Ranking {
     const containing = new Array(terms).fill(0)
     for (const sums of this.sums) if (sums) for (let i = 0; i < sums.on.length; i++) containing[i % terms] += sums.on[i]
     const idfs = containing.map((c) => idf(this.pages, c))
-    const ranked = []
+    const ranked = new Ranked()
     // A shard none of whose words a term starts has no page to rank.
     for (const [s, shard] of this.shards.entries())
       if (this.sums[s]) rankShard(s, shard.pages, shard.fields ?? [], this.sums[s], idfs, ranked)
-    ranked.sort((x, y) => y.score - x.score || x.shard - y.shard || x.page - y.page)
-    return { total: ranked.length, ranked }
+    return ranked
+  }
+}
+
+/**
+ * The pages a query matches, with their scores: `total`, and `top(n)`, the best `n` as
+ * [{ shard, page, score }], best first, equal scores in the order of (shard, page). A page shows
+ * 20 of them: they are picked from the 50,000 a common word matches without sorting them all.
+ */
+export class Ranked {
+  shards = []
+  pages = []
+  scores = []
+
+  get total() {
+    return this.scores.length
+  }
+
+  push(shard, page, score) {
+    this.shards.push(shard)
+    this.pages.push(page)
+    this.scores.push(score)
+  }
+
+  top(n) {
+    const { shards, pages, scores } = this
+    const better = (i, j) =>
+      scores[i] > scores[j] ||
+      (scores[i] === scores[j] && (shards[i] < shards[j] || (shards[i] === shards[j] && pages[i] < pages[j])))
+    // The best n so far in a heap whose root is the worst of them.
+    const heap = []
+    const down = (at) => {
+      for (;;) {
+        const left = 2 * at + 1
+        let worst = at
+        if (left < heap.length && better(heap[worst], heap[left])) worst = left
+        if (left + 1 < heap.length && better(heap[worst], heap[left + 1])) worst = left + 1
+        if (worst === at) return
+        ;[heap[at], heap[worst]] = [heap[worst], heap[at]]
+        at = worst
+      }
+    }
+    for (let i = 0; i < scores.length && n > 0; i++) {
+      if (heap.length < n) {
+        heap.push(i)
+        for (let at = heap.length - 1; at > 0; ) {
+          const parent = (at - 1) >> 1
+          if (!better(heap[parent], heap[at])) break
+          ;[heap[at], heap[parent]] = [heap[parent], heap[at]]
+          at = parent
+        }
+      } else if (better(i, heap[0])) {
+        heap[0] = i
+        down(0)
+      }
+    }
+    heap.sort((i, j) => (better(i, j) ? -1 : 1))
+    return heap.map((i) => ({ shard: shards[i], page: pages[i], score: scores[i] }))
   }
 }
 
@@ -211,7 +268,7 @@ function sumList(list, c, { on, partial, inField, norms, terms, fieldCount }) {
   }
 }
 
-/** Pushes onto `ranked` shard `s`'s pages that every term is on, scored. */
+/** Adds to `ranked` (Ranked) shard `s`'s pages that every term is on, scored. */
 function rankShard(s, pages, fields, { on, partial, inField }, idfs, ranked) {
   const terms = idfs.length
   const queryIdf = idfs.reduce((sum, v) => sum + v, 0)
@@ -228,7 +285,7 @@ function rankShard(s, pages, fields, { on, partial, inField }, idfs, ranked) {
         const coverage = matched / queryIdf
         total += (WEIGHTS.fields[fields[f]] ?? 1) * matched * coverage * coverage
       }
-    ranked.push({ shard: s, page, score: total })
+    ranked.push(s, page, total)
   }
 }
 
