@@ -19,6 +19,9 @@
 //   scores do not keep.
 
 import { grow, unpackList } from './search-group-file.js'
+import { Ranked } from './search-ranked.js'
+
+export { Ranked }
 
 /**
  * Pagefind's default ranking weights: term_saturation (k1), page_length (b), term_similarity,
@@ -185,63 +188,6 @@ export class Ranking {
     for (const [s, shard] of this.shards.entries())
       if (this.sums[s]) rankShard(s, shard.pages, shard.fields ?? [], this.sums[s], idfs, ranked)
     return ranked
-  }
-}
-
-/**
- * The pages a query matches, with their scores: `total`, and `top(n)`, the best `n` as
- * [{ shard, page, score }], best first, equal scores in the order of (shard, page). A page shows
- * 20 of them: they are picked from the 50,000 a common word matches without sorting them all.
- */
-export class Ranked {
-  shards = []
-  pages = []
-  scores = []
-
-  get total() {
-    return this.scores.length
-  }
-
-  push(shard, page, score) {
-    this.shards.push(shard)
-    this.pages.push(page)
-    this.scores.push(score)
-  }
-
-  top(n) {
-    const { shards, pages, scores } = this
-    const better = (i, j) =>
-      scores[i] > scores[j] ||
-      (scores[i] === scores[j] && (shards[i] < shards[j] || (shards[i] === shards[j] && pages[i] < pages[j])))
-    // The best n so far in a heap whose root is the worst of them.
-    const heap = []
-    const down = (at) => {
-      for (;;) {
-        const left = 2 * at + 1
-        let worst = at
-        if (left < heap.length && better(heap[worst], heap[left])) worst = left
-        if (left + 1 < heap.length && better(heap[worst], heap[left + 1])) worst = left + 1
-        if (worst === at) return
-        ;[heap[at], heap[worst]] = [heap[worst], heap[at]]
-        at = worst
-      }
-    }
-    for (let i = 0; i < scores.length && n > 0; i++) {
-      if (heap.length < n) {
-        heap.push(i)
-        for (let at = heap.length - 1; at > 0; ) {
-          const parent = (at - 1) >> 1
-          if (!better(heap[parent], heap[at])) break
-          ;[heap[at], heap[parent]] = [heap[parent], heap[at]]
-          at = parent
-        }
-      } else if (better(i, heap[0])) {
-        heap[0] = i
-        down(0)
-      }
-    }
-    heap.sort((i, j) => (better(i, j) ? -1 : 1))
-    return heap.map((i) => ({ shard: shards[i], page: pages[i], score: scores[i] }))
   }
 }
 
