@@ -16,21 +16,25 @@ import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { BLOCK_FILES, GROUP_SIGNATURE } from '../../site/public/scripts/search-group-file.js'
+import { GROUP_SIGNATURE } from '../../site/public/scripts/search-group-file.js'
 
 /** The packed size a group file is cut at. */
 export const GROUP_FILE_BYTES = 64 * 1024
+/** Small files per block: a block holds the words of that many consecutive small files. */
+export const BLOCK_FILES = 4
 /** zlib's level: 4 packs a group in a quarter of the time of the default, 11% larger. */
 const LEVEL = 4
 
 /**
  * A group's files, each `<name>.pf_group`: the small ones' first words, in order, and names; and
- * the blocks' names, block `i` holding small files `i * BLOCK_FILES` onwards.
+ * the blocks' names, block `i` holding small files `i * blockFiles` onwards (the browser reads
+ * the number here, so that a page never pairs blocks with files another way).
  */
 export interface GroupFiles {
   first: string[]
   files: string[]
   blocks: string[]
+  blockFiles: number
 }
 
 export const SIGNATURE = Buffer.from(GROUP_SIGNATURE)
@@ -118,7 +122,7 @@ export function groupEntry(word: string, lists: ReadonlyArray<readonly [number, 
  * and their blocks.
  */
 export class GroupWriter {
-  private readonly files: GroupFiles = { first: [], files: [], blocks: [] }
+  private readonly files: GroupFiles = { first: [], files: [], blocks: [], blockFiles: BLOCK_FILES }
   private readonly dir: string
   private readonly target: number
   private words: string[] = []

@@ -25,7 +25,7 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { GROUP_FORMAT } from '../../site/public/scripts/search-group-file.js'
 import type { SharedStore } from './dist.ts'
-import { GROUP_FILE_BYTES, groupEntry, type GroupFiles, GroupWriter } from './search-group-file.ts'
+import { BLOCK_FILES, GROUP_FILE_BYTES, groupEntry, type GroupFiles, GroupWriter } from './search-group-file.ts'
 import { SCORES_DIR } from './search-scores.ts'
 import type { ShardStats } from './search-stats.ts'
 
@@ -72,7 +72,8 @@ export function planGroups(shards: ReadonlyMap<string, { key: string }>, bits: n
     g.shards.push(name)
   }
   for (const g of groups.values()) {
-    const h = createHash('sha256').update(`group ${GROUP_VERSION}`)
+    // The files' cut and blocks are part of what a group holds: merged again when they change.
+    const h = createHash('sha256').update(`group ${GROUP_VERSION} ${GROUP_FILE_BYTES} ${BLOCK_FILES}`)
     for (const name of g.shards) h.update(`\0${name}:${shards.get(name)!.key}`)
     g.key = h.digest('hex')
   }

@@ -6,7 +6,6 @@ import type { Browser } from 'playwright-core'
 import { build } from '../../scripts/build.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
 import { launchChromium, openWatched, serveSite } from '../support/browser.ts'
-import { BLOCK_FILES } from '../../site/public/scripts/search-group-file.js'
 import { chunksOf } from '../../site/public/scripts/search-rank.js'
 import { tempDir } from '../support/temp.ts'
 
@@ -127,11 +126,11 @@ describe('the sharded search index in Chromium', () => {
     // A prefix whose words span two or more files of a block in the eight shards' group.
     const [group] = (
       JSON.parse(readFileSync(join(tmp, 'eight', 'current', 'site', 'pagefind', 'shards.json'), 'utf8')) as {
-        groups: { first: string[]; blocks: string[] }[]
+        groups: { first: string[]; blocks: string[]; blockFiles: number }[]
       }
     ).groups
     const inBlock = (at: number[]) =>
-      at.some((i, k) => k > 0 && Math.floor(i / BLOCK_FILES) === Math.floor(at[k - 1]! / BLOCK_FILES))
+      at.some((i, k) => k > 0 && Math.floor(i / group!.blockFiles) === Math.floor(at[k - 1]! / group!.blockFiles))
     const stem = [1, 2]
       .flatMap((n) => group!.first.map((w) => w.slice(0, n)))
       .find((p) => p && inBlock(chunksOf(group!.first, p)))

@@ -11,10 +11,10 @@ import {
   planGroups,
   writeSearchGroups,
 } from '../../scripts/build/search-groups.ts'
-import { groupEntry, SIGNATURE } from '../../scripts/build/search-group-file.ts'
+import { BLOCK_FILES, groupEntry, SIGNATURE } from '../../scripts/build/search-group-file.ts'
 import { SCORES_DIR } from '../../scripts/build/search-scores.ts'
 import type { ShardStats } from '../../scripts/build/search-stats.ts'
-import { BLOCK_FILES, filesFor, readGroupWords, unpackList } from '../../site/public/scripts/search-group-file.js'
+import { filesFor, readGroupWords, unpackList } from '../../site/public/scripts/search-group-file.js'
 import { chunksOf } from '../../site/public/scripts/search-rank.js'
 import { tempDir } from '../support/temp.ts'
 
@@ -122,6 +122,7 @@ describe('a score group', () => {
   })
 
   it('packs every BLOCK_FILES small files together again as a block, and fetches a block for two of them', () => {
+    expect(merged.blockFiles).toBe(BLOCK_FILES)
     expect(merged.blocks.length).toBe(Math.ceil(merged.files.length / BLOCK_FILES))
     for (const [b, block] of merged.blocks.entries()) {
       const own = files.slice(b * BLOCK_FILES, (b + 1) * BLOCK_FILES)
@@ -134,14 +135,15 @@ describe('a score group', () => {
     }
     const f = Array.from({ length: 10 }, (_, i) => `f${i}`)
     const blocks = ['b0', 'b1', 'b2']
-    const entry = { files: f, blocks }
+    const entry = { files: f, blocks, blockFiles: 4 }
     // One file of a block: that file; two or more: the block; across a block's edge, per block.
     expect(filesFor(entry, [1])).toEqual([f[1]])
     expect(filesFor(entry, [1, 2])).toEqual([blocks[0]])
     expect(filesFor(entry, [3, 4])).toEqual([f[3], f[4]])
     expect(filesFor(entry, [2, 3, 4, 5, 6])).toEqual([blocks[0], blocks[1]])
     expect(filesFor(entry, [])).toEqual([])
-    // An index written without blocks: the small files.
+    // Blocks of another size pair as the group says; an index without blocks: the small files.
+    expect(filesFor({ files: f, blocks, blockFiles: 2 }, [1, 2, 3])).toEqual([f[1], blocks[1]])
     expect(filesFor({ files: f }, [1, 2])).toEqual([f[1], f[2]])
   })
 

@@ -17,22 +17,20 @@ export const GROUP_FORMAT = 4
 /** The first bytes of every group file: "pfg" and the format's number. */
 export const GROUP_SIGNATURE = [0x70, 0x66, 0x67, GROUP_FORMAT]
 
-/** Small files per block file: a block holds the words of that many consecutive small files. */
-export const BLOCK_FILES = 4
-
 /**
  * The files of a group (as `shards.json` lists it) to fetch for its small files at positions
  * `wanted` (consecutive, as chunksOf gives them): a block where two or more of its files are
- * wanted, as one request costs the browser more than the bytes of a few small files.
- * @param {{ files: string[], blocks?: string[] }} group
+ * wanted, as one request costs the browser more than the bytes of a few small files. Block `b`
+ * holds small files `b * blockFiles` onwards, as the group says.
+ * @param {{ files: string[], blocks?: string[], blockFiles?: number }} group
  * @param {number[]} wanted
  */
-export function filesFor({ files, blocks }, wanted) {
+export function filesFor({ files, blocks, blockFiles = 1 }, wanted) {
   const out = []
   for (let i = 0; i < wanted.length; ) {
-    const block = Math.floor(wanted[i] / BLOCK_FILES)
+    const block = Math.floor(wanted[i] / blockFiles)
     let end = i
-    while (end < wanted.length && Math.floor(wanted[end] / BLOCK_FILES) === block) end++
+    while (end < wanted.length && Math.floor(wanted[end] / blockFiles) === block) end++
     if (end - i >= 2 && blocks?.[block]) out.push(blocks[block])
     else for (let k = i; k < end; k++) out.push(files[wanted[k]])
     i = end
