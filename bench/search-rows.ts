@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, extname, join, normalize } from 'node:path'
 import { chromium, type Page } from 'playwright-core'
-import { edgeVars, startNginx } from '../test/support/nginx.ts'
+import { edgeVars, startNginx, stopNginx } from '../test/support/nginx.ts'
 import { CHROMIUM_PATH } from '../test/support/preflight.ts'
 import { freePort } from '../test/support/processes.ts'
 
@@ -55,8 +55,7 @@ async function serveSite(root: string): Promise<{ origin: string; server: string
     origin: `http://127.0.0.1:${port}`,
     server: "the deployment's nginx",
     close: async () => {
-      nginx.kill('SIGTERM')
-      await new Promise((resolve) => nginx.once('exit', resolve))
+      await stopNginx(nginx)
       rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -212,6 +212,10 @@ describe('a score group file', () => {
     expect(() => read(gzipSync(whole))).toThrow('not a search score group file')
     expect(() => read(Buffer.from('{"abc":{}}'))).toThrow('not a search score group file')
     expect(() => read(whole.subarray(0, whole.length - 2))).toThrow('cut short')
+    // A list claiming more pages than it has bytes: word "a", one list of shard 0, 200 pages in 2 bytes.
+    const forged = file(Buffer.from([1, 0x61, 8, 1, 0, 200, 1, 48, 2, 2, 2]))
+    expect(() => read(forged)).toThrow('a list runs past its entry')
+    expect(() => read(file(Buffer.from([0xff, 0xff, 0xff])))).toThrow('cut short')
     expect(() => groupEntry('abc', [[0, [1, 24]]])).toThrow('not of triples')
     expect(() => groupEntry('abc', [[0, [1, -24, 0]]])).toThrow('not a count or score')
     expect(() => groupEntry('abc', [[0, [1, 2.5, 0]]])).toThrow('not a count or score')

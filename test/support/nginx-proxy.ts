@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect } from 'vitest'
 import { build } from '../../scripts/build.ts'
 import { FIXTURE_CORPUS } from './global-setup.ts'
 import { REDIS_URL } from './index.ts'
-import { edgeVars, startNginx } from './nginx.ts'
+import { edgeVars, startNginx, stopNginx } from './nginx.ts'
 import { freePort, startProcess, type Running } from './processes.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -54,13 +54,6 @@ export function useProxy(): Proxy {
   const distDir = join(dir, 'dist')
   let building: ChildProcess | undefined
 
-  async function stopEdge(child: ChildProcess): Promise<void> {
-    if (child.exitCode !== null) return
-    const exited = new Promise((r) => child.once('exit', r))
-    child.kill('SIGQUIT')
-    await exited
-  }
-
   const proxy: Proxy = {
     dir,
     content,
@@ -83,7 +76,7 @@ export function useProxy(): Proxy {
         }),
       )
     },
-    stopEdge,
+    stopEdge: stopNginx,
     normalise: (text) =>
       text
         .replace(
@@ -146,7 +139,7 @@ export function useProxy(): Proxy {
       process.kill(-building.pid!, 'SIGKILL')
       await exited
     }
-    if (proxy.nginx) await stopEdge(proxy.nginx)
+    if (proxy.nginx) await stopNginx(proxy.nginx)
     await Promise.all(proxy.replicas.map((r) => r.stop()))
     const redis = new Redis(REDIS_URL)
     const keys = await redis.keys(`${prefix}*`)

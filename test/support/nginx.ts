@@ -110,3 +110,11 @@ http {
   }
   return child
 }
+
+/** Stops an nginx startNginx started, gracefully (SIGQUIT lets it finish what it serves). */
+export async function stopNginx(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGQUIT')
+  await exited
+}

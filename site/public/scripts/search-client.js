@@ -66,11 +66,7 @@ export async function openSearch(base = '/pagefind/') {
           const id = `q${next++}`
           pending.set(id, { resolve, reject })
           const worker = (pool[workerOf.get(name)] ??= startWorker())
-          worker.postMessage({
-            id,
-            method,
-            args: [[name, `${base}${name}/`, language], ...args],
-          })
+          worker.postMessage({ id, method, args: [[name, `${base}${name}/`, language], ...args] })
         })
 
   // Score files by URL (their names are their chunks' hashes): a promise of a shard's { word: list },
@@ -164,13 +160,15 @@ export async function openSearch(base = '/pagefind/') {
     if (stems.length === 0) return { total: 0, top: async () => [] }
     const right = stems.length === guess.length && stems.every((stem, i) => stem === guess[i])
     const ranked = await (right ? guessed : rankedOf(stems, words))
+    let all
     return {
       total: ranked.total,
       /** The query's terms as Pagefind stemmed them. */
       stems,
       /** Every match's shard (its position in shards.json), page (its number there) and score, best first. */
       get ranked() {
-        return ranked.top(ranked.total)
+        all ??= ranked.top(ranked.total)
+        return all
       },
       /** The first `n` results' data (url, meta, excerpt), in rank order. */
       top: (n) =>
@@ -189,12 +187,7 @@ export async function openSearch(base = '/pagefind/') {
   /** A quoted query: Pagefind's own matches of the phrase in every shard, by its scores. */
   async function searchPhrase(query) {
     const answers = await Promise.all(
-      shards.map(async (name) =>
-        (await call(name, 'phrase', [query])).map((result) => ({
-          name,
-          result,
-        })),
-      ),
+      shards.map(async (name) => (await call(name, 'phrase', [query])).map((result) => ({ name, result }))),
     )
     const ranked = answers
       .flat()

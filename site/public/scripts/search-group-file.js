@@ -40,6 +40,8 @@ export function filesFor({ files, blocks, blockFiles = 1 }, wanted) {
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
+// Where a file is read next (varint): one variable rather than a cursor object per number.
+let at = 0
 
 /**
  * A shard's list of a word, where it lies in its file: `count` pages from byte `at`, weights in
@@ -58,28 +60,16 @@ const decoder = new TextDecoder()
 export function readGroupWords(bytes, stem, take) {
   if (!GROUP_SIGNATURE.every((b, i) => bytes[i] === b)) throw new Error('not a search score group file')
   const want = encoder.encode(stem)
-  let at = GROUP_SIGNATURE.length
-  const next = () => {
-    let value = 0
-    let shift = 0
-    let byte
-    do {
-      if (at >= bytes.length) throw new Error('search score group file cut short')
-      byte = bytes[at++]
-      value += (byte & 0x7f) * 2 ** shift
-      shift += 7
-    } while (byte & 0x80)
-    return value
-  }
   const list = { bytes, at: 0, count: 0, unit: 0, fields: false }
+  at = GROUP_SIGNATURE.length
   // The words are in order: those starting with the stem are one run.
   let seen = false
   while (at < bytes.length) {
-    const length = next()
+    const length = varint(bytes)
     const start = at
     at += length
-    const size = next()
-    const end = at + size
+    const end = varint(bytes) + at
+    // A varint read past the end reads as 0: the entry's end tells a file cut short.
     if (end > bytes.length) throw new Error('search score group file cut short')
     if (!startsWith(bytes, start, length, want)) {
       if (seen) return
@@ -88,18 +78,20 @@ export function readGroupWords(bytes, stem, take) {
     }
     seen = true
     const word = decoder.decode(bytes.subarray(start, start + length))
-    for (let lists = next(); lists > 0; lists--) {
-      const shard = next()
-      const count = next()
-      const mode = next()
-      const length = next()
-      if (at + length > end) throw new Error('search score group file: a list runs past its entry')
+    for (let lists = varint(bytes); lists > 0; lists--) {
+      const shard = varint(bytes)
+      const count = varint(bytes)
+      const mode = varint(bytes)
+      const next = varint(bytes) + at
+      // Every page takes a byte at least.
+      if (next > end || count > next - at) throw new Error('search score group file: a list runs past its entry')
       list.at = at
       list.count = count
       list.unit = Math.floor(mode / 2)
       list.fields = mode % 2 === 1
+      // `take` may read the list (unpackList), which moves the shared position.
       take(word, shard, list)
-      at += length
+      at = next
     }
     if (at !== end) throw new Error('search score group file: an entry is not the length it says')
   }
@@ -137,12 +129,11 @@ export function unpackList(list, into) {
   return count
 }
 
-// Where unpackList reads next.
-let at = 0
-
+/** The unsigned LEB128 varint at `at`, which moves past it (0 past the end of `bytes`). */
 function varint(bytes) {
   let byte = bytes[at++]
   if (byte < 0x80) return byte
+  if (byte === undefined) return 0
   let value = byte & 0x7f
   let scale = 0x80
   do {

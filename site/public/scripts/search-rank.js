@@ -254,12 +254,3 @@ function readList(list) {
   }
   return count
 }
-
-/** Calls `fn(page, weight, fields)` for each page of a score file's list. */
-export function forEachPage(list, fn) {
-  let page = 0
-  for (let i = 0; i < list.length; i += 3) {
-    page += list[i]
-    fn(page, list[i + 1], list[i + 2])
-  }
-}

@@ -26,6 +26,9 @@ export class Ranked {
     const better = (i, j) =>
       scores[i] > scores[j] ||
       (scores[i] === scores[j] && (shards[i] < shards[j] || (shards[i] === shards[j] && pages[i] < pages[j])))
+    const entry = (i) => ({ shard: shards[i], page: pages[i], score: scores[i] })
+    // All of them: sorted, with no heap.
+    if (n >= scores.length) return [...scores.keys()].sort((i, j) => (better(i, j) ? -1 : 1)).map(entry)
     // The best n so far in a heap whose root is the worst of them.
     const heap = []
     const down = (at) => {
@@ -54,6 +57,6 @@ export class Ranked {
       }
     }
     heap.sort((i, j) => (better(i, j) ? -1 : 1))
-    return heap.map((i) => ({ shard: shards[i], page: pages[i], score: scores[i] }))
+    return heap.map(entry)
   }
 }
