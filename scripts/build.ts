@@ -68,8 +68,8 @@ export interface BuildOptions {
 const PAGEFIND_VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }
 ).version
-/** Bump when what a search record holds changes: every shard is indexed again. */
-const SEARCH_RECORD_VERSION = 3
+/** Bump when what a search record holds, or a shard's files (its places), change: every shard is indexed again. */
+const SEARCH_RECORD_VERSION = 4
 
 const sha = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex')
 

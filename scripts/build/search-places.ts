@@ -1,8 +1,11 @@
 /**
  * Each page's places file (search-scores.ts) as it is read from the word index: per page, the
- * JSON text of its words' places, `"word":[places],"word":[places]`, held as UTF-8 bytes in a
- * buffer of its own. Bytes take a fraction of the memory of millions of small strings and none of
- * their collection, and are what gzip is given.
+ * text of its words' places, a line per word, `\n"word"place,place,…` (the word as a JSON string,
+ * the places as JSON numbers), held as UTF-8 bytes in a buffer of its own. Bytes take a fraction
+ * of the memory of millions of small strings and none of their collection, and are what gzip is
+ * given. The browser finds the words of a query's terms by searching the text for their lines
+ * and parses those only (search-excerpt.js): a page lists some 1,500 words, and parsing them all
+ * as JSON cost more than the rest of a result.
  */
 import type { CborCursor } from './cbor-cursor.ts'
 
@@ -13,8 +16,10 @@ const PLAIN_TEXT = Buffer.from(`${-(PLAIN + 1)},`)
 const INT_ROOM = 22
 const COMMA = 0x2c
 const MINUS = 0x2d
-const CLOSE = 0x5d
 const ZERO = 0x30
+
+/** A word's line start in a places file: a newline and the word as a JSON string. */
+export const placesKey = (word: string): Buffer => Buffer.from(`\n${JSON.stringify(word)}`)
 
 export class PagePlaces {
   private readonly texts: Buffer[]
@@ -29,19 +34,15 @@ export class PagePlaces {
   }
 
   /**
-   * Reads a list of `count` places (count > 0) of `word` (`key`: its JSON name and `:[`) on
-   * `page` from `cbor`, appends them to the page's text, and returns the sum of their weights.
+   * Reads a list of `count` places (count > 0) of `word` (`key`: placesKey(word)) on `page` from
+   * `cbor`, appends them to the page's text, and returns the sum of their weights.
    */
   read(page: number, word: string, key: Buffer, cbor: CborCursor, count: number): number {
     let text = this.texts[page]!
     let at = this.lengths[page]!
-    if (at + key.length + 2 + PLAIN_TEXT.length > text.length) text = this.grow(page, at + key.length + 8)
+    if (at + key.length + 1 + PLAIN_TEXT.length > text.length) text = this.grow(page, at + key.length + 8)
     if (this.last[page] === word) text[at++] = COMMA
     else {
-      if (at > 0) {
-        text[at++] = CLOSE
-        text[at++] = COMMA
-      }
       at += key.copy(text, at)
       this.last[page] = word
     }
@@ -63,15 +64,11 @@ export class PagePlaces {
     return sum
   }
 
-  /** The page's text, `"word":[places],…`; empty if it has none. */
+  /** The page's text, its lines `\n"word"places`; empty if it has none. */
   take(page: number): Buffer {
-    const at = this.lengths[page]!
-    const text = this.texts[page]!
+    const text = this.texts[page]!.subarray(0, this.lengths[page])
     this.texts[page] = Buffer.alloc(0)
-    if (at === 0) return text.subarray(0, 0)
-    if (at + 1 > text.length) return Buffer.concat([text.subarray(0, at), Buffer.of(CLOSE)])
-    text[at] = CLOSE
-    return text.subarray(0, at + 1)
+    return text
   }
 
   private grow(page: number, needed: number): Buffer {

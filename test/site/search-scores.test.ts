@@ -11,6 +11,7 @@ import {
   writeShardScores,
 } from '../../scripts/build/search-scores.ts'
 import { readShardIndex, shardStats } from '../../scripts/build/search-stats.ts'
+import { readPlaces, wordsStarting } from '../../site/public/scripts/search-excerpt.js'
 import { tempDir } from '../support/temp.ts'
 
 /**
@@ -90,10 +91,11 @@ describe('the scores of a search shard', () => {
   it("writes each page's fragment and its words' places, as the word index lists them", () => {
     const index = readShardIndex(dir)
     const file = join(dir, PLACES_DIR, index.key, `${n('second-chance')}.pf_places`)
-    const { fragment, words } = JSON.parse(gunzipSync(readFileSync(file)).toString()) as {
+    const { fragment, words: text } = readPlaces(gunzipSync(readFileSync(file)).toString()) as {
       fragment: { url: string; content: string; meta: { title: string } }
-      words: Record<string, number[]>
+      words: string
     }
+    const words = wordsStarting(text, [''])
     // With the page's fragment, as Pagefind wrote it.
     expect(fragment.url).toBe('/posts/second-chance')
     expect(fragment.meta.title).toBe('Second-chance café')
@@ -104,6 +106,8 @@ describe('the scores of a search shard', () => {
     expect(words.evict).toEqual([-25, 3])
     // "cafe" at 8, then its variant "café" at 1 and 5.
     expect(words.cafe).toEqual([-25, 8, -25, 1, 4])
+    // The fragment on the first line, then a line per word.
+    expect(text.startsWith('\n"')).toBe(true)
     expect(readdirSync(join(dir, PLACES_DIR, index.key)).sort()).toEqual(['0.pf_places', '1.pf_places', '2.pf_places'])
   })
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { excerpt, excerptStart, resultData, weightedPlaces } from '../../site/public/scripts/search-excerpt.js'
+import {
+  excerpt,
+  excerptStart,
+  readPlaces,
+  resultData,
+  weightedPlaces,
+  wordsStarting,
+} from '../../site/public/scripts/search-excerpt.js'
 import { lengthBonus } from '../../site/public/scripts/search-rank.js'
 
 describe("a search result's excerpt, from the places of its words", () => {
@@ -19,6 +26,26 @@ describe("a search result's excerpt, from the places of its words", () => {
     expect(both.map((p) => p.weight)).toEqual([2])
     expect(both[0]!.balanced).toBeCloseTo(48 * 48 * (lengthBonus(2) + lengthBonus(1)), 2)
     expect(weightedPlaces({ other: [-25, 1] }, ['kal'])).toEqual([])
+  })
+
+  it("reads a page's places file, finding only the lines of the words the terms start", () => {
+    const fragment = { url: '/posts/a', content: 'x', meta: { title: 'A' } }
+    const text = `${JSON.stringify(fragment)}\n"kalo"-25,5,10\n"kalt"-13,7\n"mira"-25,2\n"ca\\"fe"-25,3\n"__proto__"-25,4\n`
+    const { fragment: read, words } = readPlaces(text)
+    expect(read).toEqual(fragment)
+    expect(wordsStarting(words, ['kal', 'mi'])).toEqual({ kalo: [-25, 5, 10], kalt: [-13, 7], mira: [-25, 2] })
+    // A word found for two terms once; a word escaped in JSON; a word no term starts; "__proto__".
+    expect(Object.keys(wordsStarting(words, ['ka', 'kal']))).toEqual(['kalo', 'kalt'])
+    expect(wordsStarting(words, ['ca"'])).toEqual({ 'ca"fe': [-25, 3] })
+    expect(wordsStarting(words, ['zz'])).toEqual({})
+    expect(Object.entries(wordsStarting(words, ['__']))).toEqual([['__proto__', [-25, 4]]])
+    // A word's line is found at its start only: "alo" is inside "kalo".
+    expect(wordsStarting(words, ['alo'])).toEqual({})
+    // The same places as the earlier format, JSON { fragment, words }, gives.
+    const object = { kalo: [-25, 5, 10], kalt: [-13, 7], mira: [-25, 2] }
+    const earlier = readPlaces(JSON.stringify({ fragment, words: object }))
+    expect(earlier.fragment).toEqual(fragment)
+    expect(weightedPlaces(words, ['kal', 'mi'])).toEqual(weightedPlaces(earlier.words, ['kal', 'mi']))
   })
 
   it('starts where the words are densest, in the middle of equal runs', () => {

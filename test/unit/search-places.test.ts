@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { CborCursor } from '../../scripts/build/cbor-cursor.ts'
-import { PagePlaces } from '../../scripts/build/search-places.ts'
+import { PagePlaces, placesKey } from '../../scripts/build/search-places.ts'
+import { wordsStarting } from '../../site/public/scripts/search-excerpt.js'
 import { WordScores } from '../../scripts/build/word-scores.ts'
 
 /** CBOR (RFC 8949) of integers, as Pagefind writes a list of places. */
@@ -16,24 +17,23 @@ function cborInts(ints: number[]): Buffer {
   return Buffer.from(ints.flatMap((n) => (n < 0 ? head(1, -1 - n) : head(0, n))))
 }
 
-const key = (word: string) => Buffer.from(`${JSON.stringify(word)}:[`)
-
 /** Reads `lists` of places into page 0 as the word index gives them; returns the text and the weights. */
 function read(lists: Array<[string, number[]]>) {
   const places = new PagePlaces(1)
   const weights = lists.map(([word, ints]) =>
-    places.read(0, word, key(word), new CborCursor(cborInts(ints), 0), ints.length),
+    places.read(0, word, placesKey(word), new CborCursor(cborInts(ints), 0), ints.length),
   )
   return { text: places.take(0).toString(), weights }
 }
 
 describe("a page's places as the text of its file", () => {
-  it('writes the places as JSON numbers, a plain list led by its weight, and sums the weights', () => {
+  it('writes a line per word, the places as JSON numbers, a plain list led by its weight, and sums the weights', () => {
     const { text, weights } = read([
       ['alpha', [0, 9, 10, 255, 256, 70000, 2 ** 31]],
       ['beta', [-13, 7, 1234567]],
     ])
-    expect(JSON.parse(`{${text}}`)).toEqual({
+    expect(text).toBe(`\n"alpha"-25,0,9,10,255,256,70000,${2 ** 31}\n"beta"-13,7,1234567`)
+    expect(wordsStarting(text, [''])).toEqual({
       alpha: [-25, 0, 9, 10, 255, 256, 70000, 2 ** 31],
       beta: [-13, 7, 1234567],
     })
@@ -44,14 +44,16 @@ describe("a page's places as the text of its file", () => {
     const { text } = read([
       ['caf"e', [8]],
       ['caf"e', [1, 4]],
+      ['line\nbreak', [2]],
     ])
-    expect(text).toBe('"caf\\"e":[-25,8,-25,1,4]')
+    expect(text).toBe('\n"caf\\"e"-25,8,-25,1,4\n"line\\nbreak"-25,2')
+    expect(wordsStarting(text, ['caf', 'line'])).toEqual({ 'caf"e': [-25, 8, -25, 1, 4], 'line\nbreak': [-25, 2] })
   })
 
   it('grows past its first buffer without losing what it holds', () => {
     const many = Array.from({ length: 5000 }, (_, i) => i * 7)
     const { text, weights } = read([['w', many]])
-    expect(JSON.parse(`{${text}}`).w).toEqual([-25, ...many])
+    expect(wordsStarting(text, ['w']).w).toEqual([-25, ...many])
     expect(weights[0]).toBe(5000 * 24)
   })
 

@@ -8,7 +8,7 @@
 // and the places of their words, which the build wrote in one file per page (search-excerpt.js).
 // Pagefind itself, in a few web workers (search-worker.js), is asked only for the stems of words
 // not searched before, and for the matches of a quoted phrase.
-import { resultData } from './search-excerpt.js'
+import { readPlaces, resultData } from './search-excerpt.js'
 import { filesFor, GROUP_FORMAT, readGroupWords } from './search-group-file.js'
 import { chunksOf, isPhrase, queryWords, Ranking } from './search-rank.js'
 
@@ -175,9 +175,8 @@ export async function openSearch(base = '/pagefind/') {
         Promise.all(
           ranked.top(n).map(async ({ shard, page }) => {
             const dir = `${base}${shards[shard]}/`
-            const { fragment, words } = await fetchPacked(
-              `${dir}places/${stats[shards[shard]].places}/${page}.pf_places`,
-            )
+            const url = `${dir}places/${stats[shards[shard]].places}/${page}.pf_places`
+            const { fragment, words } = readPlaces(new TextDecoder().decode(await fetchUnpacked(url)))
             return resultData(fragment, words, stems, baseUrl)
           }),
         ),

@@ -15,15 +15,57 @@ export const EXCERPT_LENGTH = 30
 const bytes = (s) => new TextEncoder().encode(s).length
 
 /**
- * The places of the query's terms (`stems`) among a page's words (`words`: each word's places, a
- * list of positions counted from the weight before them, a weight w given as -(w + 1)), as
- * Pagefind weighs them: [{ location, weight, balanced }], by location.
+ * A page's places file, unpacked (scripts/build/search-scores.ts): its fragment, and its words'
+ * places, the text of a line per word, `\n"word"places` (search-places.ts), left as text for
+ * wordsStarting to search. A file of the earlier format, the JSON `{ fragment, words }`, gives
+ * its words as their object (an index built before, live while the new one is written).
+ */
+export function readPlaces(text) {
+  const end = text.indexOf('\n')
+  if (end < 0) return JSON.parse(text)
+  return { fragment: JSON.parse(text.slice(0, end)), words: text.slice(end) }
+}
+
+/**
+ * The words of a page (`words`, as readPlaces gives them) that start with any of `stems`, with
+ * their places: { word: places }, in the order of the page's words. In the text, a word's line is found by its start, and only the
+ * lines found are parsed (JSON escapes each character apart, so a word's escaped form starts with
+ * its stem's).
+ */
+export function wordsStarting(words, stems) {
+  // No prototype: a word may be "__proto__".
+  const found = Object.create(null)
+  if (typeof words !== 'string') {
+    for (const word in words) if (stems.some((stem) => word.startsWith(stem))) found[word] = words[word]
+    return found
+  }
+  for (const stem of stems) {
+    const start = `\n${JSON.stringify(stem).slice(0, -1)}`
+    for (let at = words.indexOf(start); at >= 0; at = words.indexOf(start, at + 1)) {
+      const end = words.indexOf('\n', at + 1)
+      const line = words.slice(at + 1, end < 0 ? undefined : end)
+      // The places are numbers and commas: the word's string ends at the last quote.
+      const quote = line.lastIndexOf('"')
+      found[JSON.parse(line.slice(0, quote + 1))] ??= line
+        .slice(quote + 1)
+        .split(',')
+        .map(Number)
+    }
+  }
+  return found
+}
+
+/**
+ * The places of the query's terms (`stems`) among a page's words (`words`, as readPlaces gives
+ * them: each word's places, a list of positions counted from the weight before them, a weight w
+ * given as -(w + 1)), as Pagefind weighs them: [{ location, weight, balanced }], by location.
  */
 export function weightedPlaces(words, stems) {
   const stemBytes = stems.map(bytes)
   // Per place, per term: the first word of the term there, its weight and length bonus.
   const at = new Map()
-  for (const word in words) {
+  const found = wordsStarting(words, stems)
+  for (const word in found) {
     let terms
     for (const [i, stem] of stems.entries()) if (word.startsWith(stem)) (terms ??= []).push(i)
     if (!terms) continue
@@ -32,7 +74,7 @@ export function weightedPlaces(words, stems) {
     const bonuses = terms.map((term) => Math.fround(lengthBonus(length - stemBytes[term])))
     let weight = UNIT
     let position = 0
-    for (const n of words[word]) {
+    for (const n of found[word]) {
       if (n < 0) {
         weight = -n - 1
         position = 0

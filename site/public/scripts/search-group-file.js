@@ -108,7 +108,8 @@ function startsWith(bytes, start, length, want) {
  */
 
 /**
- * Reads a list readGroupWords found into `into` (`{ pages, weights, fields }`, typed arrays, grown
+ * The reference reader of a list's pages (the ranking reads them in its own loop, sumPacked in
+ * search-rank.js, which the tests compare with this). Reads a list readGroupWords found into `into` (`{ pages, weights, fields }`, typed arrays, grown
  * when too short): per page its number (the differences summed), weight and field bits. Returns
  * how many pages.
  * @param {PackedList} list
@@ -129,8 +130,13 @@ export function unpackList(list, into) {
   return count
 }
 
+/** Moves where varint reads next to `to`: the ranking reads a list's pages itself (search-rank.js, sumPacked). */
+export function seek(to) {
+  at = to
+}
+
 /** The unsigned LEB128 varint at `at`, which moves past it (0 past the end of `bytes`). */
-function varint(bytes) {
+export function varint(bytes) {
   let byte = bytes[at++]
   if (byte < 0x80) return byte
   if (byte === undefined) return 0

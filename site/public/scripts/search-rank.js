@@ -18,7 +18,7 @@
 //   where two terms match there, doubles its weight): its score needs the places, which the
 //   scores do not keep.
 
-import { grow, unpackList } from './search-group-file.js'
+import { seek, varint } from './search-group-file.js'
 import { Ranked } from './search-ranked.js'
 
 export { Ranked }
@@ -197,19 +197,55 @@ export class Ranking {
 // compiling than running them.
 
 /** Adds one word's list, which counts as `c` (Ranking.countOf), to a shard's sums. */
-function sumList(list, c, { on, partial, inField, norms, terms, fieldCount }) {
-  const { k1 } = WEIGHTS
-  const n = readList(list)
-  const { pages: at, weights, fields } = scratch
+function sumList(list, c, sums) {
+  if (Array.isArray(list)) sumArray(list, c, sums)
+  else sumPacked(list, c, sums)
+}
+
+/**
+ * sumList for a group file's list, its pages read where they lie (search-group-file.js tells
+ * the layout): reading them into arrays first took twice as long.
+ */
+function sumPacked(
+  { bytes, at, count, unit, fields: hasFields },
+  c,
+  { on, partial, inField, norms, terms, fieldCount },
+) {
+  const k = WEIGHTS.k1 + 1
   const { lengthed, bonus, term, fieldTerm } = c
   const others = c.on.length > 1 ? c.on : undefined
-  for (let i = 0; i < n; i++) {
-    const page = at[i]
-    on[page * terms + term] = 1
-    if (others) for (const other of others) on[page * terms + other] = 1
-    const weighted = weights[i] * lengthed
-    if (weighted > 0) partial[page * terms + term] += (((k1 + 1) * weighted) / (norms[page] + weighted)) * bonus
-    const mask = fields[i]
+  seek(at)
+  let page = 0
+  for (let i = 0; i < count; i++) {
+    // The difference from the page before, times two, plus one if a weight follows.
+    const step = varint(bytes)
+    page += Math.floor(step / 2)
+    const weighted = (step % 2 === 1 ? varint(bytes) * unit : unit) * lengthed
+    const slot = page * terms
+    on[slot + term] = 1
+    if (others) for (const other of others) on[slot + other] = 1
+    if (weighted > 0) partial[slot + term] += ((k * weighted) / (norms[page] + weighted)) * bonus
+    if (hasFields) {
+      const mask = varint(bytes)
+      for (let f = 0; mask >> f; f++) if (mask & (1 << f)) inField[(page * fieldCount + f) * terms + fieldTerm] += 1
+    }
+  }
+}
+
+/** sumList for a score file's list: page (the difference from the one before), weight, fields, … */
+function sumArray(list, c, { on, partial, inField, norms, terms, fieldCount }) {
+  const k = WEIGHTS.k1 + 1
+  const { lengthed, bonus, term, fieldTerm } = c
+  const others = c.on.length > 1 ? c.on : undefined
+  let page = 0
+  for (let i = 0; i < list.length; i += 3) {
+    page += list[i]
+    const weighted = list[i + 1] * lengthed
+    const slot = page * terms
+    on[slot + term] = 1
+    if (others) for (const other of others) on[slot + other] = 1
+    if (weighted > 0) partial[slot + term] += ((k * weighted) / (norms[page] + weighted)) * bonus
+    const mask = list[i + 2]
     for (let f = 0; mask >> f; f++) if (mask & (1 << f)) inField[(page * fieldCount + f) * terms + fieldTerm] += 1
   }
 }
@@ -233,24 +269,4 @@ function rankShard(s, pages, fields, { on, partial, inField }, idfs, ranked) {
       }
     ranked.push(s, page, total)
   }
-}
-
-// The pages of the list being read (readList), in arrays reused from list to list.
-const scratch = { pages: new Int32Array(0), weights: new Float64Array(0), fields: new Int32Array(0) }
-
-/**
- * Reads a list into `scratch`: a score file's array, or a group file's list (search-group-file.js).
- * Returns its length.
- */
-function readList(list) {
-  if (!Array.isArray(list)) return unpackList(list, scratch)
-  const count = list.length / 3
-  if (scratch.pages.length < count) grow(scratch, count)
-  let page = 0
-  for (let i = 0; i < count; i++) {
-    scratch.pages[i] = page += list[i * 3]
-    scratch.weights[i] = list[i * 3 + 1]
-    scratch.fields[i] = list[i * 3 + 2]
-  }
-  return count
 }
