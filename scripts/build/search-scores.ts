@@ -16,7 +16,8 @@
  * result is one file: `places/<index hash>/<page>.pf_places`, gzip of the fragment's JSON on one
  * line, then a line per word, `"word"places` (search-places.ts: the places as the word index
  * lists them, a variant's after its word's), the folder named by the hash Pagefind names the
- * index by, so that a page's URL changes with the index. The browser reads the score files merged per group of shards (search-groups.ts).
+ * index by, so that a page's URL changes with the index. The browser reads the score files
+ * merged per group of shards (search-groups.ts).
  *
  * Pages are numbered by SHA-256 of their slugs: each record carries its number as the `page`
  * filter (search-shard-worker.ts), which also lets the browser ask Pagefind for the excerpts of

@@ -28,9 +28,9 @@ export function readPlaces(text) {
 
 /**
  * The words of a page (`words`, as readPlaces gives them) that start with any of `stems`, with
- * their places: { word: places }, in the order of the page's words. In the text, a word's line is found by its start, and only the
- * lines found are parsed (JSON escapes each character apart, so a word's escaped form starts with
- * its stem's).
+ * their places: { word: places }, in the order of the page's words. In the text, a word's line
+ * is found by its start, and only the lines found are parsed (JSON escapes each character apart,
+ * so a word's escaped form starts with its stem's).
  */
 export function wordsStarting(words, stems) {
   // No prototype: a word may be "__proto__".

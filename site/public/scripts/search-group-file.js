@@ -108,8 +108,9 @@ function startsWith(bytes, start, length, want) {
  */
 
 /**
- * The reference reader of a list's pages (the ranking reads them in its own loop, sumPacked in
- * search-rank.js, which the tests compare with this). Reads a list readGroupWords found into `into` (`{ pages, weights, fields }`, typed arrays, grown
+ * A list's pages as arrays, for reading a list whole (the ranking reads them in its own loop,
+ * sumPacked in search-rank.js; the browser test checks its results against the score files').
+ * Reads a list readGroupWords found into `into` (`{ pages, weights, fields }`, typed arrays, grown
  * when too short): per page its number (the differences summed), weight and field bits. Returns
  * how many pages.
  * @param {PackedList} list
