@@ -16,7 +16,7 @@ const SOURCE = /\.(ts|mts|js|mjs)$/
  * Bare specifiers of value imports: static imports and re-exports (`import type` / `export type`
  * are erased and load nothing), side-effect imports and dynamic imports.
  */
-export function bareImports(text: string): string[] {
+function bareImports(text: string): string[] {
   const found: string[] = []
   const patterns = [
     /^\s*(?:import|export)\s+(?!type\s)[^'"]*?\sfrom\s*['"]([^'"]+)['"]/gm,
@@ -29,7 +29,11 @@ export function bareImports(text: string): string[] {
 }
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
-const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/')
+const packageOf = (spec: string) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/')
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -39,7 +43,9 @@ function sources(dir: string): string[] {
 
 describe('declared imports', () => {
   const declared = new Set(
-    Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: object }).dependencies),
+    Object.keys(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: object }).dependencies,
+    ),
   )
 
   it('imports in the service only packages its dependencies declare', () => {
