@@ -130,7 +130,7 @@ export function mcpExchange(deps: {
     const direct = answerDirectly(req, message)
     if (direct) return sendDirect(res, direct, extra)
 
-    const request = webRequestOf(req, origin)
+    const request = webRequestOf(req, origin, call.target)
     const options = { parsedBody: message }
     if (!(await isLegacyRequest(request, message)))
       return sendWebResponse(res, await modern.fetch(request, options), extra)

@@ -7,6 +7,7 @@ import type { TokenService } from '../auth/tokens.ts'
 import type { Principal } from '../http/bearer.ts'
 import type { LogError } from '../http/errors-middleware.ts'
 import type { ReadInput } from '../http/read-path.ts'
+import type { RequestTarget } from '../http/request-target.ts'
 import type { Store } from '../store/store.ts'
 import type { Json, OperationContext } from './openapi-parts.ts'
 
@@ -70,6 +71,8 @@ export interface ActionCall {
   req: IncomingMessage
   res: ServerResponse
   principal: Principal
+  /** The path and query of its target, parsed (never the raw request line: http/request-target.ts). */
+  target: RequestTarget
   /** Name/value pairs every answer to it carries (the pipeline's, the budget's): pass them to writeHead. */
   headers: readonly string[]
 }
