@@ -31,6 +31,8 @@ export interface ActionContext {
   openapi: object
   /** Where failures that are not a client's mistake are reported, for handlers that answer them themselves. */
   logError: LogError
+  /** Where a refusal that its answer explains is noted: one info line with its code, never a stack. */
+  logRefusal(refusal: { code: string | number; message: string }, context: { method: string; path: string }): void
   /** Records per OAI-PMH list answer; OAI_LIMITS.pageSize unless given. */
   oaiPageSize?: number
 }
