@@ -113,10 +113,13 @@ describe('hostile messages to /mcp', () => {
       .set({ Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...headers })
       .send(body)
   const nested = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`
+  /** A list_posts call whose limit is `limit`, raw JSON. */
+  const listPosts = (id: number, limit: string) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"list_posts","arguments":{"limit":${limit}}}}`
   const READABLE = /^Invalid params[^[{]*$/
 
   it('refuses a message nested deeper than 8 levels with -32602, on the direct path and the SDK’s', async () => {
-    const deepArguments = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_posts","arguments":{"limit":${nested(5000)}}}}`
+    const deepArguments = listPosts(7, nested(5000))
     const deepMeta = `{"jsonrpc":"2.0","id":"m","method":"tools/list","params":{"_meta":{"x":${nested(30_000)}}}}`
     for (const [body, id] of [
       [deepArguments, 7],
@@ -132,8 +135,7 @@ describe('hostile messages to /mcp', () => {
       expect(res.body.error.message).toContain('deeper than 8 levels')
     }
     // Eight levels are a message's own: params, arguments and a value within them.
-    const eight = `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"list_posts","arguments":{"limit":${nested(5)}}}}`
-    const res = await post(eight)
+    const res = await post(listPosts(8, nested(5)))
     expect(res.status).toBe(200)
     expect(res.body.result).toMatchObject({ isError: true })
     expect(errors).toEqual([])
