@@ -81,6 +81,7 @@ export function createApp(deps: AppDeps): RequestListener {
     onIssued: (kind) => deps.metrics?.issued.inc({ kind }),
     openapi: buildOpenApiDocument(deps.baseUrl),
     logError,
+    logRefusal: (refusal, context) => deps.logger?.info({ ...context, refusal }, 'request refused'),
     ...(deps.oaiPageSize === undefined ? {} : { oaiPageSize: deps.oaiPageSize }),
   }
   const limits = deps.rateLimits

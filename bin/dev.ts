@@ -101,7 +101,7 @@ try {
     watchIndex: false,
     wrap: (app) =>
       previewListener(app, live, join(liveLink, 'site'), {
-        https: config.baseUrl.startsWith('https:'),
+        baseUrl: config.baseUrl,
         beforeApi: freshIndex,
       }),
   })

@@ -25,13 +25,16 @@ export function bodyFields(body: unknown): Fields {
   if (body === undefined) return {}
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new ServiceError('invalid_request', 'The request body must be an object of fields.')
-  if (depth(body) > MAX_JSON_DEPTH)
+  if (nestsTooDeep(body))
     throw new ServiceError('invalid_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`)
   return body as Fields
 }
 
-/** No request of this API needs more than a flat object; deep nesting is refused early. */
-const MAX_JSON_DEPTH = 8
+/** No request of this API (nor an MCP message) needs more than a few levels; deep nesting is refused early. */
+export const MAX_JSON_DEPTH = 8
+
+/** Whether a parsed JSON body nests objects or arrays deeper than MAX_JSON_DEPTH (counted without recursion). */
+export const nestsTooDeep = (body: unknown): boolean => depth(body) > MAX_JSON_DEPTH
 
 function depth(value: unknown): number {
   let max = 0

@@ -1,10 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import parseurl from 'parseurl'
 import { ServiceError } from '../errors.ts'
 import { requestIdOf, type RequestLog } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts'
 import { sendError, type LogError } from './errors-middleware.ts'
+import { ASTERISK, originForm, requestTarget } from './request-target.ts'
 import { routeTable, type Routed } from './route-table.ts'
 
 /** One request on its way through the pipeline: what every stage may read or add to. */
@@ -13,6 +13,8 @@ export interface Exchange {
   res: ServerResponse
   /** Name/value pairs the answer carries, whatever it is: constant ones, request id, CORS, a budget's. */
   headers: string[]
+  /** The path of the request's target, as sent (request-target.ts). */
+  path: string
   /** The query string, unparsed (reads that look at it parse it). */
   search: string | null
   /** The request id of the log line, when requests are logged. */
@@ -60,24 +62,47 @@ interface Built extends PipelineDeps {
  */
 export function pipeline(deps: PipelineDeps): RequestListener {
   const built: Built = { ...deps, find: routeTable(deps.rows), cors: Object.entries(CORS_HEADERS).flat() }
-  return (req, res) => travel(built, req, res)
+  return (req, res) => {
+    // The last line of defence: whatever a request holds, a throw answers that request, never
+    // ends the process (every stage's own refusals and failures are answered before this).
+    try {
+      travel(built, req, res)
+    } catch (err) {
+      if (res.headersSent) res.destroy()
+      else sendError(req, res, err, built.logError)
+    }
+  }
 }
 
 /** One request, from its arrival to its log line. */
 function travel(p: Built, req: IncomingMessage, res: ServerResponse) {
   const started = performance.now()
-  const url = parseurl(req)
-  const path = url?.pathname ?? '/'
-  const search = typeof url?.query === 'string' ? url.query : null
-  // null: the path does not decode, refused below; undefined: not the table's (the site's).
-  const place = decodes(path) ? p.find(req.method!, path) : null
+  const target = requestTarget(req.url ?? '')
+  const path = typeof target === 'object' ? target.path : ''
+  const search = typeof target === 'object' ? target.search : null
+  // Every later reader of req.url (Express, the static site, the logs) sees the origin-form only.
+  if (typeof target === 'object') req.url = originForm(target)
+  // null: a target that is no path or a path that does not decode, refused below; undefined: not
+  // the table's (the site's).
+  const place = typeof target === 'object' && decodes(path) ? p.find(req.method!, path) : null
   // Pages carry the pages' security headers; the table's other answers are documents for programs.
   const headers = [...(place && !('row' in place && place.row.page) ? p.apiHeaders : p.constantHeaders)]
   const id = p.requestLog ? requestIdOf(req) : undefined
   if (id) headers.push('X-Request-Id', id)
   if (p.accepting && !p.accepting()) headers.push('Connection', 'close')
-  const ex: Exchange = { req, res, headers, search, id, started }
-  if (place === null) return refuse(p, ex, 'unmatched', new ServiceError('invalid_request', MALFORMED_PATH))
+  const ex: Exchange = { req, res, headers, path, search, id, started }
+  if (target === ASTERISK && req.method === 'OPTIONS') {
+    // RFC 9110 §9.3.7: OPTIONS * asks about the server as a whole; it has nothing more to say.
+    res.writeHead(204, headers).end()
+    return record(p, ex, 'unmatched', 204)
+  }
+  if (place === null)
+    return refuse(
+      p,
+      ex,
+      'unmatched',
+      new ServiceError('invalid_request', typeof target === 'object' ? MALFORMED_PATH : NOT_A_PATH),
+    )
 
   if (!place) {
     for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
@@ -117,6 +142,8 @@ function travel(p: Built, req: IncomingMessage, res: ServerResponse) {
 }
 
 const MALFORMED_PATH = 'The path has malformed percent-encoding (RFC 3986 §2.1); escape "%" as %25.'
+const NOT_A_PATH =
+  'The request target is not a path this server answers (RFC 9112 §3.2): send /path?query, or an http(s) URL.'
 
 /** Answers a refusal made before any row's stages, and records it. */
 function refuse(p: Built, ex: Exchange, route: string, err: unknown): void {

@@ -146,7 +146,13 @@ function exchangeAnswer(e: Endpoint, action: ExchangeAction, resource: Resource 
     const fail = failure(ex, parts.logError, done)
     const answer = (principal: Principal) => {
       if (budget) drawRead(budget, principal, ex.req, parts, pushTo(ex))
-      const answered = handle({ req: ex.req, res: ex.res, principal, headers: ex.headers })
+      const answered = handle({
+        req: ex.req,
+        res: ex.res,
+        principal,
+        target: { path: ex.path, search: ex.search },
+        headers: ex.headers,
+      })
       if (answered instanceof Promise) answered.then(() => done(ex.res.statusCode), fail)
       else done(ex.res.statusCode)
     }

@@ -1,17 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
   createMcpHandler,
+  isJsonContentType,
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server'
 import express from 'express'
-import typeis from 'type-is'
 import type { Scope } from '../auth/policy.ts'
 import { BODY_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { hasScope, insufficientScope, type Principal } from '../http/bearer.ts'
-import { JSON_TYPES } from '../http/forms.ts'
+import { JSON_TYPES, MAX_JSON_DEPTH, nestsTooDeep } from '../http/forms.ts'
 import type { ActionCall } from '../routes/action.ts'
 import { directAnswerer } from './direct.ts'
 import { RPC_CODES } from './rpc-error.ts'
@@ -73,11 +73,15 @@ export function originCheck(baseUrl: string): (req: IncomingMessage) => void {
  * -32600 invalid request), answered as JSON-RPC with HTTP 400 (MCP 2026-07-28, Streamable HTTP,
  * Server Validation), not with the REST error envelope: a client of /mcp reads JSON-RPC.
  */
-function rpcRefusal(call: ActionCall, status: number, code: number, message: string): void {
-  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }))
+function rpcRefusal(call: ActionCall, status: number, code: number, message: string, id: unknown = null): void {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: idOf(id), error: { code, message } }))
   const headers = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)]
   call.res.writeHead(status, [...call.headers, 'Cache-Control', 'no-store', ...headers]).end(body)
 }
+
+/** A request's id as a response may echo it (JSON-RPC 2.0 §5: a string or a number, else null). */
+const idOf = (id: unknown): string | number | null =>
+  typeof id === 'string' || Number.isSafeInteger(id) ? (id as string | number) : null
 
 /**
  * POST /mcp: one JSON-RPC message, answered by the official SDK (v2) from a fresh server of the
@@ -107,7 +111,9 @@ export function mcpExchange(deps: {
 
   return async function handleMcp(call: ActionCall): Promise<void> {
     const { req, res, principal } = call
-    if (!typeis(req, JSON_TYPES))
+    // The SDK's own test of the media type (application/json, with any parameters), so that the
+    // direct answer takes exactly what the SDK would (MCP, Streamable HTTP: the body is JSON).
+    if (!isJsonContentType(req.headers['content-type']))
       throw new ServiceError('unsupported_media_type', 'Send one JSON-RPC message with Content-Type: application/json.')
     const read = await readMessage(req, res)
     if ('malformed' in read)
@@ -122,6 +128,16 @@ export function mcpExchange(deps: {
       )
     if (typeof message !== 'object' || message === null)
       return rpcRefusal(call, 400, RPC_CODES.invalidRequest, 'Invalid request: the body must be one JSON-RPC message.')
+    // The service's JSON depth limit, as on its other bodies: no MCP message here needs more.
+    if (nestsTooDeep(message))
+      return rpcRefusal(
+        call,
+        400,
+        RPC_CODES.invalidParams,
+        `Invalid params: the message nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays; ` +
+          'no message to this server needs more.',
+        (message as { id?: unknown }).id,
+      )
 
     const scope = scopeOf(message as { method?: unknown; params?: { name?: unknown } })
     if (!hasScope(principal, scope)) throw insufficientScope(scope, deps.resourceMetadataUrl)
@@ -130,7 +146,7 @@ export function mcpExchange(deps: {
     const direct = answerDirectly(req, message)
     if (direct) return sendDirect(res, direct, extra)
 
-    const request = webRequestOf(req, origin)
+    const request = webRequestOf(req, origin, call.target)
     const options = { parsedBody: message }
     if (!(await isLegacyRequest(request, message)))
       return sendWebResponse(res, await modern.fetch(request, options), extra)

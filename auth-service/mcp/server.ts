@@ -1,4 +1,4 @@
-import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server'
+import type { CallToolResult, Server, Tool } from '@modelcontextprotocol/server'
 import { LRUCache } from 'lru-cache'
 import type { PostIndex, PreparedBody } from '../../post-index/post-index.ts'
 import { MCP_LIMITS } from '../defaults.ts'
@@ -6,6 +6,7 @@ import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 import type { LogError } from '../http/errors-middleware.ts'
 import type { ActionContext } from '../routes/action.ts'
 import { PROTOCOL_VERSIONS } from './protocol.ts'
+import { RefusingServer } from './refusals.ts'
 import { articleResources } from './resources.ts'
 import { RPC_CODES, RpcError } from './rpc-error.ts'
 import type { ArticleTool, ToolDocument } from './article-tool.ts'
@@ -165,8 +166,9 @@ function buildFactory(ctx: ActionContext, logError: LogError): McpServerFactory 
     create() {
       // The SDK's low-level Server, which it keeps for this case, rather than McpServer: the tool
       // list is served as written (JSON Schema 2020-12 from the model, in a stable order) and
-      // arguments are checked by our own rules, so their refusals read as the REST API's.
-      const server = new Server(SERVER_INFO, {
+      // arguments are checked by our own rules, so their refusals read as the REST API's; the
+      // SDK's own refusals of params read as sentences (refusals.ts).
+      const server = new RefusingServer(SERVER_INFO, {
         capabilities: CAPABILITIES,
         instructions: INSTRUCTIONS,
         supportedProtocolVersions: [...PROTOCOL_VERSIONS],

@@ -7,6 +7,7 @@ import type { TokenService } from '../auth/tokens.ts'
 import type { Principal } from '../http/bearer.ts'
 import type { LogError } from '../http/errors-middleware.ts'
 import type { ReadInput } from '../http/read-path.ts'
+import type { RequestTarget } from '../http/request-target.ts'
 import type { Store } from '../store/store.ts'
 import type { Json, OperationContext } from './openapi-parts.ts'
 
@@ -30,6 +31,8 @@ export interface ActionContext {
   openapi: object
   /** Where failures that are not a client's mistake are reported, for handlers that answer them themselves. */
   logError: LogError
+  /** Where a refusal that its answer explains is noted: one info line with its code, never a stack. */
+  logRefusal(refusal: { code: string | number; message: string }, context: { method: string; path: string }): void
   /** Records per OAI-PMH list answer; OAI_LIMITS.pageSize unless given. */
   oaiPageSize?: number
 }
@@ -70,6 +73,8 @@ export interface ActionCall {
   req: IncomingMessage
   res: ServerResponse
   principal: Principal
+  /** The path and query of its target, parsed (never the raw request line: http/request-target.ts). */
+  target: RequestTarget
   /** Name/value pairs every answer to it carries (the pipeline's, the budget's): pass them to writeHead. */
   headers: readonly string[]
 }

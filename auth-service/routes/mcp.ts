@@ -1,5 +1,5 @@
-import { ProtocolError } from '@modelcontextprotocol/server'
 import { mcpExchange } from '../mcp/http.ts'
+import { refusalOf } from '../mcp/refusals.ts'
 import { mcpServerFactory } from '../mcp/server.ts'
 import { READ_ERRORS, error, json, ref } from './openapi-parts.ts'
 import type { ExchangeAction } from './action.ts'
@@ -41,7 +41,8 @@ export const mcp: ExchangeAction = {
       '202': { description: 'A notification was accepted.' },
       '400': {
         description:
-          'Not one JSON-RPC message (-32700 bad JSON, -32600 a batch), an unsupported protocol version ' +
+          'Not one JSON-RPC message (-32700 bad JSON, -32600 a batch), a message nested deeper than 8 levels ' +
+          '(-32602), an unsupported protocol version ' +
           '(-32022, with the supported ones), an invalid 2026 `_meta` envelope (-32602), or an Mcp-Method / ' +
           'Mcp-Name header that disagrees with the body (-32020).',
         content: json(ref('McpRefusal')),
@@ -61,7 +62,7 @@ export const mcp: ExchangeAction = {
         }),
       },
       '406': { description: 'Accept must list application/json and text/event-stream.', content: json(message) },
-      '415': error('The body is not JSON.', ['unsupported_media_type']),
+      '415': error('The Content-Type is not application/json.', ['unsupported_media_type']),
       '503': READ_ERRORS['503'],
     },
   }),
@@ -70,9 +71,11 @@ export const mcp: ExchangeAction = {
       servers: mcpServerFactory(ctx, ctx.logError),
       resourceMetadataUrl: ctx.url('getMcpProtectedResourceMetadata'),
       baseUrl: ctx.baseUrl,
-      // A refusal of a request is the client's mistake, answered; anything else is the service's.
+      // A refusal of a request is the client's mistake, answered and noted; anything else is the service's.
       onerror: (e) => {
-        if (!(e instanceof ProtocolError)) ctx.logError(e, { method: 'POST', path: '/mcp' })
+        const refusal = refusalOf(e)
+        if (refusal) ctx.logRefusal(refusal, { method: 'POST', path: '/mcp' })
+        else ctx.logError(e, { method: 'POST', path: '/mcp' })
       },
     })
   },

@@ -29,6 +29,13 @@ export interface LiveReload {
 
 const CLIENT = readFileSync(new URL('./client.js', import.meta.url), 'utf8')
 const HEARTBEAT_MS = 15_000
+/**
+ * Open event streams at most: a writer has a few tabs open (a browser holds six connections per
+ * host over HTTP/1.1), and each stream holds a socket for as long as it lasts.
+ */
+export const MAX_STREAMS = 32
+/** The Retry-After of a stream refused at the cap: the browser's EventSource does not retry it. */
+const RETRY_AFTER_SECONDS = 5
 
 /** Server-Sent Events to open pages: the current state on connect, then each change. */
 export function createLiveReload(initial: PreviewState): LiveReload {
@@ -49,6 +56,10 @@ export function createLiveReload(initial: PreviewState): LiveReload {
       return true
     }
     if (path === EVENTS_PATH && req.method === 'GET') {
+      if (clients.size >= MAX_STREAMS) {
+        refuseStream(res)
+        return true
+      }
       res.writeHead(200, {
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-store',
@@ -78,4 +89,21 @@ export function createLiveReload(initial: PreviewState): LiveReload {
       clients.clear()
     },
   }
+}
+
+/** 503 beyond MAX_STREAMS (RFC 9110 §15.6.4), saying why: the other streams are still served. */
+function refuseStream(res: ServerResponse): void {
+  const body = JSON.stringify({
+    error: 'temporarily_unavailable',
+    error_description:
+      `The preview already serves ${MAX_STREAMS} live-reload streams, its most: ` +
+      'close some of its tabs, then reload this page.',
+  })
+  res.writeHead(503, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'Retry-After': String(RETRY_AFTER_SECONDS),
+  })
+  res.end(body)
 }

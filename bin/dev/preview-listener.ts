@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs'
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import { requestTarget } from '../../auth-service/http/request-target.ts'
 import { securityHeaderList } from '../../auth-service/http/security-headers.ts'
+import { hostCheck, refuseHost } from './host-check.ts'
 import { injectIntoPages } from './inject.ts'
 import { CLIENT_PATH, type LiveReload } from './live-reload.ts'
 
@@ -8,23 +10,32 @@ import { CLIENT_PATH, type LiveReload } from './live-reload.ts'
  * The preview's origin: the service's own app, with the live-reload routes in front and the
  * client script added to its pages. Before any build has succeeded there is no site to serve,
  * so pages get a short placeholder that shows the problems and reloads once a build lands.
+ * Only requests that name the preview by a loopback name or BASE_URL's host are answered
+ * (host-check.ts).
  */
 export function previewListener(
   app: RequestListener,
   live: LiveReload,
   siteDir: string,
   options: {
-    https: boolean /** Awaited before an API request: the preview loads the index lazily. */
+    /** BASE_URL: its scheme chooses the pages' headers, its host is a name the preview answers to. */
+    baseUrl: string
+    /** Awaited before an API request: the preview loads the index lazily. */
     beforeApi?: () => Promise<void>
   },
 ): RequestListener {
   const clientTag = (build: string, page = '') =>
     `<script src="${CLIENT_PATH}" data-build="${escapeAttribute(build)}" data-page="${page}" defer></script>`
   const inject = injectIntoPages(clientTag, () => live.state().build)
-  const headers = securityHeaderList(options)
+  const headers = securityHeaderList({ https: options.baseUrl.startsWith('https:') })
+  const named = hostCheck(options.baseUrl)
 
   return (req, res) => {
-    const path = new URL(req.url ?? '/', 'http://preview').pathname
+    if (!named(req)) return refuseHost(req, res, options.baseUrl)
+    const target = requestTarget(req.url ?? '')
+    // A target that is no path is the app's to refuse (a 400), as under npm start.
+    if (typeof target !== 'object') return app(req, res)
+    const path = target.path
     if (live.handle(req, res, path)) return
     if (wantsPage(req) && !existsSync(siteDir)) return placeholder(res, headers, clientTag(live.state().build))
     if (options.beforeApi && path.startsWith('/api/')) {

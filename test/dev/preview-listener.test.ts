@@ -27,7 +27,10 @@ describe('the preview in front of the service', () => {
     const deps = await testDeps({ baseUrl: 'http://localhost:4321' })
     const app = createApp({ ...deps, siteDir })
     live = createLiveReload({ build: 'build-1', problems: [] })
-    servers.push(createServer(previewListener(app, live, siteDir, { https: false })), createServer(app))
+    servers.push(
+      createServer(previewListener(app, live, siteDir, { baseUrl: 'http://localhost:4321' })),
+      createServer(app),
+    )
     origin = await listen(servers[0]!)
     plainOrigin = await listen(servers[1]!)
   })
@@ -134,7 +137,7 @@ describe('the preview in front of the service', () => {
     const deps = await testDeps({ baseUrl: 'http://localhost:4321' })
     const missing = join(siteDir, 'no-build-yet')
     const server = createServer(
-      previewListener(createApp({ ...deps, siteDir: missing }), live, missing, { https: false }),
+      previewListener(createApp({ ...deps, siteDir: missing }), live, missing, { baseUrl: 'http://localhost:4321' }),
     )
     const at = await listen(server)
     try {

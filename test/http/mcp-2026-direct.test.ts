@@ -67,14 +67,17 @@ describe('the direct answer of a 2026-07-28 tools/call', () => {
       [{ ...call, extra: true }, plain, 400],
       [message('tools/call', { name: 'no_such_tool', arguments: {} }), headersOf('tools/call', 'no_such_tool'), 200],
     ]
+    const linesOf = (msg: string) => logs.filter((l) => JSON.parse(l).msg === msg).length
     for (const [body, headers, status] of cases) {
       const label = `${JSON.stringify(body).slice(0, 160)} ${JSON.stringify(headers)}`
-      const lines = logs.length
+      const [lines, refusals] = [linesOf('request completed'), linesOf('request refused')]
       const res = await post(app, body, { ...headers, 'X-Request-Id': 'mcp-2026' })
       expect(res.status, label).toBe(status)
       expect(res.headers['content-type'], label).toMatch(/^application\/json/)
       expectFrame(res, label, 'mcp-2026')
-      expect(logs.length, label).toBe(lines + 1)
+      expect(linesOf('request completed'), label).toBe(lines + 1)
+      // What the SDK refuses is noted once more, as a refusal with its code.
+      expect(linesOf('request refused') - refusals, label).toBe(status === 400 ? 1 : 0)
     }
   })
 })

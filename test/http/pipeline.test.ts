@@ -4,6 +4,7 @@ import { agentToken, postExchange, registerAgent } from '../support/agent.ts'
 import { expectFrame, loggedApp } from '../support/logged-app.ts'
 import { testDeps } from '../support/index.ts'
 import { createApp } from '../../auth-service/app.ts'
+import { pipeline } from '../../auth-service/http/pipeline.ts'
 
 describe('the pipeline, on the reads of the API', () => {
   it('answers every read in full, success or refusal, with the same frame', async () => {
@@ -138,5 +139,30 @@ describe('the pipeline, on the reads of the API', () => {
       expect(res.body.error).toBe('server_error')
     }
     expect(logged.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('answers a throw in a request’s handling as a 500 for that request, and goes on serving', async () => {
+    const logged: unknown[] = []
+    const listener = pipeline({
+      rows: [
+        {
+          method: 'GET',
+          path: '/api/v1/boom',
+          answer() {
+            throw new Error('a bug reached by a request')
+          },
+        },
+      ],
+      constantHeaders: [],
+      apiHeaders: [],
+      logError: (err) => logged.push(err),
+      rest: (_req, res) => res.end('the site'),
+    })
+    const res = await request(listener).get('/api/v1/boom')
+    expect(res.status).toBe(500)
+    expect(res.body).toEqual({ error: 'server_error', error_description: expect.any(String) })
+    expect(JSON.stringify(res.body)).not.toContain('a bug')
+    expect(logged).toHaveLength(1)
+    expect((await request(listener).get('/')).text).toBe('the site')
   })
 })
