@@ -47,7 +47,7 @@ const CHECK = 'check quotes, brackets and indentation between the --- lines'
 function yamlProblem(doc: Document, error: YAMLError, lineOf: (offset: number) => number) {
   const at = error.pos[0]
   const opened = openedAt(doc, at)
-  if (opened && lineOf(opened.start) < lineOf(at)) {
+  if (opened && (lineOf(opened.start) < lineOf(at) || error.code === 'MISSING_CHAR')) {
     const what = opened.kind === 'quote' ? 'the quote' : 'the bracket'
     return {
       message: `the frontmatter is not valid YAML: ${what} opened on line ${lineOf(opened.start)} is not closed`,

@@ -195,3 +195,22 @@ describe('an ORCID iD written as a link', () => {
     ])
   })
 })
+
+describe('a YAML error in front matter', () => {
+  const problemOf = (yaml: string) => {
+    const read = readFrontMatter(`---\n${yaml}\n---\nBody.\n`)
+    return 'problem' in read ? read.problem.message : undefined
+  }
+
+  it('names the line of the file where the problem starts, not where the parser gave up', () => {
+    // The quote on line 2 swallows every line after it.
+    expect(problemOf('title: "Hello\ndescription: d\ndate: 2025-03-14\nauthor: A')).toBe(
+      'the frontmatter is not valid YAML: the quote opened on line 2 is not closed',
+    )
+    expect(problemOf('title: T\ntags: [a, b\ndate: 2025-03-14')).toBe(
+      'the frontmatter is not valid YAML: the bracket opened on line 3 is not closed',
+    )
+    expect(problemOf('title: T\ntitle: U')).toBe('the frontmatter is not valid YAML on line 3: Map keys must be unique')
+    expect(problemOf('- a list')).toBe('the frontmatter is not a set of fields')
+  })
+})
