@@ -33,6 +33,10 @@ export function dateProblem(text: string): string | undefined {
   const zone = m[8]
   if (zone && zone.length > 1 && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4)) > 59))
     return `has no time offset ${zone}`
+  // An offset may carry the instant past either end of the range (9999-12-31T23:00-05:00).
+  const time = toDate(text).getTime()
+  if (time < Date.parse(DATE_MIN) || time >= Date.parse(DATE_MAX) + 86_400_000)
+    return `is outside ${DATE_MIN} to ${DATE_MAX} in UTC`
   return undefined
 }
 

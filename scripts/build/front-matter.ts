@@ -48,10 +48,11 @@ function yamlProblem(doc: Document, error: YAMLError, lineOf: (offset: number) =
   const at = error.pos[0]
   const opened = openedAt(doc, at)
   if (opened && (lineOf(opened.start) < lineOf(at) || error.code === 'MISSING_CHAR')) {
-    const what = opened.kind === 'quote' ? 'the quote' : 'the bracket'
+    const [what, line] = [opened.kind === 'quote' ? 'the quote' : 'the bracket', lineOf(opened.start)]
+    const orEscape = opened.kind === 'quote' ? ", or escape a quote inside it (\\\" in \"…\", '' in '…')" : ''
     return {
-      message: `the frontmatter is not valid YAML: ${what} opened on line ${lineOf(opened.start)} is not closed`,
-      fix: `close it on line ${lineOf(opened.start)}${opened.kind === 'quote' ? ", or escape a quote inside it (\\\" in \"…\", '' in '…')" : ''}`,
+      message: `the frontmatter is not valid YAML: ${what} opened on line ${line} is not closed`,
+      fix: `close it on line ${line}${orEscape}`,
     }
   }
   // The library's message says where in the block; the writer reads lines of the file.

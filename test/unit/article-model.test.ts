@@ -107,7 +107,7 @@ describe('front-matter dates', () => {
     expect(Frontmatter.parse({ ...base, date: '2024-02-29' }).date.toISOString()).toBe('2024-02-29T00:00:00.000Z')
     expect(Frontmatter.parse({ ...base, date: DATE_MIN }).date.toISOString()).toBe(`${DATE_MIN}T00:00:00.000Z`)
     expect(Frontmatter.parse({ ...base, date: DATE_MAX }).date.toISOString()).toBe(`${DATE_MAX}T00:00:00.000Z`)
-    for (const date of ['-000001-01-01', '0999-12-31', '+010000-01-01', '2025-3-14', 'soon'])
+    for (const date of ['-000001-01-01', '0999-12-31', '+010000-01-01', '2025-3-14', 'soon', '9999-12-31T23:00-05:00'])
       expect(issuesOf({ date })[0]?.[0], date).toBe('date')
     // A time without an offset is UTC; with one, it is converted.
     const fm = Frontmatter.parse({ ...base, lastModified: '2025-04-02 10:30', changes: [] })
