@@ -1,6 +1,7 @@
 /**
  * `npm start`: builds when there is no build or it is older than the content or the site's
- * sources, then serves site and API from one process.
+ * sources, then serves site and API from one process. When that build fails and an older one
+ * exists, it says so and serves the older one; with no build at all, it exits.
  */
 import { spawnSync } from 'node:child_process'
 import { enableCompileCache } from 'node:module'
@@ -8,7 +9,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { loadConfig } from '../auth-service/config.ts'
 import { exitOnListenError } from '../auth-service/http/listen-error.ts'
-import { ROOT, buildEnv, computeInputs, isStale } from '../scripts/build-state.ts'
+import { ROOT, buildEnv, computeInputs, isStale, readBuildInfo } from '../scripts/build-state.ts'
 
 // The server's modules, loaded below, come from Node's compile cache after the first start
 // (bin/build.ts says why).
@@ -27,7 +28,14 @@ if (isStale(distDir, computeInputs(contentDir, baseUrl))) {
   // Told what to build for: without settings, the build would follow a server already running.
   const env = { ...process.env, BASE_URL: baseUrl, CONTENT_DIR: contentDir }
   const built = spawnSync(process.execPath, [join(ROOT, 'bin', 'build.ts')], { stdio: 'inherit', env })
-  if (built.status !== 0) process.exit(built.status ?? 1)
+  // A failed build lands nothing (scripts/build.ts): the previous build, if any, is still whole.
+  const previous = built.status !== 0 ? readBuildInfo(distDir, baseUrl, contentDir) : undefined
+  if (built.status !== 0 && !previous) process.exit(built.status ?? 1)
+  if (previous)
+    console.error(
+      `The build failed (above): serving the previous build, of ${previous.builtAt}, until one succeeds. ` +
+        'Fix what it names and run npm run build: this server picks the new build up without a restart.',
+    )
 }
 const { main } = await import('../auth-service/server.ts')
 await main().catch(exitOnListenError)

@@ -10,6 +10,8 @@ import { articleUrl } from './article-address.ts'
 import { DOI_RE, Doi } from './doi.ts'
 import { Author, AuthorWire, Change, ChangeWire, License, namesSeveral, toAuthorWire } from './research.ts'
 import { SLUG_MAX_LENGTH, SLUG_RE, Slug } from './slug.ts'
+import { DATE_MAX, DATE_MIN, calendarDate } from './calendar-date.ts'
+import { singleLine } from './text-rules.ts'
 
 /** Where a field is shown: the REST API, the feeds, MCP's tool results, the article page. */
 export type Place = 'api' | 'feeds' | 'mcp' | 'page'
@@ -52,13 +54,8 @@ export const Tag = z
   .max(TAG_MAX)
   .regex(SLUG_RE, 'tags are lowercase words joined by hyphens, like "machine-learning"')
 
-const dateField = (name: string, example: string) =>
-  z.coerce.date({
-    error: (issue) =>
-      issue.input === undefined ? `${name} is required, like ${example}` : `${name} must be a date, like ${example}`,
-  })
-
-const text = (max: number) => z.string().trim().min(1).max(max)
+const dateField = calendarDate
+const text = singleLine
 const isoDay = (record: Record_, name: string) => String(record[name]).slice(0, 10)
 
 export const ARTICLE_FIELDS = {
@@ -76,7 +73,7 @@ export const ARTICLE_FIELDS = {
     index: text(400),
   },
   date: {
-    doc: 'Publication date, YYYY-MM-DD.',
+    doc: `Publication date, YYYY-MM-DD, from ${DATE_MIN} to ${DATE_MAX}.`,
     shows: EVERYWHERE,
     examples: ['2025-07-09'],
     input: dateField('date', '2025-03-14'),
@@ -140,8 +137,8 @@ export const ARTICLE_FIELDS = {
       .string()
       .max(URL_MAX)
       .refine(
-        (v) => v.startsWith('/') || /^https?:\/\//.test(v),
-        'image must be a site path (/images/x.png) or an http(s) URL',
+        (v) => (v.startsWith('/') || /^https?:\/\//.test(v)) && !/[\s\p{Cc}]/u.test(v),
+        'image must be a site path (/images/x.png) or an http(s) URL, without spaces or line breaks',
       )
       .optional(),
     index: z.string().max(URL_MAX).optional(),

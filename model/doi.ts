@@ -4,9 +4,10 @@ import { z } from 'zod'
 /**
  * A DOI as the DOI Handbook spells it, `10.<registrant>/<suffix>`: the registrant is digits
  * (with optional `.`-separated subdivisions), the suffix any printable characters except
- * whitespace and the three that cannot sit verbatim in a BibTeX field (`{`, `}`, `\`).
+ * whitespace, control characters and the three that cannot sit verbatim in a BibTeX field
+ * (`{`, `}`, `\`).
  */
-export const DOI_PATTERN = '^10\\.\\d{4,9}(?:\\.\\d+)*/[^\\s{}\\\\]+$'
+export const DOI_PATTERN = '^10\\.\\d{4,9}(?:\\.\\d+)*/[^\\s{}\\\\\\x00-\\x1f\\x7f-\\x9f]+$'
 export const DOI_RE = new RegExp(DOI_PATTERN)
 export const DOI_EXAMPLE = '10.5555/12345678'
 

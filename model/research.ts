@@ -4,6 +4,8 @@
  */
 import SPDX_IDS from 'spdx-license-ids/index.json' with { type: 'json' }
 import { z } from 'zod'
+import { calendarDate } from './calendar-date.ts'
+import { singleLine } from './text-rules.ts'
 
 const ORCID_EXAMPLE = '0000-0002-1825-0097'
 export const ORCID_PATTERN = '^\\d{4}-\\d{4}-\\d{4}-\\d{3}[\\dX]$'
@@ -24,10 +26,16 @@ export function orcidChecksumHolds(id: string): boolean {
 /** The iD's page, `https://orcid.org/<id>`: the form ORCID asks every display and link to use. */
 export const orcidUrl = (id: string) => `https://orcid.org/${id}`
 
+/** The iD's page as people paste it (`https://orcid.org/<id>`): accepted, and read as the iD alone. */
+const ORCID_LINK = /^(?:https?:\/\/)?(?:www\.)?orcid\.org\/(?=[\dX-]+\/?$)/i
+
 const Orcid = z
   .string({ error: `orcid must be text like ${ORCID_EXAMPLE}` })
   .trim()
+  .overwrite((v) => v.replace(ORCID_LINK, '').replace(/\/$/, ''))
   .refine((v) => ORCID_RE.test(v), {
+    // The check digit is checked only on an iD of the right form: one error, the one to fix.
+    abort: true,
     error: (issue) =>
       /orcid\.org/i.test(String(issue.input))
         ? `orcid must be the iD alone, not a link, like ${ORCID_EXAMPLE}`
@@ -39,7 +47,7 @@ const Orcid = z
     params: { fix: 'copy the iD from the person’s page at https://orcid.org' },
   })
 
-const person = (maxName: number) => z.string().trim().min(1).max(maxName)
+const person = singleLine
 
 export const Author = z
   .object({
@@ -102,8 +110,8 @@ export function licenseUrl(id: string): string {
 
 export const Change = z
   .object({
-    date: z.coerce.date({ error: 'a change needs a date, like 2025-08-01' }),
-    note: z.string().trim().min(1).max(1000),
+    date: calendarDate('a change’s date', '2025-08-01'),
+    note: singleLine(1000),
   })
   .strict()
 

@@ -1,10 +1,11 @@
 /**
  * `npm run build`: validates and renders the articles (reusing the build cache), builds the
  * site's other pages with Astro, assembles the article pages from one template, writes the
- * markdown twins and the post index, and lands the result by swapping a link, so that a running
- * server never sees half a build. Then the site search index follows in a second swap.
+ * markdown twins, the post index and the site search index, and lands the result by swapping a
+ * link once every part is written, so that a running server never sees half a build, nor a build
+ * that failed (the previous one stays live).
  *
- * When only article bodies changed, the new article pages land first, with the list pages of the
+ * In the live preview (`landEarly`), edited article pages land first, with the list pages of the
  * live build; Astro then rebuilds the list pages (only if what they show changed).
  * CONTENT_DIR, BASE_URL and DIST_DIR choose what is built and where (scripts/build/dist.ts).
  */
@@ -15,7 +16,6 @@ import { appendable, keptEntries, writeIndexFile } from '../post-index/index-fil
 import { INDEX_FILES } from '../post-index/index-file.ts'
 import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
 import {
-  ROOT,
   buildEnv,
   buildSourcesFingerprint,
   computeInputs,
@@ -32,7 +32,6 @@ import { listArticleFiles, type ArticleMeta } from './build/content.ts'
 import {
   acquireLock,
   configKey,
-  linkBuckets,
   linkTree,
   newBuildDir,
   pruneBuilds,
@@ -48,8 +47,8 @@ import { manifestKey, manifestText } from './build/manifest-key.ts'
 import { memoryCap, planLine, planMemory } from './build/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './build/previous.ts'
 import { writeState } from './build/state-file.ts'
-import { groupBits, planGroups } from './build/search-groups.ts'
-import { planShards, searchUpToDate, writeSearchShards } from './build/search-shards.ts'
+import type { SearchState } from './build/search-shards.ts'
+import { searchStage } from './build/search-stage.ts'
 
 export { BuildError } from './build/errors.ts'
 export type { Renderer } from './build/entries.ts'
@@ -61,15 +60,15 @@ export interface BuildOptions {
   log?: (line: string) => void
   /** The markdown renderer; scripts/build/renderer.ts unless a test swaps in another configuration. */
   renderer?: Renderer
+  /**
+   * The live preview: when articles changed what the list pages show, their pages land before
+   * Astro rebuilds the lists, so a writer sees an edit sooner. Otherwise a build lands once,
+   * when every part of it (the search index too) is written.
+   */
+  landEarly?: boolean
   /** Articles per search shard, instead of what the memory plan chooses (tests). */
   shardArticles?: number
 }
-
-const PAGEFIND_VERSION = (
-  JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }
-).version
-/** Bump when what a search record holds, or a shard's files (its places), change: every shard is indexed again. */
-const SEARCH_RECORD_VERSION = 4
 
 const sha = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex')
 
@@ -138,7 +137,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     let indexWrittenIn: string | undefined
     // Each page's links to other articles, computed once for both assemblies.
     let links: ArticleLinks | undefined
-    const land = async (dir: string, id: string, state: BuildState) => {
+    const placeIndex = async (dir: string) => {
+      if (indexWrittenIn === dir) return
       if (indexWrittenIn) linkTopFiles(indexWrittenIn, dir)
       else {
         // An unchanged article's entry is the live index's, laid out by the same code.
@@ -153,6 +153,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         log(`post index written after ${since()}`)
       }
       indexWrittenIn = dir
+    }
+    const land = async (dir: string, id: string, state: BuildState) => {
+      await placeIndex(dir)
       writeState(dir, state)
       const info: BuildInfo = {
         ...inputs,
@@ -189,9 +192,13 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       return { ...files, ...links }
     }
 
+    const searching = searchStage(published, memory, renderer.version, distDir)
+    const reindex = (had: SearchState | null) => options.search !== false && searching.stale(had)
+
     let info: BuildInfo | undefined
-    // 1. Only the articles changed what Astro shows, with the same template: land them first.
-    if (prev && prev.state.templateKey === templateKey && prev.state.astroKey !== astroKey) {
+    // 1. The preview only: the articles changed what Astro shows, with the same template. Their
+    // pages land first, with the live list pages, and the lists follow.
+    if (options.landEarly && prev && prev.state.templateKey === templateKey && prev.state.astroKey !== astroKey) {
       const { id, dir } = startBuildDir()
       linkTree(join(prev.dir, 'site'), join(dir, 'site'))
       linkTemplates(prev.dir, dir)
@@ -200,13 +207,16 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       log(`article pages live after ${since()}`)
     }
 
-    // 2. The site: Astro's pages (reused when nothing Astro reads changed) and the article pages.
+    // 2. The site: Astro's pages (reused when nothing Astro reads changed), the article pages and
+    // the search index (only the shards whose articles changed are indexed). Nothing lands until
+    // every part is written: a build that fails anywhere leaves the live build as it was.
     {
       const { id, dir } = startBuildDir()
       const siteDir = join(dir, 'site')
+      const liveSearch = prev && join(prev.dir, 'site', 'pagefind')
       let search = prev?.state.search ?? null
       if (prev && prev.state.astroKey === astroKey) {
-        linkTree(join(prev.dir, 'site'), siteDir)
+        linkTree(join(prev.dir, 'site'), siteDir, reindex(search) ? new Set(['pagefind']) : undefined)
         linkTemplates(prev.dir, dir)
       } else {
         writeFileSync(join(dir, 'manifest.json'), manifestText(published))
@@ -227,12 +237,29 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         })
         renameSync(join(siteDir, 'article-template.html'), join(dir, 'template.html'))
         renameSync(join(siteDir, 'authorize-template.html'), join(dir, AUTHORIZE_TEMPLATE))
-        if (prev && existsSync(join(prev.dir, 'site', 'pagefind')))
-          linkTree(join(prev.dir, 'site', 'pagefind'), join(siteDir, 'pagefind'))
-        else search = null
+        if (!liveSearch || !existsSync(liveSearch)) search = null
+        else if (!reindex(search)) linkTree(liveSearch, join(siteDir, 'pagefind'))
         log(`site pages built after ${since()}`)
       }
       const files = await assemble(dir, id, readFileSync(join(dir, 'template.html'), 'utf8'))
+      await placeIndex(dir)
+      let counts: string | undefined
+      if (reindex(search)) {
+        // The shard processes read the cache only: the render workers and the articles' text are
+        // let go first, to bound the peak memory.
+        await pool.close()
+        collectGarbage()
+        const written = await searching.write({
+          outDir: join(siteDir, 'pagefind'),
+          liveDir: liveSearch,
+          live: search,
+          store: sharedStore(distDir, 'search', key, id),
+          log: (line) => log(`${line} after ${since()}`),
+        })
+        search = written.state
+        counts = written.counts
+        log(`search index written after ${since()} (${counts})`)
+      }
       info = await land(dir, id, {
         version: STATE_VERSION,
         templateKey,
@@ -246,39 +273,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         ...files,
       })
       log(`site live after ${since()}`)
-    }
-
-    // 3. The search index, in its own swap: only the shards whose articles changed are indexed.
-    // The shard processes read the cache only: the render workers and the articles' text are let
-    // go first, to bound the peak memory.
-    await pool.close()
-    collectGarbage()
-    const live = prev!
-    // Shard names carry their bits: with other bits, no shard matches and all are indexed.
-    const searchKey = sha(PAGEFIND_VERSION, renderer.version, `${SEARCH_RECORD_VERSION}`)
-    const shards = planShards(published, memory.shardBits, searchKey)
-    const groups = planGroups(shards, groupBits(published.length, memory.shardBits))
-    if (options.search !== false && !searchUpToDate(live.state.search, shards, groups)) {
-      const { id, dir } = startBuildDir()
-      linkTree(join(live.dir, 'site'), join(dir, 'site'), new Set(['pagefind']))
-      linkTemplates(live.dir, dir)
-      linkBuckets(live.dir, dir)
-      const written = await writeSearchShards({
-        outDir: join(dir, 'site', 'pagefind'),
-        previousDir: join(live.dir, 'site', 'pagefind'),
-        store: sharedStore(distDir, 'search', key, id),
-        previous: live.state.search,
-        plan: shards,
-        groups,
-        parallel: memory.shardParallel,
-        scoresBeside: memory.scoresBeside,
-        cache: { root: join(distDir, 'cache', 'articles'), rendererVersion: renderer.version },
-        log: (line) => log(`${line} after ${since()}`),
-      })
-      info = await land(dir, id, { ...live.state, search: written.state })
-      const { indexed, merged } = written
-      const counts = `${indexed} of ${shards.size} shards indexed, ${merged} of ${groups.size} groups merged`
-      log(`search index live after ${since()} (${counts})`)
+      if (counts) log(`search index live after ${since()} (${counts})`)
     }
     // Not needed to serve this build: after it landed.
     pruneBuilds(distDir)

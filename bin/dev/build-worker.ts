@@ -28,8 +28,12 @@ parentPort!.on('message', async ({ env }: BuildRequest) => {
   let reply: BuildReply
   try {
     // The preview skips the search index, which nothing in a writer's loop reads and which
-    // costs as much as the rest of an incremental build.
-    await build(env, { search: false, log: (line) => parentPort!.postMessage({ progress: line } satisfies BuildReply) })
+    // costs as much as the rest of an incremental build; an edited page lands before the lists.
+    await build(env, {
+      search: false,
+      landEarly: true,
+      log: (line) => parentPort!.postMessage({ progress: line } satisfies BuildReply),
+    })
     reply = { ok: true }
   } catch (e) {
     const expected = Array.isArray((e as { problems?: unknown } | null)?.problems)

@@ -6,11 +6,19 @@ import { createHash } from 'node:crypto'
 import { statSync, type Stats } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
-import { FRONTMATTER_FIELDS, Frontmatter, SLUG_PATTERN, manifestFields, readingMinutes } from '../../model/article.ts'
+import {
+  FRONTMATTER_FIELDS,
+  Frontmatter,
+  SLUG_MAX_LENGTH,
+  Slug,
+  manifestFields,
+  readingMinutes,
+} from '../../model/article.ts'
 import { Author, Change } from '../../model/research.ts'
+import { illFormedText } from '../../model/text-rules.ts'
 import { SITE } from '../../site/lib/site.ts'
 import type { BuildProblem } from './errors.ts'
+import { FRONTMATTER, readFrontMatter } from './front-matter.ts'
 import { recordableSignature, statSignature } from './source-stats.ts'
 export { listArticleFiles } from './source-stats.ts'
 import type { ManifestRecord } from '../../model/article.ts'
@@ -35,8 +43,6 @@ export interface SourceFile extends SourceRef {
   source: string
 }
 
-const SLUG_RE = new RegExp(SLUG_PATTERN)
-const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/
 const FIELDS = FRONTMATTER_FIELDS.join(', ')
 const NESTED_FIELDS: Record<string, string> = {
   authors: Object.keys(Author.shape).join(', '),
@@ -67,11 +73,17 @@ export async function readSources(
   known?: KnownSources & { onUnchanged(ref: SourceRef): void },
 ): Promise<{ refs: SourceRef[]; signatures: Record<string, string>; stats: Map<string, Stats>; read: number }> {
   const valid = names.filter((file) => {
-    if (SLUG_RE.test(file.slice(0, -3))) return true
+    const slug = file.slice(0, -3)
+    if (Slug.safeParse(slug).success) return true
+    // Refused here, before anything is written: a name past the limit would fail later as a
+    // file of the build (`<slug>.csl.json`) too long for the file system.
+    const long = slug.length > SLUG_MAX_LENGTH
     problems.push({
       file,
-      message: 'the file name is the slug and must be lowercase words joined by hyphens',
-      fix: `rename it, like "${slugLike(file)}.md"`,
+      message: long
+        ? `the file name is the slug and must be at most ${SLUG_MAX_LENGTH} characters (it has ${slug.length})`
+        : 'the file name is the slug and must be lowercase words joined by hyphens',
+      fix: `rename it, like "${slugLike(file).slice(0, SLUG_MAX_LENGTH).replace(/-$/, '')}.md"`,
     })
     return false
   })
@@ -115,18 +127,21 @@ export function articleBody(source: string): string {
 
 /** Validates the frontmatter; returns the metadata, or pushes the problems and returns undefined. */
 export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMeta | undefined {
-  let data: Record<string, unknown>
-  try {
-    data = parseFrontmatter(f.source).frontmatter
-  } catch (e) {
-    const reason = e instanceof Error ? e.message.split('\n')[0] : String(e)
-    problems.push({
-      file: f.file,
-      message: `the frontmatter is not valid YAML: ${reason}`,
-      fix: 'check quotes and indentation between the --- lines',
-    })
+  const read = readFrontMatter(f.source)
+  if ('problem' in read) {
+    problems.push({ file: f.file, ...read.problem })
     return undefined
   }
+  const data = read.data
+  const illFormed = illFormedText(data)
+  for (const path of illFormed)
+    problems.push({
+      file: f.file,
+      field: path.join('.'),
+      message: 'holds a lone surrogate (an escape like "\\uD800" alone), which is not a character',
+      fix: 'remove the escape, or write the character itself (or both halves of its pair, like "\\uD83D\\uDE00")',
+    })
+  if (illFormed.length) return undefined
   const parsed = Frontmatter.safeParse(data)
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

@@ -179,7 +179,7 @@ describe('npm run dev started on a broken article', () => {
       expect(res?.status()).toBe(503)
       const dialog = page.getByRole('dialog', { name: 'The preview could not build' })
       await dialog.waitFor({ timeout: CHANGE_TIMEOUT_MS })
-      expect(await dialog.innerText()).toMatch(/date: date must be a date, like 2025-03-14/)
+      expect(await dialog.innerText()).toMatch(/date: date "someday" is not a date written YYYY-MM-DD/)
       expect((await fetch(`${origin}/api/v1/posts`)).status).toBe(503)
 
       writeFileSync(article, good)

@@ -160,6 +160,7 @@ describe('a sharded search index', () => {
   it('a build killed while it indexes leaves the live build serving, ' +
     'and the next build completes the index', async () => {
     const before = shardFiles()
+    const liveBefore = readFileSync(join(dist, 'current', 'build.json'), 'utf8')
     for (const f of readdirSync(content).slice(0, 5))
       writeFileSync(join(content, f), `${readFileSync(join(content, f), 'utf8')}\nEdited again.\n`)
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'build.ts')], {
@@ -172,14 +173,15 @@ describe('a sharded search index', () => {
     await new Promise<void>((resolve) =>
       child.stdout!.on('data', (c: Buffer) => {
         out += c.toString()
-        // The pages have landed; the search index is being written.
-        if (/^site live/m.test(out)) resolve()
+        // The pages and the post index are written; the search index is being written.
+        if (/^post index written/m.test(out)) resolve()
       }),
     )
     child.kill('SIGKILL')
     await exited
-    expect(out).not.toMatch(/^search index live/m)
-    // The live build is the one whose pages landed, with the previous build's search index.
+    expect(out).not.toMatch(/^site live/m)
+    // Nothing of the killed build landed: the live build is the previous one, search index and all.
+    expect(readFileSync(join(dist, 'current', 'build.json'), 'utf8')).toBe(liveBefore)
     const { shards } = JSON.parse(readFileSync(join(pagefind(), 'shards.json'), 'utf8')) as { shards: string[] }
     expect(shards).toEqual(Object.keys(before))
     for (const s of shards) expect(existsSync(join(pagefind(), s, 'pagefind.js'))).toBe(true)

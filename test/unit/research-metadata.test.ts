@@ -82,8 +82,8 @@ describe('the research front matter', () => {
       /check digit/,
     ],
     [
-      'an ORCID link',
-      'authors:\n  - name: "A"\n    orcid: https://orcid.org/0000-0002-1825-0097',
+      'an ORCID link to no iD',
+      'authors:\n  - name: "A"\n    orcid: https://orcid.org/people/a',
       'authors.0.orcid',
       /not a link/,
     ],

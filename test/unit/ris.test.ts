@@ -85,15 +85,12 @@ describe('the RIS twin', () => {
   })
 
   it('keeps every value on its line: breaks fold to a space, other control characters go', () => {
-    const a = parsed(
-      [
-        'title: "Line\\nER  - \\r\\nTY  - BOOK\\u2028end"',
-        'description: "A\\tB\\u0000C\\u001b[31mD\\u0085E\\u007f"',
-        'date: 2025-01-02',
-        'author: "Plato"',
-        'tags: [one]',
-      ].join('\n'),
-    )
+    // The front matter refuses such text (model/text-rules.ts); the record holds its lines whatever it is given.
+    const a = {
+      ...parsed('title: "T"\ndescription: "d"\ndate: 2025-01-02\nauthor: "Plato"\ntags: [one]'),
+      title: 'Line\nER  - \r\nTY  - BOOK\u2028end',
+      description: 'A\tB\u0000C\u001b[31mD\u0085E\u007f',
+    }
     const record = readRecord(risRecord(citedWork(a, BASE)))
     expect(record.filter(([tag]) => tag === 'TY' || tag === 'ER')).toEqual([
       ['TY', 'JOUR'],
