@@ -136,7 +136,7 @@ export function createApp(deps: AppDeps): RequestListener {
       metrics: deps.metrics,
     }),
   )
-  if (deps.siteDir) express.use(staticSite(deps.siteDir))
+  if (deps.siteDir) express.use(staticSite(deps.siteDir, deps.baseUrl))
   express.use(apiNotFound)
   express.use(errorHandler(logError))
 

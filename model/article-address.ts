@@ -9,8 +9,11 @@ import { SLUG_PATTERN } from './slug.ts'
 /** The folder of the article pages, from the site's root. */
 export const POSTS_PATH = '/posts'
 
-/** The forms an article is served in: its page, its markdown twin, and its citation files. */
-export type ArticleForm = 'page' | 'md' | 'bib' | 'csl.json' | 'ris'
+/**
+ * The forms an article is served in: its page, its markdown twin, its citation files, and its
+ * FAIR Signposting linkset in RFC 9264's two formats (JSON and text).
+ */
+export type ArticleForm = 'page' | 'md' | 'bib' | 'csl.json' | 'ris' | 'linkset.json' | 'linkset'
 
 /** The media types of the files beside a page, which their extensions alone do not tell. */
 export const ARTICLE_FILE_TYPES = {
@@ -19,6 +22,9 @@ export const ARTICLE_FILE_TYPES = {
   'csl.json': 'application/vnd.citationstyles.csl+json; charset=utf-8',
   // RIS has no registered media type: this is the one in common use.
   ris: 'application/x-research-info-systems; charset=utf-8',
+  // RFC 9264 §7: the two types register no charset parameter (only an optional profile).
+  'linkset.json': 'application/linkset+json',
+  linkset: 'application/linkset',
 } as const satisfies Record<Exclude<ArticleForm, 'page'>, string>
 
 /** An article page's path, the slug captured: the slug pattern under POSTS_PATH. */

@@ -60,6 +60,13 @@ export function loadSiteConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Sit
   return Object.freeze(config)
 }
 
+/**
+ * The longest origin: https, a host name of 253 characters (RFC 1035 §2.3.4, the longest a DNS
+ * name is written) and a port. The headers that carry absolute URLs are bounded from it
+ * (model/signposting.ts).
+ */
+export const ORIGIN_MAX_LENGTH = 'https://'.length + 253 + ':65535'.length
+
 /** An http(s) origin (the site is served from the root), normalised without a trailing slash. */
 function parseOrigin(value: string, problems: string[]): string {
   let url: URL
@@ -73,5 +80,7 @@ function parseOrigin(value: string, problems: string[]): string {
     problems.push(`BASE_URL must use http or https, got "${value}"`)
   if (url.pathname !== '/' || url.search || url.hash || url.username)
     problems.push(`BASE_URL must be a bare origin like https://research.example.org, got "${value}"`)
+  if (url.origin.length > ORIGIN_MAX_LENGTH)
+    problems.push(`BASE_URL must be an origin of at most ${ORIGIN_MAX_LENGTH} characters (a host name of 253 at most)`)
   return url.origin
 }

@@ -18,6 +18,8 @@ export function redirectUriProblem(uri: string): string | undefined {
   }
   if (url.hash || uri.includes('#')) return 'a redirect URI must not carry a fragment'
   if (url.username || url.password) return 'a redirect URI must not carry credentials'
+  // Port 0 asks a system for any free port when listening: no client is reached at it.
+  if (url.port === '0') return 'a redirect URI must not name port 0, which no client listens on; give its real port'
   if (url.protocol === 'https:') return undefined
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return undefined
   return 'a redirect URI must use https, or http on a loopback address (127.0.0.1, [::1] or localhost)'

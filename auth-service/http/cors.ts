@@ -10,11 +10,11 @@ export const CORS_HEADERS = {
 } as const
 
 /**
- * Files of the static site meant for programs (markdown and citation twins, auth.md, llms.txt,
- * llms-full.txt, feeds, sitemaps): any origin's scripts may read them too, as they read the API
- * that links to them.
+ * Files of the static site meant for programs (markdown and citation twins, linksets, auth.md,
+ * llms.txt, llms-full.txt, feeds, sitemaps): any origin's scripts may read them too, as they read
+ * the API that links to them.
  */
-export const OPEN_FILES = /\.(md|bib|ris|txt|xml|json)$/
+export const OPEN_FILES = /\.(md|bib|ris|txt|xml|json|linkset)$/
 
 /** The answer to a CORS preflight of the API (any origin, bearer credentials in Authorization). */
 export const PREFLIGHT_HEADERS: readonly string[] = [

@@ -10,21 +10,27 @@ import {
   type ArticleForm,
 } from '../../model/article-address.ts'
 import { EDGE_DIR, articleFile, bucketPath } from '../../model/article-bucket.ts'
-import { describesLink, linkHeader, signpostsFile } from '../../model/signposting.ts'
+import { DESCRIBED_BY, collectionLink, describesLink, linkHeader, signpostsFile } from '../../model/signposting.ts'
 
 /** An article page's address (the twin is the same with `.md`). */
 const ARTICLE = new RegExp(ARTICLE_PAGE_PATTERN)
 
-const PAGE_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}\\.html$`)
-const METADATA_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}\\.(?:bib|csl\\.json|ris)$`)
+/** A regular expression's alternatives for the given file forms, `.` escaped. */
+const forms = (list: readonly string[]) => list.map((f) => f.replace(/\./g, '\\.')).join('|')
+const SLUG_PART = ARTICLE_PAGE_PATTERN.slice(0, -1)
+const PAGE_FILE = new RegExp(`${SLUG_PART}\\.html$`)
+const METADATA_FILE = new RegExp(`${SLUG_PART}\\.(?:${forms(DESCRIBED_BY)})$`)
+const TWIN_FILE = new RegExp(`${SLUG_PART}\\.md$`)
 /** An article's page or one of its files, by address: the form captured (none: the page). */
-const ARTICLE_FILE = new RegExp(`${ARTICLE_PAGE_PATTERN.slice(0, -1)}(?:\\.(html|md|bib|csl\\.json|ris))?$`)
+const ARTICLE_FILE = new RegExp(`${SLUG_PART}(?:\\.(${forms(['html', ...Object.keys(ARTICLE_FILE_TYPES)])}))?$`)
 
 /**
  * The FAIR Signposting links of a file of the site (model/signposting.ts): an article page's, as
- * the build wrote them beside the page, and a metadata document's link back to its page.
+ * the build wrote them beside the page; a metadata document's link back to the page it
+ * describes, and the twin's to the page it is the content of (`collection`), absolute as the
+ * page's own are.
  */
-function signpostsOf(buildDir: string, url: string): string | undefined {
+function signpostsOf(buildDir: string, baseUrl: string, url: string): string | undefined {
   const page = PAGE_FILE.exec(url)
   if (page) {
     try {
@@ -34,7 +40,9 @@ function signpostsOf(buildDir: string, url: string): string | undefined {
     }
   }
   const metadata = METADATA_FILE.exec(url)
-  return metadata ? linkHeader([describesLink('', metadata[1]!)]) : undefined
+  if (metadata) return linkHeader([describesLink(baseUrl, metadata[1]!)])
+  const twin = TWIN_FILE.exec(url)
+  return twin ? linkHeader([collectionLink(baseUrl, twin[1]!)]) : undefined
 }
 
 /**
@@ -61,8 +69,9 @@ const TYPES: ReadonlyArray<readonly [suffix: string, type: string]> = [
  * Serves the static build. `siteDir` goes through the `current` link that each build swaps
  * atomically, so a rebuild changes what is served without a restart. An article's page and files
  * are not in it but in the build's bucket folders (model/article-bucket.ts), found from the address.
+ * `baseUrl` is the origin the build was made for (the server serves only such a build).
  */
-export function staticSite(siteDir: string): RequestHandler[] {
+export function staticSite(siteDir: string, baseUrl: string): RequestHandler[] {
   const buildDir = join(siteDir, '..')
   const edgeDir = join(buildDir, EDGE_DIR)
   const setHeaders = (res: Response, path: string, url: string) => {
@@ -70,7 +79,7 @@ export function staticSite(siteDir: string): RequestHandler[] {
       'Cache-Control',
       HASHED.test(url) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
     )
-    const link = signpostsOf(buildDir, url)
+    const link = signpostsOf(buildDir, baseUrl, url)
     if (link) res.setHeader('Link', link)
     const type = TYPES.find(([suffix]) => path.endsWith(suffix))
     if (type) res.setHeader('Content-Type', type[1])

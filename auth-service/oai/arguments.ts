@@ -1,7 +1,10 @@
 /**
  * Reading an OAI-PMH request's arguments (§3.1.1, and each verb's arguments in §4): the verb,
  * then the arguments it takes, each at most once and in its syntax. A value that breaks its
- * syntax is badArgument, so that every argument an answer echoes (§3.2) is valid in the schema.
+ * syntax is badArgument, so that every argument an answer echoes (§3.2) is valid in the schema;
+ * but a metadataPrefix is any name up to the length limit: one that is not a format of this
+ * repository is cannotDisseminateFormat (§3.6), whatever its characters, and is not echoed when
+ * the schema's metadataPrefixType would not hold it (echoedArguments).
  */
 import { SET_SPEC } from './records.ts'
 import type { ListQuery } from './tokens.ts'
@@ -37,7 +40,9 @@ const TAKES: Record<Verb, readonly string[]> = {
 
 /** Longest value of any argument but a resumption token: far beyond an identifier of this repository. */
 export const ARGUMENT_MAX_LENGTH = 512
+/** OAI-PMH.xsd's metadataPrefixType: the URI unreserved characters (§3.4). */
 const METADATA_PREFIX = /^[A-Za-z0-9\-_.!~*'()]+$/
+const ANY = /^[\s\S]+$/
 // xs:anyURI as a scheme and characters a URI may hold: enough for any identifier worth looking up.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it keeps out.
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001F\u007F<>"{}|\\^`]+$/
@@ -82,7 +87,7 @@ export function readRequest(pairs: readonly (readonly [string, string])[]): OaiR
       return {
         verb,
         identifier: required(args, 'identifier', URI),
-        metadataPrefix: required(args, 'metadataPrefix', METADATA_PREFIX),
+        metadataPrefix: required(args, 'metadataPrefix', ANY),
       }
     default:
       return { verb, query: listQuery(verb, args) }
@@ -104,7 +109,7 @@ function required(args: Map<string, string>, name: string, syntax: RegExp): stri
 }
 
 function listQuery(verb: ListQuery['verb'], args: Map<string, string>): ListQuery {
-  const metadataPrefix = required(args, 'metadataPrefix', METADATA_PREFIX)
+  const metadataPrefix = required(args, 'metadataPrefix', ANY)
   const set = optional(args, 'set', SET_SPEC)
   const from = optional(args, 'from', /^[\dTZ:-]+$/)
   const until = optional(args, 'until', /^[\dTZ:-]+$/)
@@ -126,6 +131,15 @@ function listQuery(verb: ListQuery['verb'], args: Map<string, string>): ListQuer
   }
 }
 
+/**
+ * The arguments an answer other than badVerb or badArgument echoes (§3.2): each as given, but a
+ * metadataPrefix outside the schema's syntax (which the answer refuses as a format it cannot
+ * disseminate), which the request element could not hold.
+ */
+export function echoedArguments(pairs: readonly (readonly [string, string])[]): Record<string, string> {
+  return Object.fromEntries(pairs.filter(([name, value]) => name !== 'metadataPrefix' || METADATA_PREFIX.test(value)))
+}
+
 /** A UTCdatetime argument (§3.3.1): YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ, the granularity Identify declares. */
 function instant(value: string, name: string): { sec: number; day: boolean } {
   const day = DAY.exec(value)
@@ -135,9 +149,14 @@ function instant(value: string, name: string): { sec: number; day: boolean } {
     badArgument(`${name} ${shown(value)} must be a UTC date, YYYY-MM-DD, or date-time, YYYY-MM-DDThh:mm:ssZ.`)
   if (!parts || parts[0]! < 1) throw refuse()
   const [y, mo, d, h = 0, mi = 0, s = 0] = parts as [number, number, number, number?, number?, number?]
-  const ms = Date.UTC(y, mo - 1, d, h, mi, s)
-  // Date.UTC rolls 2025-02-30 over into March: a date that does not come back unchanged is not one.
-  const back = new Date(ms).toISOString()
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999: 0001-01-01 is a
+  // valid date (an early bound), not 1901's.
+  const at = new Date(0)
+  at.setUTCFullYear(y, mo - 1, d)
+  at.setUTCHours(h, mi, s)
+  const ms = at.getTime()
+  // It rolls 2025-02-30 over into March: a date that does not come back unchanged is not one.
+  const back = at.toISOString()
   if (back.slice(0, 10) !== value.slice(0, 10) || (second && back.slice(11, 19) !== value.slice(11, 19))) throw refuse()
   return { sec: ms / 1000, day: day !== null }
 }

@@ -3,7 +3,7 @@
  * loaded index, and the answer around it (§3.2): a refusal is the protocol's error element in an
  * HTTP 200 answer (§3.6), never an HTTP error.
  */
-import { readRequest, type OaiRequest } from './arguments.ts'
+import { echoedArguments, readRequest, type OaiRequest } from './arguments.ts'
 import { OAI_DC, catalogOf, headerXml, recordXml, selectPage, slugOf, type Catalog } from './records.ts'
 import { openToken, sealToken, type HarvestPosition, type ListQuery } from './tokens.ts'
 import type { PostIndex } from '../../post-index/post-index.ts'
@@ -39,7 +39,7 @@ export function answerRequest(repo: Repository, pairs: readonly (readonly [strin
     // §3.2: a badVerb or badArgument answer echoes no argument, only the base URL.
     return oaiDocument(at, repo.endpoint, undefined, errorElement(e))
   }
-  const echo = Object.fromEntries(pairs)
+  const echo = echoedArguments(pairs)
   try {
     const handler = HANDLERS[request.verb] as Handler<OaiRequest>
     return oaiDocument(at, repo.endpoint, echo, handler(repo, request, catalogOf(repo.posts()), now))

@@ -1,5 +1,6 @@
 import { isPkceValue, startConsent, type AuthorizationRequest } from '../auth/authorization-codes.ts'
 import { resolveClient } from '../auth/clients.ts'
+import { randomSecret } from '../auth/secrets.ts'
 import { grantedScope, requestedResource } from '../auth/grant-request.ts'
 import { GRANTS } from '../auth/policy.ts'
 import { FIELD_LIMITS, type FieldName } from '../defaults.ts'
@@ -102,11 +103,12 @@ export const authorize: HandlerAction = {
         resource: requestedResource(ctx.tokens.resources, optionalField(query, 'resource')),
         ...(state !== undefined ? { state } : {}),
       } satisfies AuthorizationRequest
-      const transaction = await startConsent(
-        ctx.store,
-        request,
-        consentBrowser(req, res, ctx.baseUrl.startsWith('https:')),
-      )
+      // HEAD is safe (RFC 9110 §9.2.1, §9.3.2): it answers as GET would, with a transaction id of the
+      // same length that is never stored, and neither starts a consent nor sets the browser cookie.
+      const transaction =
+        req.method === 'HEAD'
+          ? randomSecret(32)
+          : await startConsent(ctx.store, request, consentBrowser(req, res, ctx.baseUrl.startsWith('https:')))
       await sendAuthorizationPage(res, ctx.siteDir, {
         status: 200,
         title: 'Allow access',

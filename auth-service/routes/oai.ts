@@ -44,7 +44,11 @@ const send =
     res.status(200).set({ 'Content-Type': XML_TYPE, 'Cache-Control': 'no-store' }).send(xml)
   }
 
-const queryPairs = (req: Request) => [...new URLSearchParams(req.originalUrl.split('?')[1] ?? '')]
+/** The query: everything after the first `?` (RFC 3986 §3.4), which may itself hold `?`. */
+const queryPairs = (req: Request) => {
+  const at = req.originalUrl.indexOf('?')
+  return [...new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1))]
+}
 
 /** §3.1.1.2: a POST carries the arguments as a form; anything else is not an OAI-PMH request. */
 const formText = express.text({ type: FORM_TYPE, limit: BODY_LIMITS.form })

@@ -1,16 +1,17 @@
 /**
  * The article pages and their files (the markdown twin, BibTeX, CSL-JSON, RIS, the Link header,
- * the API answer) in the build's bucket folders (model/article-bucket.ts), and llms-full.txt (the
- * newest articles'). A bucket none of whose files changed is the live build's folder, shared
- * through one link; any other is a new folder, its unchanged articles' files linked from the
- * live build's.
+ * the linksets, the API answer) in the build's bucket folders (model/article-bucket.ts), and
+ * llms-full.txt (the newest articles'). A bucket none of whose files changed is the live build's
+ * folder, shared through one link; any other is a new folder, its unchanged articles' files
+ * linked from the live build's.
  */
 import { existsSync, linkSync, mkdirSync, readlinkSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IndexEntry } from '../../model/article.ts'
 import { EDGE_DIR, articleBucket, articleFileName, type ArticleFileForm } from '../../model/article-bucket.ts'
-import { articleSignposts, linkHeader } from '../../model/signposting.ts'
+import { articleLinkset, linksetJson, linksetText } from '../../model/linkset.ts'
+import { pageLinkHeader } from '../../model/signposting.ts'
 import { articlePage, markdownTwin, parseTemplate } from './article-page.ts'
 import type { ArticleLinks } from './article-links.ts'
 import { articleCitation } from './citation/index.ts'
@@ -116,9 +117,18 @@ export async function writeArticles(
     const prevFile = (form: ArticleFileForm) => join(prev!.dir, EDGE_DIR, bucket, articleFileName(m.slug, form))
     const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
     const reuse = (form: ArticleFileForm) => linkSync(prevFile(form), file(form))
-    // The page's Link header, which the service sends with it (auth-service/http/static-site.ts).
-    if (unchanged) reuse('link')
-    else await writeFile(file('link'), linkHeader(articleSignposts(m, baseUrl)))
+    // The page's Link header, which the service sends with it (auth-service/http/static-site.ts),
+    // and its linkset in both formats (model/linkset.ts).
+    if (unchanged) {
+      reuse('link')
+      reuse('linkset.json')
+      reuse('linkset')
+    } else {
+      await writeFile(file('link'), pageLinkHeader(m, baseUrl))
+      const linkset = articleLinkset(m, baseUrl)
+      await writeFile(file('linkset.json'), linksetJson(linkset))
+      await writeFile(file('linkset'), linksetText(linkset))
+    }
     // The twins depend on the article alone: an unchanged article's are linked from the live build.
     const citation = samePage[i] ? undefined : articleCitation(m, baseUrl)
     if (unchanged) {

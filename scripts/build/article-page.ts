@@ -10,7 +10,7 @@ import type { ArticleMeta } from './content.ts'
 import { escapeHtml } from './html.ts'
 import { keepTogether } from '../../site/lib/typography.ts'
 import { jsonLdScript } from './json-ld.ts'
-import { articleSignposts } from '../../model/signposting.ts'
+import { pageSignposts } from '../../model/signposting.ts'
 import { bylineHtml, changesHtml, licenseHtml, signpostElements } from './research-parts.ts'
 import { articleUrl } from '../../model/article-address.ts'
 
@@ -92,7 +92,7 @@ export function articlePage(
     content: html,
     citationMeta: citation.metaTags,
     jsonLd: jsonLdScript(a, baseUrl),
-    signposts: signpostElements(articleSignposts(a, baseUrl)),
+    signposts: signpostElements(pageSignposts(a, baseUrl)),
     citeDoi: citation.doiLine,
     citeText: citation.textHtml,
     citeBibtex: citation.bibtexHtml,

@@ -53,7 +53,10 @@ export function changesHtml(a: Pick<ArticleMeta, 'changes'>): string {
   )
 }
 
-/** The page's Signposting links as `<link>` elements of its head (the same links as its Link header). */
+/**
+ * The page's Signposting links as `<link>` elements of its head: the links of its Link header,
+ * all of them even when the header holds only the links to the linkset (model/signposting.ts).
+ */
 export function signpostElements(links: readonly TypedLink[]): string {
   return links
     .map((l) => `<link rel="${l.rel}" href="${escapeHtml(l.href)}"${l.type ? ` type="${escapeHtml(l.type)}"` : ''}>`)

@@ -11,7 +11,19 @@ import { join } from 'node:path'
 import { ARTICLE_FILE_TYPES, ARTICLE_PAGE_PATTERN, POSTS_PATH } from '../../model/article-address.ts'
 import { ARTICLE_BUCKETS, SPLIT_PERCENT, bucketName } from '../../model/article-bucket.ts'
 import { SLUG_PATTERN } from '../../model/slug.ts'
-import { describesLink, linkHeader } from '../../model/signposting.ts'
+import { DESCRIBED_BY, LINK_HEADER_BOUND, collectionLink, describesLink, linkHeader } from '../../model/signposting.ts'
+
+/**
+ * Every header of a page's answer from a replica but its Link, in bytes: the status line, the
+ * security headers (the CSP the longest), validators, type, Vary, a request id of 100 characters
+ * and the connection's. test/security/edge-headers.test.ts measures them on the longest page.
+ */
+export const PAGE_OTHER_HEADERS_MAX = 2048
+/**
+ * The longest header block of a page's answer, from the model's limits (LINK_HEADER_BOUND): what
+ * nginx's proxy_buffer_size (default.conf.template) must hold, for the page and its subrequest.
+ */
+export const PAGE_HEADERS_BOUND = LINK_HEADER_BOUND + PAGE_OTHER_HEADERS_MAX
 
 const NGINX_DIR = join(import.meta.dirname, '..', '..', 'deploy', 'nginx')
 export const ARTICLES_CONF = join(NGINX_DIR, 'articles.conf.template')
@@ -23,16 +35,27 @@ const SLUG = SLUG_PATTERN.slice(1, -1)
 /** A regular expression for nginx's `location ~`: PCRE, with `.` escaped. */
 const literal = (s: string) => s.replace(/[.]/g, '\\.')
 
-/** The citation files beside a page, in the types the service gives them (auth-service/http/static-site.ts). */
+/**
+ * The origin in the links nginx writes itself: the deployment's BASE_URL, rendered by envsubst as
+ * the other variables are, so that they are absolute as the build's own links are.
+ */
+const ORIGIN = '${BASE_URL}'
+/** The slug in a location's named capture (a variable no later regular expression resets). */
+const SLUG_VAR = '$lattice_slug'
+
+/**
+ * A file beside a page, in the type the service gives it (auth-service/http/static-site.ts), with
+ * its FAIR Signposting link back to the page when it has one: a metadata document's `describes`.
+ * Only a found file has it (no `always`): a 404 describes nothing.
+ */
 function fileLocation(form: string, type: string): string {
-  // The named capture is the slug (a variable no later regular expression resets): the metadata
-  // document links back to its page (FAIR Signposting).
-  const describes = linkHeader([describesLink('', '$lattice_slug')])
+  const describes = (DESCRIBED_BY as readonly string[]).includes(form)
+    ? `\n    add_header Link '${linkHeader([describesLink(ORIGIN, SLUG_VAR)])}';`
+    : ''
   return `location ~ ^${POSTS_PATH}/(?<lattice_slug>[^/]+)${literal(`.${form}`)}$ {
     root \${EDGE_ROOT};
     types { }
-    default_type "${type}";
-    add_header Link '${describes}' always;
+    default_type "${type}";${describes}
     add_header Cache-Control "public, max-age=0, must-revalidate" always;
     include \${NGINX_CORS_HEADERS};
     include \${NGINX_SECURITY_HEADERS};
@@ -41,11 +64,16 @@ function fileLocation(form: string, type: string): string {
 `
 }
 
-/** The markdown twin: for programs, so open to any origin's scripts (as every .md file is). */
-const twinLocation = `location ~ ^${POSTS_PATH}/[^/]+\\.md$ {
+/**
+ * The markdown twin: for programs, so open to any origin's scripts (as every .md file is). It is
+ * the page's content (its `item`), and links back to it (`collection`: signposting.org's content
+ * resources).
+ */
+const twinLocation = `location ~ ^${POSTS_PATH}/(?<lattice_slug>[^/]+)\\.md$ {
     root \${EDGE_ROOT};
     types { }
     default_type "${ARTICLE_FILE_TYPES.md}";
+    add_header Link '${linkHeader([collectionLink(ORIGIN, SLUG_VAR)])}';
     add_header Cache-Control "public, max-age=0, must-revalidate" always;
     include \${NGINX_CORS_HEADERS};
     include \${NGINX_SECURITY_HEADERS};
@@ -132,7 +160,9 @@ location @lattice_negotiate {
 # "no links" (204): the page itself never depends on a replica.
 location = /_lattice/signposts {
     internal;
-    proxy_pass http://lattice_service$lattice_page;
+    # Its own upstream, whose replicas are never marked failed (max_fails=0): whatever a page's
+    # subrequest meets, the other traffic's replicas stay as they were.
+    proxy_pass http://lattice_signposts$lattice_page;
     # Not proxy-params.conf, which lets the replica's errors through: here they are intercepted.
     proxy_http_version 1.1;
     proxy_set_header Connection "";

@@ -52,6 +52,7 @@ describe('the edge cache keyed by build (real nginx, scripted replica)', () => {
     origin = `http://127.0.0.1:${port}`
     nginx = await startNginx(join(dir, 'nginx'), {
       NGINX_PORT: String(port),
+      BASE_URL: origin,
       SITE_ROOT: join(dist, 'current', 'site'),
       EDGE_ROOT: join(dist, 'current', 'edge'),
       APP_1: app,

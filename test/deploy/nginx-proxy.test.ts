@@ -23,21 +23,28 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     ;({ origin, direct } = proxy)
   })
 
-  it('sends the FAIR Signposting Link headers a replica sends, for pages and their metadata documents', async () => {
+  it('sends the FAIR Signposting Link headers a replica sends, for pages, metadata documents and twins', async () => {
     const slugs = readdirSync(content).map((f) => f.replace(/\.md$/, ''))
     // Twice: the second time from nginx's cache.
     for (const round of [1, 2])
       for (const slug of slugs)
-        for (const path of [`/posts/${slug}`, `/posts/${slug}.bib`, `/posts/${slug}.csl.json`, `/posts/${slug}.ris`]) {
+        for (const form of ['', '.bib', '.csl.json', '.ris', '.md', '.linkset.json', '.linkset']) {
+          const path = `/posts/${slug}${form}`
           const [edge, replica] = await Promise.all([fetch(origin + path), fetch(direct[0] + path)])
           expect(edge.status, path).toBe(200)
           const link = edge.headers.get('link')
           expect(link, `${path} (${round})`).toBe(replica.headers.get('link'))
-          expect(link, path).toMatch(path.endsWith(slug) ? /rel="cite-as".*rel="describedby"/ : /rel="describes"/)
+          // The links back to the page are absolute, as the page's own are.
+          const back = `<${origin}/posts/${slug}>; rel="${form === '.md' ? 'collection' : 'describes'}"; type="text/html"`
+          if (form === '') expect(link, path).toMatch(/rel="cite-as".*rel="describedby".*rel="linkset"/)
+          else if (form.startsWith('.linkset')) expect(link, path).toBeNull()
+          else expect(link, path).toBe(back)
         }
-    const missing = await fetch(`${origin}/posts/no-such-article`)
-    expect(missing.status).toBe(404)
-    expect(missing.headers.get('link')).toBeNull()
+    for (const path of ['/posts/no-such-article', '/posts/no-such-article.bib', '/posts/no-such-article.md']) {
+      const missing = await fetch(`${origin}${path}`)
+      expect(missing.status, path).toBe(404)
+      expect(missing.headers.get('link'), path).toBeNull()
+    }
   })
 
   it(
@@ -46,7 +53,9 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     async () => {
       const slugs = readdirSync(content).map((f) => f.replace(/\.md$/, ''))
       for (const slug of slugs) {
-        const forms = ['', '.html', '.md', '.bib', '.csl.json', '.ris'].map((form) => `/posts/${slug}${form}`)
+        const forms = ['', '.html', '.md', '.bib', '.csl.json', '.ris', '.linkset.json', '.linkset'].map(
+          (form) => `/posts/${slug}${form}`,
+        )
         for (const path of [...forms, `/api/v1/posts/${slug}`]) {
           const [edge, replica] = await Promise.all([fetch(origin + path), fetch(direct[0] + path)])
           expect([edge.status, replica.status], path).toEqual([200, 200])

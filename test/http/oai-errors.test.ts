@@ -53,7 +53,6 @@ describe('OAI-PMH errors, as the protocol names them (§3.6)', () => {
       'verb=ListIdentifiers&metadataPrefix=oai_dc&from=2025-01-01&until=2025-06-01T00:00:00Z',
       'verb=ListIdentifiers&metadataPrefix=oai_dc&from=2025-06-01&until=2025-01-01',
       'verb=ListIdentifiers&metadataPrefix=oai_dc&set=not%20a%20set',
-      'verb=ListIdentifiers&metadataPrefix=oai%20dc',
       `verb=ListRecords&metadataPrefix=oai_dc&resumptionToken=${token}`,
       `verb=GetRecord&metadataPrefix=oai_dc&identifier=${'x'.repeat(10_000)}`,
       'verb=GetRecord&metadataPrefix=oai_dc&identifier=not a uri',

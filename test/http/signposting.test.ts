@@ -8,7 +8,8 @@ import { distOf, testDeps } from '../support/index.ts'
 const SLUG = 'second-chance-eviction-under-skew'
 const BASE = 'http://localhost:4321'
 const siteDir = join(distOf('shipped'), 'current', 'site')
-const app = createApp({ ...(await testDeps()), siteDir })
+// Served for the origin the build was made for, as a server serves only such a build.
+const app = createApp({ ...(await testDeps()), siteDir, baseUrl: BASE })
 
 /** A Link header read back per RFC 8288 §3: each link's target and parameters. */
 function parseLinks(header: string | undefined): Array<Record<string, string>> {
@@ -20,7 +21,7 @@ function parseLinks(header: string | undefined): Array<Record<string, string>> {
 }
 
 /** The page's <link> elements with the Signposting relation types, in order. */
-const SIGNPOST_RELS = new Set(['cite-as', 'author', 'license', 'describedby', 'item', 'type'])
+const SIGNPOST_RELS = new Set(['cite-as', 'author', 'license', 'describedby', 'item', 'type', 'linkset'])
 function linkElements(html: string): Array<Record<string, string>> {
   return [...html.matchAll(/<link ([^>]*)>/g)]
     .map((m) => Object.fromEntries([...m[1]!.matchAll(/([a-z]+)="([^"]*)"/g)].map((p) => [p[1]!, p[2]!])))
@@ -42,6 +43,8 @@ describe('FAIR Signposting under npm start', () => {
       { href: `${BASE}/posts/${SLUG}.md`, rel: 'item', type: 'text/markdown' },
       { href: 'https://schema.org/AboutPage', rel: 'type' },
       { href: 'https://schema.org/ScholarlyArticle', rel: 'type' },
+      { href: `${BASE}/posts/${SLUG}.linkset.json`, rel: 'linkset', type: 'application/linkset+json' },
+      { href: `${BASE}/posts/${SLUG}.linkset`, rel: 'linkset', type: 'application/linkset' },
     ])
   })
 
@@ -61,11 +64,57 @@ describe('FAIR Signposting under npm start', () => {
     }
   })
 
-  it('links each metadata document back to the page it describes', async () => {
+  it('links each metadata document back to the page it describes, absolutely', async () => {
     for (const form of ['bib', 'csl.json', 'ris']) {
       const res = await request(app).head(`/posts/${SLUG}.${form}`)
-      expect(parseLinks(res.headers.link)).toEqual([{ href: `/posts/${SLUG}`, rel: 'describes', type: 'text/html' }])
+      expect(parseLinks(res.headers.link)).toEqual([
+        { href: `${BASE}/posts/${SLUG}`, rel: 'describes', type: 'text/html' },
+      ])
     }
+  })
+
+  it('links the markdown twin back to its landing page (collection), at its address and by Accept', async () => {
+    const collection = [{ href: `${BASE}/posts/${SLUG}`, rel: 'collection', type: 'text/html' }]
+    const twin = await request(app).get(`/posts/${SLUG}.md`)
+    expect(twin.status).toBe(200)
+    expect(parseLinks(twin.headers.link)).toEqual(collection)
+    const negotiated = await request(app).get(`/posts/${SLUG}`).set('Accept', 'text/markdown')
+    expect(negotiated.headers['content-type']).toBe('text/markdown; charset=utf-8')
+    expect(parseLinks(negotiated.headers.link)).toEqual(collection)
+  })
+
+  it('serves every link in a linkset, JSON and text (RFC 9264), each under its anchor', async () => {
+    const page = await request(app).get(`/posts/${SLUG}`)
+    const json = await request(app).get(`/posts/${SLUG}.linkset.json`)
+    expect(json.status).toBe(200)
+    expect(json.headers['content-type']).toBe('application/linkset+json')
+    expect(json.headers['access-control-allow-origin']).toBe('*')
+    const contexts = (JSON.parse(json.text) as { linkset: Array<Record<string, unknown>> }).linkset
+    expect(contexts.map((c) => c.anchor)).toEqual([
+      `${BASE}/posts/${SLUG}`,
+      ...['bib', 'csl.json', 'ris'].map((f) => `${BASE}/posts/${SLUG}.${f}`),
+      `${BASE}/posts/${SLUG}.md`,
+    ])
+    // The page's context holds what its header holds, but the links to the linksets themselves.
+    const inHeader = parseLinks(page.headers.link).filter((l) => l.rel !== 'linkset')
+    const flattened = Object.entries(contexts[0]!)
+      .filter(([k]) => k !== 'anchor')
+      .flatMap(([rel, targets]) => (targets as Array<Record<string, string>>).map((t) => ({ href: t.href, rel, ...t })))
+    expect(flattened).toEqual(inHeader)
+    expect(contexts[4]).toEqual({
+      anchor: `${BASE}/posts/${SLUG}.md`,
+      collection: [{ href: `${BASE}/posts/${SLUG}`, type: 'text/html' }],
+    })
+    const text = await request(app).get(`/posts/${SLUG}.linkset`)
+    expect(text.headers['content-type']).toBe('application/linkset')
+    const lines = text.text.trimEnd().split(',\n')
+    expect(lines.length).toBe(inHeader.length + 4)
+    expect(lines[0]).toBe(
+      `<https://doi.org/10.5555/lattice.2025.eviction>; rel="cite-as"; anchor="${BASE}/posts/${SLUG}"`,
+    )
+    expect(lines.at(-1)).toBe(
+      `<${BASE}/posts/${SLUG}>; rel="collection"; type="text/html"; anchor="${BASE}/posts/${SLUG}.md"`,
+    )
   })
 
   it('sends no Signposting on other pages, nor on a page that does not exist', async () => {

@@ -82,10 +82,15 @@ describe('malformed redirect URIs and client names', () => {
     'http://[::1]:70000/cb',
     'http://localhost:65536/cb',
     'https://app.example:99999/cb',
+    // Port 0 asks the system for any free port: no client listens at it.
+    'http://127.0.0.1:0/cb',
+    'http://[::1]:00/cb',
+    'https://app.example:0/cb',
   ])('refuses %s at registration, and at authorization before anything is written', async (uri) => {
     const registered = await register({ redirect_uris: [uri] })
     expect(registered.status).toBe(400)
     expect(registered.body.error).toBe('invalid_redirect_uri')
+    expect(registered.body.error_description).toMatch(/^Not a usable redirect URI: .+\.$/)
     const { client_id } = (await register({})).body as { client_id: string }
     written.length = 0
     const res = await request(app).get(authorizeQuery(client_id, { redirect_uri: uri }))
@@ -135,5 +140,38 @@ describe('malformed redirect URIs and client names', () => {
     const page = await openConsent(app, authorizeQuery(client_id, {}))
     expect(page.status).toBe(200)
     expect(page.html).toContain(client_name)
+  })
+})
+
+describe('HEAD of the authorization endpoint', () => {
+  it('answers as GET would, but starts no consent and sets no cookie', async () => {
+    const { client_id } = (await register({ client_name: 'Header App' })).body as { client_id: string }
+    const query = authorizeQuery(client_id, {})
+    written.length = 0
+    const head = await request(app).head(query)
+    expect(written).toEqual([])
+    expect(head.headers['set-cookie']).toBeUndefined()
+    const get = await request(app).get(query)
+    expect(written.filter((k) => k.startsWith('consent:')).length).toBe(1)
+    expect(get.headers['set-cookie']).toBeDefined()
+    expect(head.status).toBe(get.status)
+    expect(head.status).toBe(200)
+    for (const name of [
+      'content-type',
+      'content-length',
+      'cache-control',
+      'content-security-policy',
+      'x-frame-options',
+    ])
+      expect(head.headers[name], name).toBe(get.headers[name])
+  })
+
+  it('refuses a bad request as GET does, writing nothing', async () => {
+    const { client_id } = (await register({})).body as { client_id: string }
+    written.length = 0
+    const head = await request(app).head(authorizeQuery(client_id, { code_challenge: undefined }))
+    expect(head.status).toBe(400)
+    expect(head.headers['set-cookie']).toBeUndefined()
+    expect(written).toEqual([])
   })
 })

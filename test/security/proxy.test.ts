@@ -74,6 +74,7 @@ describe('hostile traffic through the production proxy: real nginx, two replicas
       replicas: direct.map((u) => u.replace('http://', '')),
       anonymousReadsPerMinute: 1_000_000,
       credentialedPerMinute,
+      baseUrl: 'http://localhost:4321',
     })
     edges.push(await startNginx(join(dir, name), vars))
     return edgePort

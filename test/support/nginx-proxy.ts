@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
@@ -45,9 +45,9 @@ export interface Proxy {
 
 /**
  * Starts the proxy before the file's tests and stops it after them; its fields are set once the
- * tests run.
+ * tests run. `articles` are added to the corpus (file name to text) before it is built.
  */
-export function useProxy(): Proxy {
+export function useProxy(options: { articles?: Record<string, string> } = {}): Proxy {
   const dir = mkdtempSync(join(tmpdir(), 'lattice-nginx-'))
   const prefix = `test:${randomUUID()}:`
   const content = join(dir, 'content')
@@ -106,6 +106,7 @@ export function useProxy(): Proxy {
     proxy.origin = `http://127.0.0.1:${nginxPort}`
     proxy.direct = [`http://127.0.0.1:${a}`, `http://127.0.0.1:${b}`]
     cpSync(FIXTURE_CORPUS, content, { recursive: true })
+    for (const [name, text] of Object.entries(options.articles ?? {})) writeFileSync(join(content, name), text)
     await build({ ...process.env, CONTENT_DIR: content, DIST_DIR: distDir, BASE_URL: proxy.origin })
     const env = {
       ...process.env,

@@ -33,9 +33,12 @@ export function edgeVars(options: {
   replicas: readonly string[]
   anonymousReadsPerMinute: number
   credentialedPerMinute: number
+  /** The origin the build and the replicas were made for; nginx's own when not given. */
+  baseUrl?: string
 }): Record<string, string> {
   return {
     NGINX_PORT: String(options.port),
+    BASE_URL: options.baseUrl ?? `http://127.0.0.1:${options.port}`,
     SITE_ROOT: join(options.distDir, 'current', 'site'),
     EDGE_ROOT: join(options.distDir, 'current', 'edge'),
     APP_1: options.replicas[0]!,

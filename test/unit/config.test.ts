@@ -77,6 +77,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ REDIS_URL: 'redis://b:6379', REDIS_KEY_PREFIX: 'app{1}:' }).redisKeyPrefix).toBe('app{1}:')
   })
 
+  it('holds BASE_URL to the longest DNS name, which bounds the headers that carry it', () => {
+    const label = 'a'.repeat(63)
+    const longest = `https://${[label, label, label, 'a'.repeat(61)].join('.')}:65535`
+    expect(loadConfig({ BASE_URL: longest }).baseUrl).toBe(longest)
+    expect(() => loadConfig({ BASE_URL: longest.replace('https://', 'https://b') })).toThrow(/at most 267 characters/)
+  })
+
   it.each(['https://x.example/blog', 'https://x.example/?a=1', 'not a url', '/'])('refuses BASE_URL %s', (url) => {
     expect(() => loadConfig({ BASE_URL: url })).toThrow(ConfigError)
   })
