@@ -19,7 +19,7 @@ import { tempDir } from '../support/temp.ts'
 const entry = (slug: string, markdown: string, fields: Partial<IndexEntry> = {}): IndexEntry => ({
   slug,
   title: `Title "${slug}" — é`,
-  description: 'A \\ description\twith a tab',
+  description: 'A \\ "described" article: é',
   date: '2025-01-01',
   lastModified: '2025-01-02T00:00:00.000Z',
   author: 'Léa Fontaine',
