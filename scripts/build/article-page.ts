@@ -3,7 +3,7 @@
  * (site/pages/article-template.astro) with each `@@name@@` marker replaced by the article's
  * escaped metadata or its cached HTML.
  */
-import { DEFAULT_IMAGE_PATH, doiUrl, licenseUrl, orcidUrl } from '../../model/article.ts'
+import { DEFAULT_IMAGE_PATH } from '../../model/article.ts'
 import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
 import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
@@ -12,7 +12,6 @@ import { keepTogether } from '../../site/lib/typography.ts'
 import { jsonLdScript } from './json-ld.ts'
 import { articleSignposts } from '../../model/signposting.ts'
 import { bylineHtml, changesHtml, licenseHtml, signpostElements } from './research-parts.ts'
-import { articleUrl } from '../../model/article-address.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
 export type ArticleTemplate = string[]
@@ -101,26 +100,4 @@ export function articlePage(
   let out = ''
   for (let i = 0; i < template.length; i++) out += i % 2 === 0 ? template[i] : values[template[i]!]
   return out
-}
-
-/** The markdown twin: the article's own markdown under a short header, for readers that are programs. */
-export function markdownTwin(a: ArticleMeta, body: string, baseUrl: string): string {
-  const header = [
-    `# ${a.title}`,
-    '',
-    `> ${a.description}`,
-    '',
-    ...a.authors.map((p) => {
-      const extra = [p.orcid && orcidUrl(p.orcid), p.affiliation].filter(Boolean).join(', ')
-      return `- Author: ${p.name}${extra ? ` (${extra})` : ''}`
-    }),
-    `- Published: ${a.date.slice(0, 10)}`,
-    ...(a.lastModified ? [`- Updated: ${a.lastModified}`] : []),
-    ...(a.tags.length ? [`- Tags: ${a.tags.join(', ')}`] : []),
-    ...(a.doi ? [`- DOI: ${doiUrl(a.doi)}`] : []),
-    ...(a.license ? [`- License: ${a.license} (${licenseUrl(a.license)})`] : []),
-    ...a.changes.map((c) => `- Changed ${c.date.slice(0, 10)}: ${c.note}`),
-    `- Canonical: ${articleUrl(baseUrl, a.slug)}`,
-  ].join('\n')
-  return `${header}\n\n${body.trim()}\n`
 }
