@@ -3,7 +3,7 @@
  * (site/pages/article-template.astro) with each `@@name@@` marker replaced by the article's
  * escaped metadata or its cached HTML.
  */
-import { DEFAULT_IMAGE_PATH } from '../../model/article.ts'
+import { coverAlt, DEFAULT_IMAGE_PATH } from '../../model/article.ts'
 import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
 import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
@@ -12,6 +12,7 @@ import { keepTogether } from '../../site/lib/typography.ts'
 import { jsonLdScript } from './json-ld.ts'
 import { articleSignposts } from '../../model/signposting.ts'
 import { bylineHtml, changesHtml, licenseHtml, signpostElements } from './research-parts.ts'
+import { shareMetaTags } from './share-meta.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
 export type ArticleTemplate = string[]
@@ -21,6 +22,8 @@ const MARKERS = [
   'title',
   'description',
   'imageUrl',
+  'imageAlt',
+  'shareMeta',
   'byline',
   'license',
   'changes',
@@ -76,6 +79,8 @@ export function articlePage(
     title: escapeHtml(keepTogether(a.title)),
     description: escapeHtml(keepTogether(a.description)),
     imageUrl: escapeHtml(new URL(a.image ?? DEFAULT_IMAGE_PATH, baseUrl).href),
+    imageAlt: escapeHtml(coverAlt(a)),
+    shareMeta: shareMetaTags(a),
     byline: bylineHtml(a),
     license: licenseHtml(a),
     changes: changesHtml(a),
