@@ -3,6 +3,7 @@
  * preview read alike (a build is made for one BASE_URL and CONTENT_DIR, and a server serves only
  * a build made for its own). The service's own settings extend these (auth-service/config.ts).
  */
+import { ORIGIN_MAX } from './wire-limits.ts'
 import { resolve } from 'node:path'
 
 /** The defaults of these settings, as docs/configuration.md lists them. */
@@ -73,5 +74,6 @@ function parseOrigin(value: string, problems: string[]): string {
     problems.push(`BASE_URL must use http or https, got "${value}"`)
   if (url.pathname !== '/' || url.search || url.hash || url.username)
     problems.push(`BASE_URL must be a bare origin like https://research.example.org, got "${value}"`)
+  if (url.origin.length > ORIGIN_MAX) problems.push(`BASE_URL must be at most ${ORIGIN_MAX} characters long`)
   return url.origin
 }

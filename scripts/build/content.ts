@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
 import { FRONTMATTER_FIELDS, Frontmatter, SLUG_PATTERN, manifestFields, readingMinutes } from '../../model/article.ts'
 import { Author, Change } from '../../model/research.ts'
+import { BODY_MAX } from '../../model/wire-limits.ts'
 import { SITE } from '../../site/lib/site.ts'
 import type { BuildProblem } from './errors.ts'
 import { recordableSignature, statSignature } from './source-stats.ts'
@@ -163,6 +164,14 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
     return undefined
   }
   const fm = parsed.data
+  if (articleBody(f.source).length > BODY_MAX) {
+    problems.push({
+      file: f.file,
+      message: `the article is longer than ${BODY_MAX} characters, the most the API and MCP answer with`,
+      fix: 'split it into several articles',
+    })
+    return undefined
+  }
   return {
     slug: f.slug,
     hash: f.hash,
