@@ -58,6 +58,15 @@ describe('/openapi.json under the OWASP API Security ruleset', () => {
     expect(errors.length).toBe(2) // the GET's and its HEAD twin's
   })
 
+  it('flags only the plain-http server URL besides, for a local server', { timeout: 120_000 }, async () => {
+    const local = buildOpenApiDocument('http://127.0.0.1:33651') as Json
+    expect(local.servers[0].description).toMatch(/local/)
+    const errors = (await spectral(local)).filter((f) => f.severity === 0 && !excused(local, f))
+    expect(errors.map((f) => `${f.code} at ${f.path.join('.')}`)).toEqual([
+      'owasp:api8:2023-no-server-http at servers.0.url',
+    ])
+  })
+
   it('declares the CORS and budget headers on every answer, each header bounded', () => {
     for (const [path, ops] of Object.entries(doc.paths as Json))
       for (const [method, op] of Object.entries(ops as Json))
