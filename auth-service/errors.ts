@@ -83,6 +83,13 @@ export abstract class LatticeError extends Error {
   }
 }
 
+/**
+ * The longest error description sent: a sentence, which may quote a little of the request.
+ * Longer ones are cut where error bodies are made (errorBody, and the event receiver's), so the
+ * OpenAPI bound holds.
+ */
+export const ERROR_DESCRIPTION_MAX = 1000
+
 /** An error a client can act on: `{"error": code, "error_description": description}` with the code's status. */
 export class ServiceError extends LatticeError {
   readonly code: ErrorCode
@@ -107,7 +114,11 @@ export class SecurityEventError extends LatticeError {
     this.code = code
   }
   override response(): ErrorResponse {
-    return { status: 400, headers: {}, body: { err: this.code, description: this.message } }
+    return {
+      status: 400,
+      headers: {},
+      body: { err: this.code, description: this.message.slice(0, ERROR_DESCRIPTION_MAX) },
+    }
   }
 }
 
@@ -173,7 +184,7 @@ export class SigningKeyError extends LatticeError {
 }
 
 export function errorBody(code: ErrorCode, description: string): { error: ErrorCode; error_description: string } {
-  return { error: code, error_description: description }
+  return { error: code, error_description: description.slice(0, ERROR_DESCRIPTION_MAX) }
 }
 
 /** Errors whose details belong in the log: everything but a client's own mistake. */

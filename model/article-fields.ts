@@ -12,6 +12,7 @@ import { Author, AuthorWire, Change, ChangeWire, License, namesSeveral, toAuthor
 import { SLUG_MAX_LENGTH, SLUG_RE, Slug } from './slug.ts'
 import { DATE_MAX, DATE_MIN, calendarDate } from './calendar-date.ts'
 import { singleLine } from './text-rules.ts'
+import { SENT_URL_MAX, URL_MAX } from './wire-limits.ts'
 
 /** Where a field is shown: the REST API, the feeds, MCP's tool results, the article page. */
 export type Place = 'api' | 'feeds' | 'mcp' | 'page'
@@ -45,8 +46,6 @@ const AUTHORS_MAX = 50
 const CHANGES_MAX = 100
 /** The longest byline: every author's name, joined. */
 const BYLINE_MAX = AUTHORS_MAX * 126
-/** The longest URL a field may hold (a common limit of browsers and proxies). */
-const URL_MAX = 2048
 
 const TAG_MAX = 64
 export const Tag = z
@@ -77,7 +76,7 @@ export const ARTICLE_FIELDS = {
     shows: EVERYWHERE,
     examples: ['2025-07-09'],
     input: dateField('date', '2025-03-14'),
-    index: z.iso.date({ error: 'must be YYYY-MM-DD' }),
+    index: z.iso.date({ error: 'must be YYYY-MM-DD' }).max(10),
     toIndex: (r) => isoDay(r, 'date'),
   },
   lastModified: {
@@ -85,7 +84,8 @@ export const ARTICLE_FIELDS = {
     shows: EVERYWHERE,
     examples: ['2025-08-01T14:20:00.000Z'],
     input: dateField('lastModified', '2025-04-02T10:30:00Z').optional(),
-    index: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }),
+    // toISOString's form: 24 characters for the years 0000 to 9999, which the date pattern holds to.
+    index: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).max(24),
     toIndex: (r) => r.lastModified ?? r.date,
   },
   author: {
@@ -123,12 +123,12 @@ export const ARTICLE_FIELDS = {
   url: {
     doc: 'The article page.',
     shows: ['api', 'mcp'],
-    api: { schema: z.url(), of: (e, base) => articleUrl(base, String(e.slug)) },
+    api: { schema: z.url().max(SENT_URL_MAX), of: (e, base) => articleUrl(base, String(e.slug)) },
   },
   markdown_url: {
     doc: 'The markdown twin of the article (text/markdown).',
     shows: ['api', 'mcp'],
-    api: { schema: z.url(), of: (e, base) => articleUrl(base, String(e.slug), 'md') },
+    api: { schema: z.url().max(SENT_URL_MAX), of: (e, base) => articleUrl(base, String(e.slug), 'md') },
   },
   image: {
     doc: 'Cover image; a default image when the article names none.',
@@ -142,7 +142,10 @@ export const ARTICLE_FIELDS = {
       )
       .optional(),
     index: z.string().max(URL_MAX).optional(),
-    api: { schema: z.url(), of: (e, base) => new URL(String(e.image ?? DEFAULT_IMAGE_PATH), `${base}/`).href },
+    api: {
+      schema: z.url().max(SENT_URL_MAX),
+      of: (e, base) => new URL(String(e.image ?? DEFAULT_IMAGE_PATH), `${base}/`).href,
+    },
   },
   imageAlt: {
     doc: 'The cover’s alt text; without it, the pages describe the cover by the article’s title.',

@@ -10,6 +10,7 @@
 import { z } from 'zod'
 import { ARTICLE_FIELDS, type FieldDef } from './article-fields.ts'
 import { joinNames } from './research.ts'
+import { BODY_MAX } from './wire-limits.ts'
 
 export { ARTICLE_FIELDS, DEFAULT_IMAGE_PATH, Tag, type Place } from './article-fields.ts'
 export { DOI_PATTERN, doiUrl } from './doi.ts'
@@ -122,7 +123,7 @@ export function manifestFields(fm: Frontmatter): Omit<ManifestRecord, 'slug' | '
  * One published article as the build hands it to the service: wire forms of the dates, URLs
  * left relative (the service makes them absolute with its BASE_URL), and the markdown body.
  */
-export const IndexEntry = z.object({ ...INDEX, markdown: z.string() })
+export const IndexEntry = z.object({ ...INDEX, markdown: z.string().max(BODY_MAX) })
 export type IndexEntry = z.infer<typeof IndexEntry>
 
 /** An index entry's fields from a manifest record (the body is the caller's). */
@@ -143,7 +144,7 @@ export const Post = z.object(API).strict().meta({ description: 'A published arti
 export type Post = z.infer<typeof Post>
 
 export const PostDetail = Post.extend({
-  markdown: z.string().meta({ description: 'The article body in markdown, without frontmatter.' }),
+  markdown: z.string().max(BODY_MAX).meta({ description: 'The article body in markdown, without frontmatter.' }),
 })
   .strict()
   .meta({ description: 'A Post with its markdown body.' })

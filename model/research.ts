@@ -64,6 +64,7 @@ export const AuthorWire = z.object({
   orcid: z
     .string()
     .regex(ORCID_RE)
+    .max(ORCID_EXAMPLE.length)
     .nullable()
     .meta({ description: 'The ORCID iD (https://orcid.org/<orcid>), or null.', examples: [ORCID_EXAMPLE] }),
   affiliation: person(200).nullable().meta({ description: 'The institution, or null.' }),
@@ -116,6 +117,6 @@ export const Change = z
   .strict()
 
 export const ChangeWire = z.object({
-  date: z.iso.date().meta({ description: 'When, YYYY-MM-DD.' }),
+  date: z.iso.date().max(10).meta({ description: 'When, YYYY-MM-DD.' }),
   note: z.string().min(1).max(1000).meta({ description: 'What changed, in a sentence or two.' }),
 })

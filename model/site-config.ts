@@ -3,6 +3,7 @@
  * preview read alike (a build is made for one BASE_URL and CONTENT_DIR, and a server serves only
  * a build made for its own). The service's own settings extend these (auth-service/config.ts).
  */
+import { ORIGIN_MAX } from './wire-limits.ts'
 import { resolve } from 'node:path'
 
 /** The defaults of these settings, as docs/configuration.md lists them. */
@@ -65,7 +66,7 @@ export function loadSiteConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Sit
  * name is written) and a port. The headers that carry absolute URLs are bounded from it
  * (model/signposting.ts).
  */
-export const ORIGIN_MAX_LENGTH = 'https://'.length + 253 + ':65535'.length
+export const ORIGIN_MAX_LENGTH = ORIGIN_MAX
 
 /** An http(s) origin (the site is served from the root), normalised without a trailing slash. */
 function parseOrigin(value: string, problems: string[]): string {

@@ -8,6 +8,9 @@ const LIVE = `${API_KEY_PREFIX}_live_`
 export const API_KEY_PATTERN = `^${LIVE}[A-Za-z0-9_-]{43}$`
 /** Characters of the secret kept in clear as the key's visible prefix, for recognising a key in lists. */
 const VISIBLE = 8
+/** The lengths of a key and of its visible prefix, as API_KEY_PATTERN and the prefix's slice make them. */
+export const API_KEY_LENGTH = LIVE.length + 43
+export const API_KEY_PREFIX_LENGTH = LIVE.length + VISIBLE
 
 export interface IssuedApiKey {
   key: string

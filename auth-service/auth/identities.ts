@@ -16,6 +16,9 @@ export interface RegisteredIdentity {
 }
 
 const identityKey = (id: string) => `identity:${id}`
+const IDENTITY_ID_PREFIX = 'agt_'
+/** An identity's id: its prefix and 16 random bytes, base64url (22 characters). */
+export const IDENTITY_ID_LENGTH = IDENTITY_ID_PREFIX.length + 22
 const claimKey = (token: string) => `claim:${digest(token)}`
 
 /**
@@ -23,7 +26,7 @@ const claimKey = (token: string) => `claim:${digest(token)}`
  * digest; both records live as long as the identity_assertion that names the identity.
  */
 export async function registerAnonymousIdentity(store: Store, now = Date.now()): Promise<RegisteredIdentity> {
-  const id = `agt_${randomSecret(16)}`
+  const id = `${IDENTITY_ID_PREFIX}${randomSecret(16)}`
   const claimToken = `${API_KEY_PREFIX}_claim_${randomSecret(32)}`
   const expiresAt = new Date(now + LIFETIMES.identityAssertion * 1000)
   const record: IdentityRecord = {

@@ -5,12 +5,12 @@ import type { PreparedBody } from '../../post-index/post-index.ts'
 import { ServiceError } from '../errors.ts'
 
 /** Short shared caching for API reads; `Vary: Authorization` keeps a bad token's 401 from being masked by a cache. */
-const API_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300'
+export const API_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300'
 /**
  * An answer to a credential: `public` would let a shared cache keep it per Authorization value
  * (RFC 9111 §3.5) and serve it after the key is revoked; the holder's own cache revalidates.
  */
-const CREDENTIAL_CACHE_CONTROL = 'private, no-cache'
+export const CREDENTIAL_CACHE_CONTROL = 'private, no-cache'
 
 /**
  * The answer to every successful read, in one write: a prepared JSON body with its validators,

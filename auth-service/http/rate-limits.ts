@@ -162,11 +162,15 @@ function limiter(
  * only successes. Each costs one store increment per request within the budget.
  */
 export function rateLimiters(store: Store, limits: RateLimits) {
+  const w = WRITE_WINDOWS
   return {
-    writes: limiter(store, 'writes', 60, { limit: limits.writesPerMinute }),
-    tokens: limiter(store, 'tokens', 60, { limit: limits.tokensPerMinute, issuance: true }),
-    keys: limiter(store, 'keys', 3600, { limit: limits.keysPerHour, issuance: true }),
-    identities: limiter(store, 'identities', 3600, { limit: limits.identitiesPerHour, issuance: true }),
-    clients: limiter(store, 'clients', 3600, { limit: limits.clientsPerHour, issuance: true }),
+    writes: limiter(store, 'writes', w.writes, { limit: limits.writesPerMinute }),
+    tokens: limiter(store, 'tokens', w.tokens, { limit: limits.tokensPerMinute, issuance: true }),
+    keys: limiter(store, 'keys', w.keys, { limit: limits.keysPerHour, issuance: true }),
+    identities: limiter(store, 'identities', w.identities, { limit: limits.identitiesPerHour, issuance: true }),
+    clients: limiter(store, 'clients', w.clients, { limit: limits.clientsPerHour, issuance: true }),
   }
 }
+
+/** Each write budget's window in seconds; its name is the budget's name in the RateLimit headers. */
+export const WRITE_WINDOWS = { writes: 60, tokens: 60, keys: 3600, identities: 3600, clients: 3600 } as const

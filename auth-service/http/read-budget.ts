@@ -4,7 +4,10 @@ import type { Principal } from './bearer.ts'
 import type { RateLimits } from '../defaults.ts'
 import { BatchedCounters } from './rate-limits.ts'
 
-const WINDOW_SECONDS = 60
+/** The read budgets' window (the reads and the refused credentials), in seconds. */
+export const WINDOW_SECONDS = 60
+/** The read budgets' names in the RateLimit headers. */
+export const READ_BUDGET_NAMES = ['reads', 'bad_credentials'] as const
 
 /** A per-minute budget's decision on one request (the read budget's, or the refused credentials'). */
 export interface ReadDecision {

@@ -3,7 +3,8 @@ import type {
   ReadResourceResult,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server'
-import type { Post } from '../../model/article.ts'
+import type { Post, PostDetail } from '../../model/article.ts'
+import { markdownTwin } from '../../model/markdown-twin.ts'
 import type { PostIndex } from '../../post-index/post-index.ts'
 import { POSTS_PATH } from '../../model/article-address.ts'
 import { MCP_LIMITS } from '../defaults.ts'
@@ -13,8 +14,9 @@ const MARKDOWN = 'text/markdown'
 
 /**
  * Every article as an MCP resource: its URI is its markdown twin's address (`markdown_url`,
- * `{base}/posts/{slug}.md`), which a client may also fetch directly, and reading it gives the
- * markdown body from the loaded index, as `get_post` does.
+ * `{base}/posts/{slug}.md`), which a client may also fetch directly, and reading it gives that
+ * twin's very text (its header of title, authors, DOI, licence and changes, then the body), made
+ * from the loaded index by the function the build writes the twin with.
  */
 export function articleResources(baseUrl: string, posts: () => PostIndex) {
   const prefix = `${baseUrl}${POSTS_PATH}/`
@@ -33,7 +35,7 @@ export function articleResources(baseUrl: string, posts: () => PostIndex) {
     uriTemplate: `${prefix}{slug}.md`,
     name: 'article',
     title: 'An article as markdown',
-    description: 'One article’s markdown body; {slug} is its slug (as in get_post).',
+    description: 'One article’s markdown twin: its metadata, then its body; {slug} is its slug (as in get_post).',
     mimeType: MARKDOWN,
   }
 
@@ -63,8 +65,8 @@ export function articleResources(baseUrl: string, posts: () => PostIndex) {
       const slug = uri.startsWith(prefix) && uri.endsWith('.md') ? uri.slice(prefix.length, -3) : undefined
       const detail = slug === undefined ? undefined : posts().detail(slug)
       if (!detail) throw new RpcError(RPC_CODES.resourceNotFound, 'Resource not found', { uri: uri.slice(0, 300) })
-      const { markdown } = JSON.parse(detail.body.toString()) as { markdown: string }
-      return { contents: [{ uri, mimeType: MARKDOWN, text: markdown }] }
+      const { markdown, ...post } = JSON.parse(detail.body.toString()) as PostDetail
+      return { contents: [{ uri, mimeType: MARKDOWN, text: markdownTwin(post, markdown) }] }
     },
   }
 }

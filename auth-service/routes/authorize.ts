@@ -11,6 +11,7 @@ import { consentBrowser } from '../http/consent-cookie.ts'
 import { optionalField, requiredField } from '../http/forms.ts'
 import { authorizationErrorPage, consentContent } from './authorization-pages.ts'
 import type { HandlerAction } from './action.ts'
+import { markup } from './openapi-parts.ts'
 
 type Query = Record<string, unknown>
 
@@ -62,10 +63,10 @@ export const authorize: HandlerAction = {
       param('state', 'Returned unchanged with the answer.', false),
     ],
     responses: {
-      '200': { description: 'The consent page (HTML).', content: { 'text/html': { schema: { type: 'string' } } } },
+      '200': { description: 'The consent page (HTML).', content: markup('text/html') },
       '400': {
         description: 'The request cannot go on: an HTML error page naming the error code, never a redirect.',
-        content: { 'text/html': { schema: { type: 'string' } } },
+        content: markup('text/html'),
       },
     },
   }),

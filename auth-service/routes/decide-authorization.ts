@@ -3,7 +3,7 @@ import { registerAnonymousIdentity } from '../auth/identities.ts'
 import { AuthorizationRedirectError, ServiceError, authorizationResponseUrl } from '../errors.ts'
 import { browserOf } from '../http/consent-cookie.ts'
 import { formBody, formFields, requiredField } from '../http/forms.ts'
-import { json, ref } from './openapi-parts.ts'
+import { json, markup, ref } from './openapi-parts.ts'
 import { authorizationErrorPage } from './authorization-pages.ts'
 import type { HandlerAction } from './action.ts'
 
@@ -23,12 +23,12 @@ export const decideAuthorization: HandlerAction = {
     responses: {
       '303': {
         description: 'Back to the client’s redirect URI with code, state and iss, or with error=access_denied.',
-        headers: { Location: { schema: { type: 'string', format: 'uri' } } },
+        headers: { Location: { description: 'The client’s redirect URI with the answer in its query.' } },
         content: json(ref('Error')),
       },
       '400': {
         description: 'The transaction is unknown, used, expired or from another browser: an HTML error page.',
-        content: { 'text/html': { schema: { type: 'string' } } },
+        content: markup('text/html'),
       },
     },
   }),

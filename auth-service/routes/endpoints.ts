@@ -192,11 +192,14 @@ export const ENDPOINTS = [
     kind: 'write',
     action: receiveSecurityEvent,
   },
+  // The documents that describe the service are reads like the others, on the read budget
+  // (OWASP API4:2023): each answer says what is left of it.
   {
     operationId: 'getProtectedResourceMetadata',
     method: 'GET',
     path: '/.well-known/oauth-protected-resource',
     kind: 'read',
+    budget: 'reads',
     action: getProtectedResourceMetadata,
   },
   {
@@ -204,6 +207,7 @@ export const ENDPOINTS = [
     method: 'GET',
     path: '/.well-known/oauth-protected-resource/api/v1',
     kind: 'read',
+    budget: 'reads',
     action: getProtectedResourceMetadataForPath,
   },
   {
@@ -211,6 +215,7 @@ export const ENDPOINTS = [
     method: 'GET',
     path: `/.well-known/oauth-protected-resource${MCP_PATH}`,
     kind: 'read',
+    budget: 'reads',
     action: getMcpProtectedResourceMetadata,
   },
   {
@@ -218,15 +223,31 @@ export const ENDPOINTS = [
     method: 'GET',
     path: '/.well-known/oauth-authorization-server',
     kind: 'read',
+    budget: 'reads',
     action: getAuthorizationServerMetadata,
   },
-  { operationId: 'getJwks', method: 'GET', path: '/.well-known/jwks.json', kind: 'read', action: getJwks },
-  { operationId: 'getOpenApi', method: 'GET', path: '/openapi.json', kind: 'read', action: getOpenApi },
+  {
+    operationId: 'getJwks',
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    kind: 'read',
+    budget: 'reads',
+    action: getJwks,
+  },
+  {
+    operationId: 'getOpenApi',
+    method: 'GET',
+    path: '/openapi.json',
+    kind: 'read',
+    budget: 'reads',
+    action: getOpenApi,
+  },
   {
     operationId: 'getApiCatalog',
     method: 'GET',
     path: '/.well-known/api-catalog',
     kind: 'read',
+    budget: 'reads',
     action: getApiCatalog,
   },
   {
@@ -234,6 +255,7 @@ export const ENDPOINTS = [
     method: 'GET',
     path: `${MCP_PATH}/server-card`,
     kind: 'read',
+    budget: 'reads',
     action: getMcpServerCard,
   },
   {
@@ -241,6 +263,7 @@ export const ENDPOINTS = [
     method: 'GET',
     path: '/.well-known/mcp/server-card.json',
     kind: 'read',
+    budget: 'reads',
     action: getMcpServerCardWellKnown,
   },
   {
@@ -248,6 +271,7 @@ export const ENDPOINTS = [
     method: 'GET',
     path: '/.well-known/ai-catalog.json',
     kind: 'read',
+    budget: 'reads',
     action: getAiCatalog,
   },
   // OAI-PMH 2.0: public reads by GET or POST (§3.1.1 of the protocol), on the read budget.

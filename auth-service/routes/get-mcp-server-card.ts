@@ -65,12 +65,11 @@ export const getAiCatalog: ReadAction = {
     },
   }),
   read(ctx) {
-    const host = new URL(ctx.baseUrl).host
     const catalog = {
       specVersion: '1.0',
       entries: [
         {
-          identifier: `urn:air:${host}:mcp:${SERVER_INFO.name}`,
+          identifier: airIdentifier(ctx.baseUrl, 'mcp', SERVER_INFO.name),
           type: SERVER_CARD_TYPE,
           url: ctx.url('getMcpServerCard'),
         },
@@ -82,4 +81,14 @@ export const getAiCatalog: ReadAction = {
     }
     return () => prepared
   },
+}
+
+/**
+ * An AI Catalog `urn:air:{publisher}:{namespace}:{name}` (AI Catalog, Catalog Entry,
+ * `identifier`): the publisher is the domain name alone, so a port never enters it; a colon
+ * there (an IPv6 literal's) would read as the namespace's separator, so the name is
+ * percent-encoded, as RFC 8141 §2 lets a URN's NSS hold any other character.
+ */
+export function airIdentifier(baseUrl: string, namespace: string, name: string): string {
+  return `urn:air:${encodeURIComponent(new URL(baseUrl).hostname)}:${namespace}:${name}`
 }

@@ -7,7 +7,7 @@ import { ARGUMENT_MAX_LENGTH, VERBS } from '../oai/arguments.ts'
 import { TOKEN_MAX_LENGTH, tokenKey } from '../oai/tokens.ts'
 import { answerRequest, type Repository } from '../oai/verbs.ts'
 import type { ActionContext, HandlerAction } from './action.ts'
-import { READ_ERRORS, error, type Json } from './openapi-parts.ts'
+import { READ_ERRORS, error, markup, type Json } from './openapi-parts.ts'
 
 /** The path of the OAI-PMH endpoint: its base URL (§3.1 of the protocol). */
 export const OAI_PATH = '/oai'
@@ -69,7 +69,7 @@ const ok = {
   description:
     'The OAI-PMH answer (OAI-PMH.xsd): the verb’s element, or the protocol’s error element (badVerb, ' +
     'badArgument, badResumptionToken, cannotDisseminateFormat, idDoesNotExist, noRecordsMatch, noSetHierarchy).',
-  content: { 'text/xml': { schema: { type: 'string' } } },
+  content: markup('text/xml'),
 }
 const description =
   `OAI-PMH 2.0 (${OAI_PMH_SPEC}): Identify, ListMetadataFormats, ListSets (tags as sets), GetRecord, ` +

@@ -24,24 +24,23 @@ export const error = (description: string, codes: string[]) => ({
   content: json(ref('Error'), { error: codes[0], error_description: 'What to fix, in one sentence.' }),
 })
 
+// The schemas of these headers are the document's RESPONSE_HEADERS (openapi/response-headers.ts).
 export const cachedRead = {
-  ETag: { description: 'Validator for conditional requests (If-None-Match).', schema: { type: 'string' } },
-  'Last-Modified': { description: 'Validator for If-Modified-Since.', schema: { type: 'string' } },
-  'Cache-Control': { schema: { type: 'string' } },
+  ETag: { description: 'Validator for conditional requests (If-None-Match).' },
+  'Last-Modified': { description: 'Validator for If-Modified-Since.' },
+  'Cache-Control': {},
 }
 
 export const noStore = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } }
+
+/** A page or document whose shape is its format's (HTML, OAI-PMH's XML Schema), not a JSON Schema's. */
+export const markup = (type: 'text/html' | 'text/xml') => ({ [type]: {} })
 
 export const READ_ERRORS = {
   '304': { description: 'Not modified: the copy named by If-None-Match or If-Modified-Since is current.' },
   '401': {
     ...error('The bearer credential is invalid, expired or revoked.', ['invalid_token']),
-    headers: {
-      'WWW-Authenticate': {
-        description: 'Bearer error="invalid_token", resource_metadata="…"',
-        schema: { type: 'string' },
-      },
-    },
+    headers: { 'WWW-Authenticate': { description: 'Bearer error="invalid_token", resource_metadata="…"' } },
   },
   '403': error('The token lacks the scope this call needs.', ['insufficient_scope']),
   '412': error('If-Match or If-Unmodified-Since did not hold: the answer changed.', ['precondition_failed']),
@@ -53,7 +52,7 @@ export const limitParam = (bounds: { min: number; max: number; fallback: number 
   in: 'query',
   required: false,
   description: `How many posts, ${bounds.min} to ${bounds.max}. Anything else is a 400 invalid_request.`,
-  schema: { type: 'integer', minimum: bounds.min, maximum: bounds.max, default: bounds.fallback },
+  schema: { type: 'integer', format: 'int32', minimum: bounds.min, maximum: bounds.max, default: bounds.fallback },
 })
 
 export const cursorParam = {
@@ -69,22 +68,13 @@ export const cursorParam = {
 
 /** The paged answers' pointer to the next page (RFC 8288), absent on the last. */
 export const nextLink = {
-  Link: {
-    description: 'The next page, as `<url>; rel="next"` (RFC 8288); absent on the last page.',
-    schema: { type: 'string' },
-  },
+  Link: { description: 'The next page, as `<url>; rel="next"` (RFC 8288); absent on the last page.' },
 }
 
 /** The budget's headers (IETF RateLimit header fields, draft 8), on every answer of a budgeted operation. */
 export const RATE_LIMIT_HEADERS = {
-  RateLimit: {
-    description: 'What is left of the budget and when it refills, e.g. `"reads";r=119;t=60`.',
-    schema: { type: 'string' },
-  },
-  'RateLimit-Policy': {
-    description: 'The budget this request draws on, e.g. `"reads";q=120;w=60`.',
-    schema: { type: 'string' },
-  },
+  RateLimit: { description: 'What is left of each budget and when it refills, e.g. `"reads"; r=119; t=60`.' },
+  'RateLimit-Policy': { description: 'The budgets this request draws on, e.g. `"reads"; q=120; w=60`.' },
 }
 
 /** Answers any operation may give: a body too large, too many requests, or an unexpected failure. */
@@ -92,10 +82,7 @@ export const COMMON = {
   '413': error('The body is too large.', ['payload_too_large']),
   '429': {
     ...error('Too many requests from this client; the RateLimit headers give the budget.', ['rate_limited']),
-    headers: {
-      'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
-      ...RATE_LIMIT_HEADERS,
-    },
+    headers: { 'Retry-After': { description: 'Seconds to wait.' }, ...RATE_LIMIT_HEADERS },
   },
   default: error('Any other error, in the same shape (500 server_error: retry with backoff).', ['server_error']),
 }

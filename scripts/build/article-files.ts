@@ -8,11 +8,12 @@
 import { existsSync, linkSync, mkdirSync, readlinkSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { IndexEntry } from '../../model/article.ts'
+import { indexFields, toPost, type IndexEntry } from '../../model/article.ts'
 import { EDGE_DIR, articleBucket, articleFileName, type ArticleFileForm } from '../../model/article-bucket.ts'
 import { articleLinkset, linksetJson, linksetText } from '../../model/linkset.ts'
 import { pageLinkHeader } from '../../model/signposting.ts'
-import { articlePage, markdownTwin, parseTemplate } from './article-page.ts'
+import { articlePage, parseTemplate } from './article-page.ts'
+import { markdownTwin } from '../../model/markdown-twin.ts'
 import type { ArticleLinks } from './article-links.ts'
 import { articleCitation } from './citation/index.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
@@ -77,7 +78,8 @@ export async function writeArticles(
   mkdirSync(join(buildDir, EDGE_DIR), { recursive: true })
   const template = parseTemplate(sources.template)
   const samePages = prev !== undefined && prev.template === sources.template
-  const twinOf = async (m: ArticleMeta) => markdownTwin(m, articleBody(await entries.text(m)), baseUrl)
+  const twinOf = async (m: ArticleMeta) =>
+    markdownTwin(toPost(indexFields(m), baseUrl), articleBody(await entries.text(m)))
   // A page also shows its neighbours and related articles: it is rewritten when they change,
   // e.g. when another article is added, removed or retitled.
   const samePage: boolean[] = published.map(

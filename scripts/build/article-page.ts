@@ -3,7 +3,7 @@
  * (site/pages/article-template.astro) with each `@@name@@` marker replaced by the article's
  * escaped metadata or its cached HTML.
  */
-import { DEFAULT_IMAGE_PATH, doiUrl, licenseUrl, orcidUrl } from '../../model/article.ts'
+import { coverAlt, DEFAULT_IMAGE_PATH } from '../../model/article.ts'
 import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
 import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
@@ -12,7 +12,7 @@ import { keepTogether } from '../../site/lib/typography.ts'
 import { jsonLdScript } from './json-ld.ts'
 import { pageSignposts } from '../../model/signposting.ts'
 import { bylineHtml, changesHtml, licenseHtml, signpostElements } from './research-parts.ts'
-import { articleUrl } from '../../model/article-address.ts'
+import { shareMetaTags } from './share-meta.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
 export type ArticleTemplate = string[]
@@ -22,6 +22,8 @@ const MARKERS = [
   'title',
   'description',
   'imageUrl',
+  'imageAlt',
+  'shareMeta',
   'byline',
   'license',
   'changes',
@@ -77,6 +79,8 @@ export function articlePage(
     title: escapeHtml(keepTogether(a.title)),
     description: escapeHtml(keepTogether(a.description)),
     imageUrl: escapeHtml(new URL(a.image ?? DEFAULT_IMAGE_PATH, baseUrl).href),
+    imageAlt: escapeHtml(coverAlt(a)),
+    shareMeta: shareMetaTags(a),
     byline: bylineHtml(a),
     license: licenseHtml(a),
     changes: changesHtml(a),
@@ -101,26 +105,4 @@ export function articlePage(
   let out = ''
   for (let i = 0; i < template.length; i++) out += i % 2 === 0 ? template[i] : values[template[i]!]
   return out
-}
-
-/** The markdown twin: the article's own markdown under a short header, for readers that are programs. */
-export function markdownTwin(a: ArticleMeta, body: string, baseUrl: string): string {
-  const header = [
-    `# ${a.title}`,
-    '',
-    `> ${a.description}`,
-    '',
-    ...a.authors.map((p) => {
-      const extra = [p.orcid && orcidUrl(p.orcid), p.affiliation].filter(Boolean).join(', ')
-      return `- Author: ${p.name}${extra ? ` (${extra})` : ''}`
-    }),
-    `- Published: ${a.date.slice(0, 10)}`,
-    ...(a.lastModified ? [`- Updated: ${a.lastModified}`] : []),
-    ...(a.tags.length ? [`- Tags: ${a.tags.join(', ')}`] : []),
-    ...(a.doi ? [`- DOI: ${doiUrl(a.doi)}`] : []),
-    ...(a.license ? [`- License: ${a.license} (${licenseUrl(a.license)})`] : []),
-    ...a.changes.map((c) => `- Changed ${c.date.slice(0, 10)}: ${c.note}`),
-    `- Canonical: ${articleUrl(baseUrl, a.slug)}`,
-  ].join('\n')
-  return `${header}\n\n${body.trim()}\n`
 }

@@ -16,6 +16,7 @@ import {
 } from '../../model/article.ts'
 import { Author, Change } from '../../model/research.ts'
 import { illFormedText } from '../../model/text-rules.ts'
+import { BODY_MAX } from '../../model/wire-limits.ts'
 import { SITE } from '../../site/lib/site.ts'
 import type { BuildProblem } from './errors.ts'
 import { FRONTMATTER, readFrontMatter } from './front-matter.ts'
@@ -178,6 +179,14 @@ export function parseArticle(f: SourceFile, problems: BuildProblem[]): ArticleMe
     return undefined
   }
   const fm = parsed.data
+  if (articleBody(f.source).length > BODY_MAX) {
+    problems.push({
+      file: f.file,
+      message: `the article is longer than ${BODY_MAX} characters, the most the API and MCP answer with`,
+      fix: 'split it into several articles',
+    })
+    return undefined
+  }
   return {
     slug: f.slug,
     hash: f.hash,

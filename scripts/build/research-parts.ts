@@ -18,17 +18,20 @@ const ORCID_ICON =
 
 /**
  * The byline as one item of the meta list: each author's name (a search filter value), the ORCID
- * icon linking to their iD's page as ORCID's display guidelines ask, and their affiliation.
+ * icon linking to their iD's page as ORCID's display guidelines ask, and their affiliation. The
+ * element whose class names an author holds the name alone: metadata readers (metascraper,
+ * link previews) take the first such element's text as the author, and the person's other parts
+ * sit beside it in a wrapper whose class does not say "author".
  */
 export function bylineHtml(a: Pick<ArticleMeta, 'authors'>): string {
   const people = a.authors.map((p) => {
-    const name = `<span class="author-name" data-pagefind-filter="author">${escapeHtml(p.name)}</span>`
+    const name = `<span class="author" data-pagefind-filter="author">${escapeHtml(p.name)}</span>`
     const orcid = p.orcid
       ? ` <a class="orcid" href="${orcidUrl(p.orcid)}" aria-label="ORCID iD of ${escapeHtml(p.name)}: ${p.orcid}">` +
         `${ORCID_ICON}</a>`
       : ''
     const affiliation = p.affiliation ? ` <span class="affiliation">(${escapeHtml(p.affiliation)})</span>` : ''
-    return `<span class="author">${name}${orcid}${affiliation}</span>`
+    return `<span class="person">${name}${orcid}${affiliation}</span>`
   })
   return `<li class="byline">${people.join(', ')}</li>`
 }

@@ -225,7 +225,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
         for (let i = 0; i < 8; i++) statuses.push((await get('127.0.0.7', '/api/v1/posts/hashing-rings')).status)
         expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429])
         const refused = await get('127.0.0.7', '/api/v1/posts?limit=1')
-        // Discovery is not budgeted by the service, nor is a request with a credential.
+        // Discovery is outside nginx's anonymous zone (the service budgets it), as is a request with a credential.
         expect((await get('127.0.0.7', '/.well-known/oauth-authorization-server')).status).toBe(200)
         expect(
           (await get('127.0.0.7', '/api/v1/posts/hashing-rings', { Authorization: 'Bearer not-valid' })).status,

@@ -43,7 +43,9 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
           (await anonymous.callTool({ name: 'get_post', arguments: { slug: 'hashing-rings' } })).structuredContent,
         ).toEqual(rest)
       const read = await anonymous.readResource({ uri: `${origin}/posts/hashing-rings.md` })
-      expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: rest.markdown })
+      // The resource is the markdown twin nginx serves, byte for byte.
+      const twin = await (await fetch(`${origin}/posts/hashing-rings.md`)).text()
+      expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: twin })
       await anonymous.close()
       // Stateless: the client's messages went to one replica and the next, and both answered.
       // (A replica's log line reaches this process through a pipe, after its answer: it is waited for.)

@@ -10,7 +10,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { MCP_LIMITS } from '../../auth-service/defaults.ts'
-import type { IndexEntry } from '../../model/article.ts'
+import type { IndexEntry, PostDetail } from '../../model/article.ts'
+import { markdownTwin } from '../../model/markdown-twin.ts'
 import { createPostIndex } from '../../post-index/post-index-builder.ts'
 import { agentToken } from '../support/agent.ts'
 import { connect, errorBody, MCP_HEADERS, rest, serve } from '../support/mcp-2025.ts'
@@ -91,8 +92,12 @@ describe('/mcp with the official SDK client', () => {
 
     const uri = `${base}/posts/hashing-rings.md`
     const read = await client.readResource({ uri })
-    const { markdown } = (await rest(base, '/api/v1/posts/hashing-rings')) as { markdown: string }
-    expect(read.contents).toEqual([{ uri, mimeType: 'text/markdown', text: markdown }])
+    const { markdown, ...post } = (await rest(base, '/api/v1/posts/hashing-rings')) as PostDetail
+    // The markdown twin: the article's metadata over the body (test/http/mcp-markdown-twin.test.ts).
+    expect(read.contents).toEqual([{ uri, mimeType: 'text/markdown', text: markdownTwin(post, markdown) }])
+    const { text } = read.contents[0] as { text: string }
+    expect(text).toContain(`# ${post.title}\n`)
+    expect(text).toContain(`\n- Author: ${post.authors[0]!.name}`)
 
     const { resourceTemplates } = await client.listResourceTemplates()
     expect(resourceTemplates).toEqual([

@@ -114,3 +114,25 @@ describe('the MCP server card', () => {
     })
   })
 })
+
+describe('the AI catalog identifier', () => {
+  /** The identifier's publisher part, split as a reader of `urn:air:{publisher}:{namespace}:{name}` splits it. */
+  const identifierAt = async (baseUrl: string) => {
+    const app = createApp(await testDeps({ baseUrl }))
+    const res = await request(app).get('/.well-known/ai-catalog.json')
+    expect(res.status).toBe(200)
+    return JSON.parse(res.text).entries[0].identifier as string
+  }
+
+  it('names the publisher by its domain alone, with no port to read as a namespace', async () => {
+    const id = await identifierAt('http://127.0.0.1:33651')
+    expect(id).toBe('urn:air:127.0.0.1:mcp:lattice-research')
+    expect(id.split(':')).toEqual(['urn', 'air', '127.0.0.1', 'mcp', 'lattice-research'])
+  })
+
+  it('percent-encodes an IPv6 literal, so its colons do not split the URN', async () => {
+    const id = await identifierAt('http://[::1]:8080')
+    expect(id).toBe('urn:air:%5B%3A%3A1%5D:mcp:lattice-research')
+    expect(decodeURIComponent(id.split(':')[2]!)).toBe('[::1]')
+  })
+})

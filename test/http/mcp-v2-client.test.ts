@@ -16,6 +16,7 @@ import {
 import { decodeJwt } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApp, type AppDeps } from '../../auth-service/app.ts'
+import { markdownTwin, type TwinFields } from '../../model/markdown-twin.ts'
 import { testDeps } from '../support/index.ts'
 import { approve } from '../support/oauth-person.ts'
 import { selfSignedCertificate, serveHttps } from '../support/tls.ts'
@@ -95,7 +96,9 @@ async function useEverything(base: string, client: Client, headers: Record<strin
 
   const uri = post.markdown_url as string
   const read = await client.readResource({ uri })
-  expect(read.contents).toEqual([{ uri, mimeType: 'text/markdown', text: markdown }])
+  // The markdown twin: the article's metadata over the body (test/http/mcp-markdown-twin.test.ts).
+  const twin = markdownTwin(post as unknown as TwinFields, markdown as string)
+  expect(read.contents).toEqual([{ uri, mimeType: 'text/markdown', text: twin }])
 }
 
 describe('the SDK v2 client on 2026-07-28', () => {

@@ -18,7 +18,9 @@ describe('/openapi.json', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/)
     expect(res.body.openapi).toBe('3.1.0')
     expect(res.body.info.version).toBe('1.0.0')
-    expect(res.body.servers).toEqual([{ url: BASE_URL }])
+    expect(res.body.servers).toEqual([
+      { url: BASE_URL, description: 'The production server at this origin.', 'x-internal': false },
+    ])
     const result = await new Validator().validate(res.body)
     expect(result.errors).toBeUndefined()
     expect(result.valid).toBe(true)
@@ -54,8 +56,8 @@ describe('/openapi.json', () => {
       ].sort(),
     )
     const limit = (path: string) => paths[path].get.parameters.find((p: { name: string }) => p.name === 'limit').schema
-    expect(limit('/api/v1/posts')).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-    expect(limit('/api/v1/search')).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 20 })
+    expect(limit('/api/v1/posts')).toEqual({ type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 50 })
+    expect(limit('/api/v1/search')).toEqual({ type: 'integer', format: 'int32', minimum: 1, maximum: 50, default: 20 })
     // The paging additions: a cursor on both reads, filters on the list, next_cursor in both envelopes.
     const names = (path: string) => paths[path].get.parameters.map((p: { name: string }) => p.name)
     expect(names('/api/v1/posts')).toEqual(['limit', 'cursor', 'tag', 'author', 'updated_since'])

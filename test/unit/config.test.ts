@@ -22,6 +22,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ BASE_URL: 'https://research.example.org/' }).baseUrl).toBe('https://research.example.org')
   })
 
+  it('refuses an origin longer than a DNS name allows, the bound every URL the service writes rests on', () => {
+    const longest = `https://${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}:65535`
+    expect(loadConfig({ BASE_URL: longest }).baseUrl).toBe(longest)
+    expect(() =>
+      loadConfig({ BASE_URL: `https://${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}:65535` }),
+    ).toThrow(/at most 267 characters/)
+  })
+
   it('lists every problem at once', () => {
     try {
       loadConfig({ PORT: 'eighty', BASE_URL: 'ftp://x', REDIS_URL: 'localhost:6379', ANONYMOUS_REGISTRATION: 'maybe' })

@@ -4,10 +4,14 @@
  */
 import { z } from 'zod'
 import { Post, PostDetail } from '../../../model/article.ts'
-import { str } from './shared.ts'
+import { CURSOR_MAX_LENGTH } from '../../http/cursor.ts'
+import { READ_LIMITS } from '../../defaults.ts'
+import { list, text } from './shared.ts'
 
+// A cursor the service gives is one it takes back: at most CURSOR_MAX_LENGTH.
 const nextCursor = {
   type: ['string', 'null'],
+  maxLength: CURSOR_MAX_LENGTH,
   description: 'Pass as `cursor` to get the next page; null on the last page.',
 } as const
 
@@ -31,6 +35,8 @@ function contractual(schema: z.ZodType, description: string, complete: string): 
   }
 }
 
+const POST = { $ref: '#/components/schemas/Post' }
+
 export const ARTICLE_SCHEMAS = {
   Post: contractual(Post, 'A published article.', 'PostComplete'),
   PostDetail: contractual(PostDetail, 'A Post with its markdown body.', 'PostDetailComplete'),
@@ -44,15 +50,15 @@ export const ARTICLE_SCHEMAS = {
   },
   PostList: {
     type: 'object',
-    properties: { posts: { type: 'array', items: { $ref: '#/components/schemas/Post' } }, next_cursor: nextCursor },
+    properties: { posts: list(POST, READ_LIMITS.posts.max), next_cursor: nextCursor },
     required: ['posts'],
     additionalProperties: false,
   },
   SearchResult: {
     type: 'object',
     properties: {
-      query: { ...str, description: 'The query that was searched (trimmed).' },
-      posts: { type: 'array', items: { $ref: '#/components/schemas/Post' }, description: 'Ranked matches.' },
+      query: { ...text(READ_LIMITS.queryLength), description: 'The query that was searched (trimmed).' },
+      posts: { ...list(POST, READ_LIMITS.search.max), description: 'Ranked matches.' },
       next_cursor: nextCursor,
     },
     required: ['query', 'posts'],

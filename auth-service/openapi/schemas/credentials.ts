@@ -3,10 +3,21 @@
  * endpoints, client registration (RFC 7591) and the authorization decision. Request fields carry
  * the limits the code enforces.
  */
-import { API_KEY_PATTERN } from '../../auth/api-keys.ts'
+import { API_KEY_LENGTH, API_KEY_PATTERN, API_KEY_PREFIX_LENGTH } from '../../auth/api-keys.ts'
+import { IDENTITY_ID_LENGTH } from '../../auth/identities.ts'
 import { GRANTS, ID_JAG, SCOPES } from '../../auth/policy.ts'
-import { CLIENT_METADATA_LIMITS, FIELD_LIMITS, LABEL_MAX, type FieldName } from '../../defaults.ts'
-import { constant, oneOf, str, uri } from './shared.ts'
+import { CLIENT_METADATA_LIMITS, FIELD_LIMITS, LABEL_MAX, LIFETIMES, type FieldName } from '../../defaults.ts'
+import { constant, list, oneOf, text, timestamp, uri } from './shared.ts'
+
+/**
+ * A lifetime in seconds, at most `max` (defaults.ts LIFETIMES). A credential the service issues
+ * is bounded by the field that takes it back (FIELD_LIMITS): a token it could not read back would
+ * be of no use.
+ */
+const seconds = (max: number) => ({ type: 'integer', format: 'int32', minimum: 0, maximum: max }) as const
+/** Seconds since 1970 of a JavaScript date: ECMAScript's time values reach ±8.64e15 ms (§21.4.1.22). */
+const epochSeconds = { type: 'integer', format: 'int64', minimum: 0, maximum: 8_640_000_000_000 } as const
+const scopes = list(oneOf(SCOPES), SCOPES.length)
 
 /** A request field, bounded as the code bounds it (FIELD_LIMITS). */
 const field = (name: FieldName, extra: object = {}) =>
@@ -17,14 +28,17 @@ export const CREDENTIAL_SCHEMAS = {
     type: 'object',
     properties: {
       key: {
-        ...str,
+        ...text(API_KEY_LENGTH),
         pattern: API_KEY_PATTERN,
         description: 'The secret key, shown only in this response. Send it as a bearer value.',
       },
-      prefix: { ...str, description: 'The leading, non-secret part of the key, to recognise it later.' },
+      prefix: {
+        ...text(API_KEY_PREFIX_LENGTH),
+        description: 'The leading, non-secret part of the key, to recognise it later.',
+      },
       token_type: constant('Bearer'),
-      scopes: { type: 'array', items: oneOf(SCOPES) },
-      expires_in: { type: 'integer', description: 'Seconds until the key expires.' },
+      scopes,
+      expires_in: { ...seconds(LIFETIMES.apiKey), description: 'Seconds until the key expires.' },
       label: { type: ['string', 'null'], maxLength: LABEL_MAX, description: 'The label sent at issuance, or null.' },
     },
     required: ['key', 'prefix', 'token_type', 'scopes', 'expires_in', 'label'],
@@ -52,17 +66,23 @@ export const CREDENTIAL_SCHEMAS = {
   IdentityRegistration: {
     type: 'object',
     properties: {
-      registration_id: str,
+      registration_id: text(IDENTITY_ID_LENGTH),
       registration_type: constant('anonymous'),
       identity_assertion: {
-        ...str,
+        ...text(FIELD_LIMITS.assertion),
         description: 'A JWT signed by this service; post it to the token endpoint as `assertion`.',
       },
-      assertion_expires: { ...str, format: 'date-time' },
-      expires_in: { type: 'integer', description: 'Seconds until the identity_assertion expires.' },
-      scopes: { type: 'array', items: oneOf(SCOPES) },
-      claim_token: { ...str, description: 'Returned once; only for the optional claim ceremony.' },
-      claim_token_expires: { ...str, format: 'date-time' },
+      assertion_expires: timestamp,
+      expires_in: {
+        ...seconds(LIFETIMES.identityAssertion),
+        description: 'Seconds until the identity_assertion expires.',
+      },
+      scopes,
+      claim_token: {
+        ...text(FIELD_LIMITS.claim_token),
+        description: 'Returned once; only for the optional claim ceremony.',
+      },
+      claim_token_expires: timestamp,
       claim_url: uri,
       token_endpoint: uri,
       resource: uri,
@@ -105,12 +125,12 @@ export const CREDENTIAL_SCHEMAS = {
   TokenResponse: {
     type: 'object',
     properties: {
-      access_token: { ...str, description: 'An RFC 9068 JWT (typ at+jwt).' },
+      access_token: { ...text(FIELD_LIMITS.token), description: 'An RFC 9068 JWT (typ at+jwt).' },
       token_type: constant('Bearer'),
-      expires_in: { type: 'integer' },
-      scope: str,
+      expires_in: seconds(LIFETIMES.accessToken),
+      scope: text(FIELD_LIMITS.scope),
       refresh_token: {
-        ...str,
+        ...text(FIELD_LIMITS.refresh_token),
         description:
           'Issued by the authorization_code and refresh_token grants to clients registered for refresh_token; ' +
           'single use.',
@@ -128,7 +148,7 @@ export const CREDENTIAL_SCHEMAS = {
     type: 'object',
     description: 'RFC 7591 §2 client metadata; fields not listed are ignored.',
     properties: {
-      client_name: { ...str, maxLength: CLIENT_METADATA_LIMITS.clientName },
+      client_name: text(CLIENT_METADATA_LIMITS.clientName),
       redirect_uris: {
         type: 'array',
         minItems: 1,
@@ -152,12 +172,12 @@ export const CREDENTIAL_SCHEMAS = {
   ClientInformation: {
     type: 'object',
     properties: {
-      client_id: str,
-      client_id_issued_at: { type: 'integer' },
-      client_name: str,
-      redirect_uris: { type: 'array', items: uri },
-      grant_types: { type: 'array', items: str },
-      response_types: { type: 'array', items: constant('code') },
+      client_id: text(FIELD_LIMITS.client_id),
+      client_id_issued_at: epochSeconds,
+      client_name: text(CLIENT_METADATA_LIMITS.clientName),
+      redirect_uris: list({ ...uri, maxLength: CLIENT_METADATA_LIMITS.uriLength }, CLIENT_METADATA_LIMITS.redirectUris),
+      grant_types: list(oneOf([GRANTS.authorizationCode, GRANTS.refreshToken]), CLIENT_METADATA_LIMITS.listItems),
+      response_types: list(constant('code'), CLIENT_METADATA_LIMITS.listItems),
       token_endpoint_auth_method: constant('none'),
     },
     required: [

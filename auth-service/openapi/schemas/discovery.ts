@@ -3,7 +3,14 @@
  * documents (RFC 9728, RFC 8414), the signing keys, the linkset, the MCP server card and the
  * JSON-RPC envelope of MCP.
  */
-import { constant, oneOf, str, uri } from './shared.ts'
+import { GRANTS, ID_JAG, SCOPES } from '../../auth/policy.ts'
+import { LINE_MAX, OWN_LIST_MAX, constant, list, oneOf, text, uri } from './shared.ts'
+
+const line = text(LINE_MAX)
+const scopes = list(oneOf(SCOPES), SCOPES.length)
+const grants = list(oneOf(Object.values(GRANTS)), Object.values(GRANTS).length)
+/** base64url of a P-256 coordinate: 32 bytes, 43 characters (RFC 7518 §6.2.1.2). */
+const coordinate = { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', maxLength: 43 } as const
 
 export const DISCOVERY_SCHEMAS = {
   JsonRpcMessage: {
@@ -16,18 +23,19 @@ export const DISCOVERY_SCHEMAS = {
   Catalog: {
     type: 'object',
     properties: {
-      name: str,
-      version: str,
+      name: line,
+      version: line,
       base_url: uri,
       endpoints: {
         type: 'array',
+        maxItems: OWN_LIST_MAX,
         items: {
           type: 'object',
           properties: {
             method: oneOf(['GET', 'POST']),
-            path: str,
-            url: { type: 'string', format: 'uri-template' },
-            description: str,
+            path: line,
+            url: { ...uri, format: 'uri-template' },
+            description: line,
           },
           required: ['method', 'path', 'url', 'description'],
         },
@@ -40,10 +48,10 @@ export const DISCOVERY_SCHEMAS = {
     type: 'object',
     properties: {
       resource: uri,
-      authorization_servers: { type: 'array', items: uri },
-      scopes_supported: { type: 'array', items: str },
-      bearer_methods_supported: { type: 'array', items: constant('header') },
-      resource_name: str,
+      authorization_servers: list(uri, 1),
+      scopes_supported: scopes,
+      bearer_methods_supported: list(constant('header'), 1),
+      resource_name: line,
       resource_logo_uri: uri,
       resource_documentation: uri,
     },
@@ -65,20 +73,21 @@ export const DISCOVERY_SCHEMAS = {
       registration_endpoint: uri,
       revocation_endpoint: uri,
       jwks_uri: uri,
-      scopes_supported: { type: 'array', items: str },
-      response_types_supported: { type: 'array', items: constant('code') },
-      response_modes_supported: { type: 'array', items: str },
-      grant_types_supported: { type: 'array', items: str },
-      code_challenge_methods_supported: { type: 'array', items: constant('S256') },
+      scopes_supported: scopes,
+      response_types_supported: list(constant('code'), 1),
+      response_modes_supported: list(constant('query'), 1),
+      grant_types_supported: grants,
+      code_challenge_methods_supported: list(constant('S256'), 1),
       authorization_response_iss_parameter_supported: { type: 'boolean' },
       client_id_metadata_document_supported: { type: 'boolean' },
-      token_endpoint_auth_methods_supported: { type: 'array', items: str },
-      revocation_endpoint_auth_methods_supported: { type: 'array', items: str },
+      token_endpoint_auth_methods_supported: list(constant('none'), 1),
+      revocation_endpoint_auth_methods_supported: list(constant('none'), 1),
       identity_types_supported: {
         type: 'array',
+        maxItems: OWN_LIST_MAX,
         items: {
           type: 'object',
-          properties: { type: str, assertion_types_supported: { type: 'array', items: str } },
+          properties: { type: line, assertion_types_supported: list(constant(ID_JAG), 1) },
           required: ['type'],
         },
       },
@@ -108,19 +117,20 @@ export const DISCOVERY_SCHEMAS = {
       'the tools and the authorization accepted in `_meta`.',
     properties: {
       $schema: uri,
-      name: { type: 'string', pattern: '^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$' },
-      version: str,
-      title: str,
+      name: { ...line, pattern: '^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$' },
+      version: line,
+      title: line,
       description: { type: 'string', maxLength: 100 },
       websiteUrl: uri,
       remotes: {
         type: 'array',
+        maxItems: OWN_LIST_MAX,
         items: {
           type: 'object',
           properties: {
             type: oneOf(['streamable-http', 'sse']),
-            url: str,
-            supportedProtocolVersions: { type: 'array', items: str },
+            url: uri,
+            supportedProtocolVersions: list(line, OWN_LIST_MAX),
           },
           required: ['type', 'url'],
         },
@@ -135,14 +145,15 @@ export const DISCOVERY_SCHEMAS = {
     properties: {
       linkset: {
         type: 'array',
+        maxItems: OWN_LIST_MAX,
         items: {
           type: 'object',
           properties: { anchor: uri },
           required: ['anchor'],
-          additionalProperties: {
-            type: 'array',
-            items: { type: 'object', properties: { href: uri, type: str, title: str }, required: ['href'] },
-          },
+          additionalProperties: list(
+            { type: 'object', properties: { href: uri, type: line, title: line }, required: ['href'] },
+            OWN_LIST_MAX,
+          ),
         },
       },
     },
@@ -153,14 +164,16 @@ export const DISCOVERY_SCHEMAS = {
     properties: {
       keys: {
         type: 'array',
+        maxItems: OWN_LIST_MAX,
         items: {
           type: 'object',
           properties: {
             kty: constant('EC'),
             crv: constant('P-256'),
-            x: str,
-            y: str,
-            kid: str,
+            x: coordinate,
+            y: coordinate,
+            // An RFC 7638 thumbprint: SHA-256, base64url.
+            kid: coordinate,
             alg: constant('ES256'),
             use: constant('sig'),
           },
