@@ -8,7 +8,17 @@
 import { z } from 'zod'
 import { articleUrl } from './article-address.ts'
 import { DOI_RE, Doi } from './doi.ts'
-import { Author, AuthorWire, Change, ChangeWire, License, namesSeveral, toAuthorWire } from './research.ts'
+import {
+  Author,
+  AuthorApi,
+  AuthorWire,
+  Change,
+  ChangeWire,
+  License,
+  namesSeveral,
+  toAuthorApi,
+  toAuthorWire,
+} from './research.ts'
 import { SLUG_MAX_LENGTH, SLUG_RE, Slug } from './slug.ts'
 
 /** Where a field is shown: the REST API, the feeds, MCP's tool results, the article page. */
@@ -105,15 +115,18 @@ export const ARTICLE_FIELDS = {
     index: z.string().min(1).max(BYLINE_MAX),
   },
   authors: {
-    doc: 'Every author in byline order, with their ORCID iD and affiliation when given.',
+    doc: 'Every author in byline order, with their ORCID iD and affiliation when given, and their page.',
     shows: EVERYWHERE,
     input: z.array(Author).min(1).max(AUTHORS_MAX).optional(),
     // Optional in the index (an entry without it has one author, `author`), always in the API.
     index: z.array(AuthorWire).min(1).max(AUTHORS_MAX).optional(),
     toIndex: (r) => (r.authors as Author[]).map(toAuthorWire),
     api: {
-      schema: z.array(AuthorWire).min(1).max(AUTHORS_MAX),
-      of: (e) => e.authors ?? [toAuthorWire({ name: String(e.author) })],
+      schema: z.array(AuthorApi).min(1).max(AUTHORS_MAX),
+      of: (e, base) =>
+        ((e.authors as z.output<typeof AuthorWire>[] | undefined) ?? [toAuthorWire({ name: String(e.author) })]).map(
+          (a) => toAuthorApi(a, base),
+        ),
     },
   },
   tags: {
