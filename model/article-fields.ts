@@ -191,9 +191,9 @@ export const ARTICLE_FIELDS = {
       (r.changes as Array<{ date: string; note: string }>).map((c) => ({ date: c.date.slice(0, 10), note: c.note })),
   },
   readingMinutes: {
-    doc: 'Reading time in minutes, at least one.',
+    doc: 'Reading time in whole minutes; 0 for under a minute.',
     shows: ['page'],
-    index: z.int().min(1),
+    index: z.int().min(0),
   },
   draft: { doc: 'Validated but not published.', shows: [], input: z.boolean().default(false) },
 } satisfies Record<string, FieldDef>

@@ -42,10 +42,11 @@ export function authorSlug(a: AuthorIdentity): string {
   return ORCID_SLUG.test(words) ? `author-${words}` : words
 }
 
+/** The path of the page of the author with this slug. */
+export const authorSlugPath = (slug: string) => `${AUTHORS_PATH}/${slug}`
+
 /** The path of an author's page. */
-export function authorPath(a: AuthorIdentity): string {
-  return `${AUTHORS_PATH}/${authorSlug(a)}`
-}
+export const authorPath = (a: AuthorIdentity) => authorSlugPath(authorSlug(a))
 
 /** The absolute URL of an author's page; `baseUrl` is a bare origin. */
 export function authorUrl(baseUrl: string, a: AuthorIdentity): string {

@@ -160,8 +160,9 @@ describe('the article text', { timeout: TIMEOUT }, () => {
           prose: document.querySelector('.prose')!.textContent!,
         }))
         expect(text.lede).toContain(`ε${NBSP}=${NBSP}1`)
-        expect(text.lede).toContain(`5${NBSP}%`)
-        expect(text.prose).toContain(`95${NBSP}%`)
+        // English prose sets a percent sign close up: "5%", not "5 %".
+        expect(text.lede).toContain('under 5% for')
+        expect(text.prose).toContain('95% of releases')
         expect(text.prose).toContain(`12${NBSP}ms`)
 
         // The long line scrolls, and the block shows it: shadows that stay, covers that move with the code.

@@ -324,6 +324,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       '/posts/cafe-latency-notes.csl.json': 'application/vnd.citationstyles.csl+json; charset=utf-8',
       '/posts/cafe-latency-notes.ris': 'application/x-research-info-systems; charset=utf-8',
       '/atom.xml': 'application/atom+xml; charset=utf-8',
+      '/authors/lea-fontaine/atom.xml': 'application/atom+xml; charset=utf-8',
       '/rss.xml': 'application/rss+xml; charset=utf-8',
     }
     for (const [path, type] of Object.entries(expected)) {
