@@ -111,8 +111,8 @@ describe('in-page links', { timeout: TIMEOUT }, () => {
       expect(at.bottom).toBeLessThanOrEqual(at.height)
 
       const portal = await open('/developers', viewport)
-      await portal.page.locator('a[href="#reference"]:visible').first().click()
-      at = await placement(portal.page, '#reference')
+      await portal.page.locator('a[href="#operations"]:visible').first().click()
+      at = await placement(portal.page, '#operations')
       expect(at.top).toBeGreaterThanOrEqual(at.headerBottom)
       expect([...problems, ...portal.problems]).toEqual([])
     })
@@ -253,7 +253,15 @@ describe('every page in dark mode', { timeout: TIMEOUT }, () => {
     ['phone', PHONE],
   ] as const)
     it(`at ${name} width: ${checked}`, async () => {
-      for (const path of ['/', '/tags', '/posts/typesetting-checks', '/search', '/developers']) {
+      for (const path of [
+        '/',
+        '/tags',
+        '/authors',
+        '/posts/typesetting-checks',
+        '/search',
+        '/developers',
+        '/developers/reference/agents',
+      ]) {
         const { page, problems } = await open(path, viewport, 'dark')
         expect(await overflow(page), path).toBeLessThanOrEqual(0)
         expect(await seriousViolations(page), path).toEqual([])
