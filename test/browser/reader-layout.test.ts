@@ -129,7 +129,7 @@ describe('an article’s byline and corrections', { timeout: TIMEOUT }, () => {
     const { page } = await open('/posts/a-corrected-study', DESKTOP)
     const end = page.getByRole('navigation', { name: 'More to read' })
     expect(await end.getByRole('link').allTextContents()).toEqual(
-      expect.arrayContaining(['Josiah Carberry', 'Mateo García', 'Cite this article', 'All tags', 'About', 'Atom']),
+      expect.arrayContaining(['Josiah Carberry', 'Mateo García', 'Citation', 'All tags', 'About', 'Atom']),
     )
     expect(await page.locator('article').textContent()).not.toContain('/api/v1')
     const footer = page.locator('.site-footer')
