@@ -65,7 +65,7 @@ export const AuthorWire = z.object({
 export const AuthorApi = AuthorWire.extend({
   url: z.url().meta({
     description: 'The author’s page on this site: their articles, ORCID iD and affiliation.',
-    examples: ['https://research.example/authors/0000-0002-1825-0097'],
+    examples: ['https://research.example.org/authors/0000-0002-1825-0097'],
   }),
 })
 export const toAuthorApi = (a: z.output<typeof AuthorWire>, baseUrl: string) => ({ ...a, url: authorUrl(baseUrl, a) })

@@ -10,7 +10,7 @@ export { AUTHORS_PATH, authorPath, authorSlug, authorSlugPath }
 
 export interface SiteAuthor {
   slug: string
-  /** The name as their newest article writes it. */
+  /** The name as most of their articles write it (on a tie, as the newest of those does). */
   name: string
   orcid?: string
   /** The affiliation their newest article gives, if any does. */
@@ -21,18 +21,27 @@ export interface SiteAuthor {
 
 /** Every author of `articles` (newest first), in the order of their names. */
 export function siteAuthors(articles: readonly Article[]): SiteAuthor[] {
-  const bySlug = new Map<string, SiteAuthor>()
+  const bySlug = new Map<string, SiteAuthor & { spellings: Map<string, number> }>()
   for (const article of articles) {
     for (const p of article.data.authors) {
       const slug = authorSlug(p)
       let author = bySlug.get(slug)
-      if (!author) bySlug.set(slug, (author = { slug, name: p.name, orcid: p.orcid, articles: [] }))
+      if (!author)
+        bySlug.set(slug, (author = { slug, name: p.name, orcid: p.orcid, articles: [], spellings: new Map() }))
       author.affiliation ??= p.affiliation
+      author.spellings.set(p.name, (author.spellings.get(p.name) ?? 0) + 1)
       // One person named twice in one byline is still one article of theirs.
       if (author.articles.at(-1) !== article) author.articles.push(article)
     }
   }
-  return [...bySlug.values()].sort((a, b) => a.name.localeCompare(b.name, 'en') || a.slug.localeCompare(b.slug))
+  return [...bySlug.values()]
+    .map(({ spellings, ...author }) => {
+      // Map keeps the newest spelling first, so the first of the most used wins a tie.
+      let best = author.name
+      for (const [name, n] of spellings) if (n > spellings.get(best)!) best = name
+      return { ...author, name: best }
+    })
+    .sort((a, b) => a.name.localeCompare(b.name, 'en') || a.slug.localeCompare(b.slug))
 }
 
 /** The address of an author's Atom feed. */
