@@ -25,7 +25,7 @@ import {
 import { writeArticles } from './build/article-files.ts'
 import { articleLinks, type ArticleLinks } from './build/article-links.ts'
 import { runAstro } from './build/astro.ts'
-import { readAbout, renderAbout } from './build/about-page.ts'
+import { readAbout, writeAbout } from './build/about-page.ts'
 import { openCache } from './build/cache.ts'
 import { serviceOpenApi } from './build/openapi.ts'
 import { articleMetas } from './build/article-metas.ts'
@@ -213,9 +213,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       } else {
         writeFileSync(join(dir, 'manifest.json'), manifestText(published))
         writeFileSync(join(dir, 'openapi.json'), openapi)
-        const aboutPage = about && (await renderAbout(about.source, problems))
+        const aboutFile = about && (await writeAbout(about.source, dir, problems))
         if (problems.length) throw new BuildError(problems)
-        if (aboutPage) writeFileSync(join(dir, 'about.json'), JSON.stringify(aboutPage))
         // Under a tight cap Astro waits for the render threads to end, rather than run beside them,
         // and for this process to give back what the rendering left.
         if (memory.astroAlone) {
@@ -228,7 +227,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           siteDir,
           manifest: join(dir, 'manifest.json'),
           openapi: join(dir, 'openapi.json'),
-          ...(aboutPage ? { about: join(dir, 'about.json') } : {}),
+          about: aboutFile || undefined,
           cacheDir: join(distDir, 'cache', 'astro', key),
         })
         renameSync(join(siteDir, 'article-template.html'), join(dir, 'template.html'))

@@ -6,7 +6,7 @@
  * site/pages/[about].astro shows and the footers link to.
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
 import { z } from 'zod'
@@ -35,6 +35,15 @@ export function readAbout(contentDir: string): { source: string; hash: string } 
     throw e
   }
   return { source, hash: createHash('sha256').update(source).digest('hex') }
+}
+
+/** Writes the page's JSON into the build folder `dir` and returns its path, or pushes its problems. */
+export async function writeAbout(source: string, dir: string, problems: BuildProblem[]): Promise<string | undefined> {
+  const page = await renderAbout(source, problems)
+  if (!page) return undefined
+  const file = join(dir, 'about.json')
+  writeFileSync(file, JSON.stringify(page))
+  return file
 }
 
 /** The page as Astro reads it, or undefined after pushing what is wrong with its front matter. */

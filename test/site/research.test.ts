@@ -35,7 +35,8 @@ describe('a research article page', () => {
     expect(page()).toContain('<li><time datetime="2025-07-03">3 July 2025</time>: Corrected the cache size')
     // Near the top, the last correction's date, linking to the corrections.
     expect(page()).toContain(
-      '<li class="corrected"><a href="#article-changes-title">Corrected on <time datetime="2025-07-03">3 July 2025</time></a></li>',
+      '<li class="corrected"><a href="#article-changes-title">' +
+        'Corrected on <time datetime="2025-07-03">3 July 2025</time></a></li>',
     )
     const entry = readIndexedPosts(distOf('shipped')).find((e) => e.slug === SLUG)!
     expect(entry.lastModified).toBe('2025-07-03T00:00:00.000Z')

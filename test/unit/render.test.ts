@@ -53,7 +53,7 @@ describe('renderMarkdown', async () => {
     expect(out.html).toContain('<a href="https://example.org">https://example.org</a>')
   })
 
-  it('marks numeric columns only, keeps a number with its unit and a short relation together, closes up %', async () => {
+  it('marks numeric columns, keeps a number with its unit and a relation together, closes up %', async () => {
     const { html, text } = await renderMarkdown(
       [
         'With ε = 1, 95 % of 12 ms stayed; 5 mice, 3 sets. `x = 1 %` stays as written.',
