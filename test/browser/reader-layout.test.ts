@@ -140,6 +140,21 @@ describe('an article’s byline and corrections', { timeout: TIMEOUT }, () => {
   })
 })
 
+describe('the header on a phone', { timeout: TIMEOUT }, () => {
+  it('keeps its five links on one row under the brand from 360 px', async () => {
+    for (const width of [360, 390]) {
+      const { page } = await open('/', { width, height: 740 })
+      const rows = await page
+        .locator('.site-header nav li')
+        .evaluateAll((lis) => new Set(lis.map((li) => Math.round(li.getBoundingClientRect().top))).size)
+      expect(rows, `${width} px`).toBe(1)
+      // In-page links land below it (reading.css keeps room for two rows).
+      const bottom = await page.evaluate(() => document.querySelector('.site-header')!.getBoundingClientRect().bottom)
+      expect(bottom, `${width} px`).toBeLessThanOrEqual(7.5 * 16)
+    }
+  })
+})
+
 describe('type', { timeout: TIMEOUT }, () => {
   it('sets the prose in a designed serif on Linux, not the generic Times-like fallback', async () => {
     const { page } = await open('/posts/a-corrected-study', DESKTOP)
