@@ -19,8 +19,16 @@ export interface SiteAuthor {
   articles: Article[]
 }
 
-/** Every author of `articles` (newest first), in the order of their names. */
+const gathered = new WeakMap<readonly Article[], SiteAuthor[]>()
+
+/** Every author of `articles` (newest first), in the order of their names; once per list of articles. */
 export function siteAuthors(articles: readonly Article[]): SiteAuthor[] {
+  let authors = gathered.get(articles)
+  if (!authors) gathered.set(articles, (authors = gatherAuthors(articles)))
+  return authors
+}
+
+function gatherAuthors(articles: readonly Article[]): SiteAuthor[] {
   const bySlug = new Map<string, SiteAuthor & { spellings: Map<string, number> }>()
   for (const article of articles) {
     for (const p of article.data.authors) {
