@@ -18,6 +18,8 @@ import { displayPath, formatProblems, type Problem } from './dev/problems.ts'
 import { createRebuildLoop } from './dev/rebuild-loop.ts'
 import { isArticleFile, isSourceFile, watchSources } from './dev/watch.ts'
 import { articlePath } from '../model/article-address.ts'
+import { ABOUT_FILE } from '../scripts/build/source-stats.ts'
+import { ABOUT_PATH } from '../site/lib/about.ts'
 
 let config: Config
 try {
@@ -81,7 +83,7 @@ let building: string[] = []
 const pagesOf = (files: string[]) =>
   files
     .filter((f) => dirname(f) === config.contentDir && isArticleFile(basename(f)))
-    .map((f) => articlePath(basename(f, '.md')))
+    .map((f) => (basename(f) === ABOUT_FILE ? ABOUT_PATH : articlePath(basename(f, '.md'))))
 
 let announcing = Promise.resolve()
 /** Tells open pages about a build that has landed (part of one, or all of it), once each. */

@@ -8,7 +8,17 @@
 import { z } from 'zod'
 import { articleUrl } from './article-address.ts'
 import { DOI_RE, Doi } from './doi.ts'
-import { Author, AuthorWire, Change, ChangeWire, License, namesSeveral, toAuthorWire } from './research.ts'
+import {
+  Author,
+  AuthorApi,
+  AuthorWire,
+  Change,
+  ChangeWire,
+  License,
+  namesSeveral,
+  toAuthorApi,
+  toAuthorWire,
+} from './research.ts'
 import { SLUG_MAX_LENGTH, SLUG_RE, Slug } from './slug.ts'
 import { DATE_MAX, DATE_MIN, calendarDate } from './calendar-date.ts'
 import { singleLine } from './text-rules.ts'
@@ -102,15 +112,18 @@ export const ARTICLE_FIELDS = {
     index: z.string().min(1).max(BYLINE_MAX),
   },
   authors: {
-    doc: 'Every author in byline order, with their ORCID iD and affiliation when given.',
+    doc: 'Every author in byline order, with their ORCID iD and affiliation when given, and their page.',
     shows: EVERYWHERE,
     input: z.array(Author).min(1).max(AUTHORS_MAX).optional(),
     // Optional in the index (an entry without it has one author, `author`), always in the API.
     index: z.array(AuthorWire).min(1).max(AUTHORS_MAX).optional(),
     toIndex: (r) => (r.authors as Author[]).map(toAuthorWire),
     api: {
-      schema: z.array(AuthorWire).min(1).max(AUTHORS_MAX),
-      of: (e) => e.authors ?? [toAuthorWire({ name: String(e.author) })],
+      schema: z.array(AuthorApi).min(1).max(AUTHORS_MAX),
+      of: (e, base) =>
+        ((e.authors as z.output<typeof AuthorWire>[] | undefined) ?? [toAuthorWire({ name: String(e.author) })]).map(
+          (a) => toAuthorApi(a, base),
+        ),
     },
   },
   tags: {
@@ -178,9 +191,9 @@ export const ARTICLE_FIELDS = {
       (r.changes as Array<{ date: string; note: string }>).map((c) => ({ date: c.date.slice(0, 10), note: c.note })),
   },
   readingMinutes: {
-    doc: 'Reading time in minutes, at least one.',
+    doc: 'Reading time in whole minutes; 0 for under a minute.',
     shows: ['page'],
-    index: z.int().min(1),
+    index: z.int().min(0),
   },
   draft: { doc: 'Validated but not published.', shows: [], input: z.boolean().default(false) },
 } satisfies Record<string, FieldDef>

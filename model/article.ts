@@ -166,9 +166,9 @@ export function coverAlt(a: { title: string; imageAlt?: string }): string {
   return a.imageAlt ?? `Cover image of “${a.title}”`
 }
 
-/** Reading time at WORDS_PER_MINUTE, at least one minute. */
+/** Reading time at WORDS_PER_MINUTE in whole minutes: 0 under a minute, else at least one. */
 export function readingMinutes(markdown: string): number {
   let words = 0
   for (const w of markdown.split(/\s+/)) if (/[\p{L}\p{N}]/u.test(w)) words++
-  return Math.max(1, Math.round(words / WORDS_PER_MINUTE))
+  return words < WORDS_PER_MINUTE ? 0 : Math.max(1, Math.round(words / WORDS_PER_MINUTE))
 }

@@ -6,6 +6,7 @@ import SPDX_IDS from 'spdx-license-ids/index.json' with { type: 'json' }
 import { z } from 'zod'
 import { calendarDate } from './calendar-date.ts'
 import { singleLine } from './text-rules.ts'
+import { authorUrl } from './author-address.ts'
 
 const ORCID_EXAMPLE = '0000-0002-1825-0097'
 export const ORCID_PATTERN = '^\\d{4}-\\d{4}-\\d{4}-\\d{3}[\\dX]$'
@@ -69,6 +70,15 @@ export const AuthorWire = z.object({
     .meta({ description: 'The ORCID iD (https://orcid.org/<orcid>), or null.', examples: [ORCID_EXAMPLE] }),
   affiliation: person(200).nullable().meta({ description: 'The institution, or null.' }),
 })
+/** An author as the API gives them: the index's form and the address of their page on the site. */
+export const AuthorApi = AuthorWire.extend({
+  url: z.url().meta({
+    description: 'The author’s page on this site: their articles, ORCID iD and affiliation.',
+    examples: ['https://research.example.org/authors/0000-0002-1825-0097'],
+  }),
+})
+export const toAuthorApi = (a: z.output<typeof AuthorWire>, baseUrl: string) => ({ ...a, url: authorUrl(baseUrl, a) })
+
 export const toAuthorWire = (a: Author) => ({
   name: a.name,
   orcid: a.orcid ?? null,

@@ -5,6 +5,7 @@
  */
 import type { IndexEntry } from '../model/article.ts'
 import { toPost } from '../model/article.ts'
+import { authorSlug } from '../model/author-address.ts'
 import { memoryBodies } from './detail-body.ts'
 import type { BodySource, PostIndexState } from './index-state.ts'
 import { compareEntries, filterKey, type PostIndex, type PostMeta } from './post-index.ts'
@@ -66,8 +67,10 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
       bySlug.set(meta.slug, at)
       dates.push(meta.date)
       for (const tag of new Set(meta.tags.map(filterKey))) listOf(byTag, tag).push(at)
-      // The byline as the API gives it, and each author of it: a filter by any one finds the article.
-      const names = [meta.author, ...(meta.authors ?? []).map((a) => a.name)]
+      // The byline as the API gives it, each author of it and each author's page slug (of their
+      // `url`): a filter by any one finds the article.
+      const people = meta.authors ?? [{ name: meta.author }]
+      const names = [meta.author, ...people.map((a) => a.name), ...people.map(authorSlug)]
       for (const name of new Set(names.map(filterKey))) listOf(byAuthor, name).push(at)
       modifiedMs.push(Date.parse(meta.lastModified))
       search.add(meta)

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadSiteConfig } from '../model/site-config.ts'
 import { configKey } from '../model/build-dir.ts'
-import { listArticleFiles } from './build/source-stats.ts'
+import { ABOUT_FILE, listArticleFiles } from './build/source-stats.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 
@@ -49,6 +49,7 @@ export function computeInputs(
     // no content folder: nothing to hash
   }
   for (const name of names) files.add(join(contentDir, name), scanned?.stats.get(name))
+  files.add(join(contentDir, ABOUT_FILE))
   addSiteSources(files)
   addBuildSources(files)
   return { contentDir, baseUrl, fingerprint: hash.digest('hex') }

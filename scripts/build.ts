@@ -25,6 +25,7 @@ import {
 import { writeArticles } from './build/article-files.ts'
 import { articleLinks, type ArticleLinks } from './build/article-links.ts'
 import { runAstro } from './build/astro.ts'
+import { readAbout, writeAbout } from './build/about-page.ts'
 import { openCache } from './build/cache.ts'
 import { serviceOpenApi } from './build/openapi.ts'
 import { articleMetas } from './build/article-metas.ts'
@@ -130,7 +131,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const manifest = manifestKey(published, prev)
     const openapi = await openapiText
     const templateKey = sha(`${STATE_VERSION}`, siteSourcesFingerprint(), baseUrl)
-    const astroKey = sha(templateKey, manifest, openapi)
+    const about = readAbout(contentDir)
+    const astroKey = sha(templateKey, manifest, openapi, about?.hash ?? '')
     const assemblyKey = sha(renderer.version, buildSourcesFingerprint())
     // The post index is written once per build; later swaps of the same build link it, so the
     // service (which reloads when the file changes) loads it once.
@@ -221,6 +223,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       } else {
         writeFileSync(join(dir, 'manifest.json'), manifestText(published))
         writeFileSync(join(dir, 'openapi.json'), openapi)
+        const aboutFile = about && (await writeAbout(about.source, dir, problems))
+        if (problems.length) throw new BuildError(problems)
         // Under a tight cap Astro waits for the render threads to end, rather than run beside them,
         // and for this process to give back what the rendering left.
         if (memory.astroAlone) {
@@ -233,6 +237,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           siteDir,
           manifest: join(dir, 'manifest.json'),
           openapi: join(dir, 'openapi.json'),
+          about: aboutFile || undefined,
           cacheDir: join(distDir, 'cache', 'astro', key),
         })
         renameSync(join(siteDir, 'article-template.html'), join(dir, 'template.html'))

@@ -60,8 +60,8 @@ export const listPosts: ReadAction = {
         in: 'query',
         required: false,
         description:
-          'Only articles by this author: the full name of any one author, or the whole byline (case-insensitive), ' +
-          `e.g. \`${SAMPLE_POST.author}\`.`,
+          'Only articles by this author: the full name of any one author, the whole byline (case-insensitive), ' +
+          `or the slug of an author's page (the last segment of their \`url\`), e.g. \`${SAMPLE_POST.author}\`.`,
         schema: { type: 'string', minLength: 1, maxLength: READ_LIMITS.filterLength },
       },
       {

@@ -101,7 +101,14 @@ export const SAMPLE_POST = {
   date: '2025-07-09',
   lastModified: '2025-08-01T14:20:00.000Z',
   author: 'Jonas Lindqvist',
-  authors: [{ name: 'Jonas Lindqvist', orcid: '0000-0002-1825-0097', affiliation: null }],
+  authors: [
+    {
+      name: 'Jonas Lindqvist',
+      orcid: '0000-0002-1825-0097',
+      affiliation: null,
+      url: 'https://research.example.org/authors/0000-0002-1825-0097',
+    },
+  ],
   tags: ['distributed-systems', 'performance'],
   url: 'https://research.example.org/posts/tail-latency-in-fan-out-services',
   markdown_url: 'https://research.example.org/posts/tail-latency-in-fan-out-services.md',

@@ -4,14 +4,14 @@
  * escaped metadata or its cached HTML.
  */
 import { coverAlt, DEFAULT_IMAGE_PATH } from '../../model/article.ts'
-import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
+import { displayDate, isoDate, readingTimeText, tagPath } from '../../site/lib/articles.ts'
 import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
 import { escapeHtml } from './html.ts'
 import { keepTogether } from '../../site/lib/typography.ts'
 import { jsonLdScript } from './json-ld.ts'
 import { pageSignposts } from '../../model/signposting.ts'
-import { bylineHtml, changesHtml, licenseHtml, signpostElements } from './research-parts.ts'
+import { bylineHtml, changesHtml, correctedHtml, licenseHtml, moreByHtml, signpostElements } from './research-parts.ts'
 import { shareMetaTags } from './share-meta.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
@@ -32,6 +32,7 @@ const MARKERS = [
   'updated',
   'minutes',
   'tags',
+  'readerLinks',
   'content',
   // site/components/CiteBox.astro and CitationMeta.astro
   'citationMeta',
@@ -63,6 +64,9 @@ export function parseTemplate(html: string): ArticleTemplate {
 
 export { escapeHtml }
 
+const updatedHtml = (updated: Date | undefined) =>
+  updated ? `<li>updated <time datetime="${updated.toISOString()}">${displayDate(updated)}</time></li>` : ''
+
 export function articlePage(
   template: ArticleTemplate,
   a: ArticleMeta,
@@ -86,13 +90,14 @@ export function articlePage(
     changes: changesHtml(a),
     isoDate: isoDate(date),
     displayDate: displayDate(date),
-    updated: updated ? `<li>updated <time datetime="${updated.toISOString()}">${displayDate(updated)}</time></li>` : '',
-    minutes: String(a.readingMinutes),
+    updated: correctedHtml(a) ?? updatedHtml(updated),
+    minutes: escapeHtml(readingTimeText(a.readingMinutes)),
     tags: a.tags.length
       ? '<ul class="tags" aria-label="Tags">' +
         a.tags.map((t) => `<li><a class="tag" href="${tagPath(t)}">${t}</a></li>`).join('') +
         '</ul>'
       : '',
+    readerLinks: moreByHtml(a),
     content: html,
     citationMeta: citation.metaTags,
     jsonLd: jsonLdScript(a, baseUrl),

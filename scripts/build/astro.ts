@@ -6,7 +6,16 @@ import { ROOT } from '../build-state.ts'
 
 export function runAstro(
   env: NodeJS.ProcessEnv,
-  o: { baseUrl: string; contentDir: string; siteDir: string; manifest: string; openapi: string; cacheDir: string },
+  o: {
+    baseUrl: string
+    contentDir: string
+    siteDir: string
+    manifest: string
+    openapi: string
+    cacheDir: string
+    /** The About page's JSON (scripts/build/about-page.ts), when the content has one. */
+    about?: string
+  },
 ): Promise<void> {
   // A separate process: Astro's memory is freed when it exits, and the build waits without blocking.
   // Astro keeps its intermediate files in <working directory>/.astro when the output is outside
@@ -28,6 +37,7 @@ export function runAstro(
         ASTRO_CACHE_DIR: o.cacheDir,
         ARTICLES_MANIFEST: o.manifest,
         OPENAPI_FILE: o.openapi,
+        ABOUT_FILE: o.about ?? '',
         ASTRO_TELEMETRY_DISABLED: '1',
       },
     },

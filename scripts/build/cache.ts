@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import type { ArticleMeta } from './content.ts'
 
 /** Bump when the entry's shape or the meaning of a field changes. */
-const FORMAT_VERSION = 2
+const FORMAT_VERSION = 3
 
 /** What an article's markdown yields, whatever its file name. */
 export interface CacheEntry {

@@ -5,6 +5,8 @@
  */
 import { DEFAULT_IMAGE_PATH, doiUrl, licenseUrl, orcidUrl } from '../../model/article.ts'
 import { articleUrl } from '../../model/article-address.ts'
+import { authorUrl } from '../../model/author-address.ts'
+import { jsonForScript } from '../../model/json-script.ts'
 import { SITE } from '../../site/lib/site.ts'
 import type { ArticleMeta } from './content.ts'
 
@@ -23,6 +25,7 @@ export function scholarlyArticle(a: ArticleMeta, baseUrl: string): Record<string
       '@type': 'Person',
       ...(p.orcid ? { '@id': orcidUrl(p.orcid) } : {}),
       name: p.name,
+      url: authorUrl(baseUrl, p),
       ...(p.affiliation ? { affiliation: { '@type': 'Organization', name: p.affiliation } } : {}),
     })),
     datePublished: a.date.slice(0, 10),
@@ -39,17 +42,7 @@ export function scholarlyArticle(a: ArticleMeta, baseUrl: string): Record<string
   }
 }
 
-/**
- * JSON that cannot end its script element or open a comment inside it (HTML Standard §4.12.1.3,
- * "Restrictions for contents of script elements"): `<`, `>` and `&` as JSON escapes, and the two
- * line terminators JavaScript once refused.
- */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
-}
+export { jsonForScript }
 
 export const jsonLdScript = (a: ArticleMeta, baseUrl: string) =>
   `<script type="application/ld+json">${jsonForScript(scholarlyArticle(a, baseUrl))}</script>`

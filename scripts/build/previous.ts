@@ -8,7 +8,7 @@ import type { SearchState } from './search-shards.ts'
 import { STATE_FILE, readState } from './state-file.ts'
 
 /** Bump when the layout of a build folder or of its state (state-file.ts) changes: a cold build. */
-export const STATE_VERSION = 7
+export const STATE_VERSION = 8
 
 /** What a build folder was made from, so that the next build can reuse its files. */
 export interface BuildState {

@@ -5,7 +5,9 @@
  */
 import { displayDate } from '../../site/lib/articles.ts'
 import { licenseUrl, orcidUrl } from '../../model/article.ts'
+import { joinNames } from '../../model/research.ts'
 import type { TypedLink } from '../../model/signposting.ts'
+import { authorPath } from '../../model/author-address.ts'
 import type { ArticleMeta } from './content.ts'
 import { escapeHtml } from './html.ts'
 
@@ -17,15 +19,16 @@ const ORCID_ICON =
   '5.4s-1.8 5.4-5 5.4h-3.3zm1.6 1.4v8h1.6c2.3 0 3.4-1.6 3.4-4s-1.1-4-3.4-4z"/></svg>'
 
 /**
- * The byline as one item of the meta list: each author's name (a search filter value), the ORCID
- * icon linking to their iD's page as ORCID's display guidelines ask, and their affiliation. The
- * element whose class names an author holds the name alone: metadata readers (metascraper,
- * link previews) take the first such element's text as the author, and the person's other parts
- * sit beside it in a wrapper whose class does not say "author".
+ * The byline as one item of the meta list: each author's name linking to their page (and a search
+ * filter value), the ORCID icon linking to their iD's page as ORCID's display guidelines ask, and
+ * their affiliation. The element whose class names an author holds the name alone: metadata
+ * readers (metascraper, link previews) take the first such element's text as the author, and the
+ * person's other parts sit beside it in a wrapper whose class does not say "author".
  */
 export function bylineHtml(a: Pick<ArticleMeta, 'authors'>): string {
   const people = a.authors.map((p) => {
-    const name = `<span class="author" data-pagefind-filter="author">${escapeHtml(p.name)}</span>`
+    const name =
+      `<a class="author-name" href="${authorPath(p)}" data-pagefind-filter="author">` + `${escapeHtml(p.name)}</a>`
     const orcid = p.orcid
       ? ` <a class="orcid" href="${orcidUrl(p.orcid)}" aria-label="ORCID iD of ${escapeHtml(p.name)}: ${p.orcid}">` +
         `${ORCID_ICON}</a>`
@@ -36,11 +39,31 @@ export function bylineHtml(a: Pick<ArticleMeta, 'authors'>): string {
   return `<li class="byline">${people.join(', ')}</li>`
 }
 
+/** At the article's end, the way to each author's other articles: "More by A and B". */
+export function moreByHtml(a: Pick<ArticleMeta, 'authors'>): string {
+  const links = a.authors.map((p) => `<a href="${authorPath(p)}">${escapeHtml(p.name)}</a>`)
+  return `<li>More by ${joinNames(links)}</li>`
+}
+
 /** The licence line, linked with rel="license" (HTML Standard §4.6.7.9), or nothing without a licence. */
 export function licenseHtml(a: Pick<ArticleMeta, 'license'>): string {
   if (!a.license) return ''
   const link = `<a rel="license" href="${escapeHtml(licenseUrl(a.license))}">${escapeHtml(a.license)}</a>`
   return `<p class="license">Licence: ${link}</p>`
+}
+
+/**
+ * Near the top of a corrected article, the date of its last correction, linking to the
+ * corrections section below; undefined for an article never corrected.
+ */
+export function correctedHtml(a: Pick<ArticleMeta, 'changes'>): string | undefined {
+  const last = a.changes.at(-1)
+  if (!last) return undefined
+  const day = last.date.slice(0, 10)
+  return (
+    `<li class="corrected"><a href="#article-changes-title">Corrected on ` +
+    `<time datetime="${day}">${displayDate(new Date(last.date))}</time></a></li>`
+  )
 }
 
 /** The "Corrections and updates" section, oldest first, or nothing when there are none. */

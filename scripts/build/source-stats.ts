@@ -22,10 +22,13 @@ export function recordableSignature(s: Stats, scannedAt: number): string | undef
   return Math.max(s.mtimeMs, s.ctimeMs) < scannedAt - RACY_MS ? statSignature(s) : undefined
 }
 
-/** The article files of CONTENT_DIR (`*.md`, flat), sorted by name. */
+/** The About page's file in CONTENT_DIR (scripts/build/about-page.ts): not an article. */
+export const ABOUT_FILE = 'about.md'
+
+/** The article files of CONTENT_DIR (`*.md`, flat, but ABOUT_FILE), sorted by name. */
 export function listArticleFiles(contentDir: string): string[] {
   return readdirSync(contentDir, { withFileTypes: true })
-    .filter((e) => e.name.endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
+    .filter((e) => e.name.endsWith('.md') && e.name !== ABOUT_FILE && (e.isFile() || e.isSymbolicLink()))
     .map((e) => e.name)
     .sort()
 }

@@ -38,6 +38,11 @@ export function articleMinutes(a: Article): number {
   return a.readingMinutes
 }
 
+/** The reading time as shown: "< 1 min read" under a minute (readingMinutes gives 0), else "3 min read". */
+export function readingTimeText(minutes: number): string {
+  return minutes < 1 ? '< 1 min read' : `${minutes} min read`
+}
+
 /** `YYYY-MM-DD`, the wire form of `date`. */
 export function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10)

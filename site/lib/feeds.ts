@@ -1,6 +1,7 @@
 /**
  * The site's feeds, written as strings: RSS 2.0 (`/rss.xml`, with `dc:creator`, `atom:link
  * rel="self"` and `lastBuildDate`, as feed validators ask) and Atom 1.0 (`/atom.xml`, RFC 4287).
+ * One author's page has an Atom feed of their articles too (`/authors/<slug>/atom.xml`).
  * Both carry the newest FEED_ENTRIES published articles, newest first, from the articles
  * manifest: a feed is a window on what is new that readers poll, not an archive (RFC 5005 §1;
  * the archive is the sitemap, llms.txt and the API's list), so its size and the build's work on
@@ -65,7 +66,18 @@ export function rssFeed(all: readonly Article[], site: URL): string {
   ].join('\n')
 }
 
-export function atomFeed(all: readonly Article[], site: URL): string {
+/** What an Atom feed is of: the whole site, or one author's articles. */
+export interface FeedChannel {
+  title: string
+  subtitle: string
+  /** The feed's own path, and the page it is the feed of. */
+  self: string
+  page: string
+}
+
+const SITE_CHANNEL: FeedChannel = { title: SITE.name, subtitle: SITE.tagline, self: FEEDS.atom.path, page: '/' }
+
+export function atomFeed(all: readonly Article[], site: URL, channel: FeedChannel = SITE_CHANNEL): string {
   const articles = all.slice(0, FEED_ENTRIES)
   const abs = (path: string) => escapeXml(new URL(path, site).href)
   const entries = articles.map((a) =>
@@ -91,12 +103,12 @@ export function atomFeed(all: readonly Article[], site: URL): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
-    `<title>${escapeXml(SITE.name)}</title>`,
-    `<subtitle>${escapeXml(SITE.tagline)}</subtitle>`,
-    `<id>${abs('/')}</id>`,
+    `<title>${escapeXml(channel.title)}</title>`,
+    `<subtitle>${escapeXml(channel.subtitle)}</subtitle>`,
+    `<id>${abs(channel.page)}</id>`,
     `<updated>${feedUpdated(articles).toISOString()}</updated>`,
-    `<link rel="self" type="${FEEDS.atom.type}" href="${abs(FEEDS.atom.path)}"/>`,
-    `<link rel="alternate" type="text/html" href="${abs('/')}"/>`,
+    `<link rel="self" type="${FEEDS.atom.type}" href="${abs(channel.self)}"/>`,
+    `<link rel="alternate" type="text/html" href="${abs(channel.page)}"/>`,
     ...entries,
     '</feed>',
     '',

@@ -28,8 +28,15 @@ describe('every page', () => {
     '/posts/cafe-latency-notes',
     '/tags',
     '/tags/performance',
+    '/authors',
+    '/authors/lea-fontaine',
     '/search',
     '/developers',
+    '/developers/keys',
+    '/developers/agents',
+    '/developers/mcp',
+    '/developers/reference/articles',
+    '/developers/schemas',
     '/claim',
     '/no-such-page',
   ])(
@@ -53,12 +60,11 @@ describe('every page', () => {
     'the portal fits a %s screen with a key and try-it answers shown, and stays accessible',
     async (name, viewport) => {
       const context = await newContext({ viewport, isMobile: name === 'phone' })
-      const { page, problems } = await openPage(context, '/developers')
+      const { page, problems } = await openPage(context, '/developers/reference/articles')
       await page.getByRole('button', { name: 'Create API key' }).click()
       await poll(() => page.locator('#key-prefix').textContent()).toMatch(/^lat_live_/)
       await tryIt(page, 'getPost').field(/^slug/).fill('cafe-latency-notes')
       expect((await tryIt(page, 'getPost').send()).status).toMatch(/^200/)
-      await tryIt(page, 'getProtectedResourceMetadata').send()
       await page.locator('#op-listPosts .example-response summary').click()
       // Code blocks and answers scroll inside themselves; the page itself must not scroll sideways.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)

@@ -10,7 +10,7 @@ const { site, newContext, openPage } = usePortalBrowser()
 describe('try-it in the developer portal, in Chromium', () => {
   it('sends an anonymous list and a search from the page, showing status, headers and pretty JSON', async () => {
     const context = await newContext()
-    const { page, problems } = await openPage(context, '/developers')
+    const { page, problems } = await openPage(context, '/developers/reference/articles')
     const list = tryIt(page, 'listPosts')
     await list.field(/^limit/).fill('2')
     const [request, answer] = await Promise.all([
@@ -60,7 +60,7 @@ describe('try-it in the developer portal, in Chromium', () => {
 
   it('creates a key, sends requests with it, revokes it, and shows the key refused', async () => {
     const context = await newContext()
-    const { page, problems } = await openPage(context, '/developers')
+    const { page, problems } = await openPage(context, '/developers/reference/articles')
     const list = tryIt(page, 'listPosts')
     // Before a key exists, "with my API key" cannot be chosen.
     expect(await list.form.getByLabel(/with my API key/).isDisabled()).toBe(true)
@@ -77,8 +77,6 @@ describe('try-it in the developer portal, in Chromium', () => {
     expect(await page.locator('#op-listPosts-python-code').textContent()).toContain(
       `headers={'Authorization': 'Bearer ${key}'}`,
     )
-    const mcpWithKey = JSON.parse((await page.locator('#mcp-mcp-json-key-code').textContent())!)
-    expect(mcpWithKey.mcpServers.lattice.headers).toEqual({ Authorization: `Bearer ${key}` })
 
     await list.form.getByLabel(/with my API key/).check()
     const [request, answer] = await Promise.all([
@@ -125,7 +123,7 @@ describe('try-it in the developer portal, in Chromium', () => {
 
   it('registers an agent identity and exchanges its assertion for a token, from the try-it forms', async () => {
     const context = await newContext()
-    const { page } = await openPage(context, '/developers')
+    const { page } = await openPage(context, '/developers/reference/agents')
     const register = tryIt(page, 'registerIdentity')
     expect(JSON.parse(await register.field(/^Request body/).inputValue())).toEqual({ type: 'anonymous' })
     const registered = await register.send()
@@ -148,10 +146,10 @@ describe('try-it in the developer portal, in Chromium', () => {
 
   it('quotes a key with quotes in it correctly in every sample language', async () => {
     const context = await newContext()
-    const { page } = await openPage(context, '/developers')
+    const { page } = await openPage(context, '/developers/reference/articles')
     // The service never issues such a key; the answer is replaced to prove the quoting.
     const odd = `lat_live_it's"a\\key`
-    await page.route('**/api/v1/keys', (route) =>
+    await context.route('**/api/v1/keys', (route) =>
       route.fulfill({
         status: 201,
         contentType: 'application/json',
@@ -173,12 +171,16 @@ describe('try-it in the developer portal, in Chromium', () => {
     expect(js).toContain(`'Bearer lat_live_it\\'s"a\\\\key'`)
     const python = (await page.locator('#op-listPosts-python-code').textContent())!
     expect(python).toContain(`'Bearer lat_live_it\\'s"a\\\\key'`)
-    const json = JSON.parse((await page.locator('#mcp-mcp-json-key-code').textContent())!)
-    expect(json.mcpServers.lattice.headers.Authorization).toBe(`Bearer ${odd}`)
     // The page quotes as the build does (quote() is checked against real shells and interpreters).
     expect(curl).toContain(quote('shell', `Authorization: Bearer ${odd}`))
     expect(js).toContain(quote('js', `Bearer ${odd}`))
     expect(python).toContain(quote('python', `Bearer ${odd}`))
+    // The MCP page makes its own key, and its configurations carry it.
+    await page.goto(`${site.origin}/developers/mcp`)
+    await page.getByRole('button', { name: 'Create API key' }).click()
+    await poll(() => page.locator('#key-prefix').textContent()).toBe('lat_live_it')
+    const json = JSON.parse((await page.locator('#mcp-mcp-json-key-code').textContent())!)
+    expect(json.mcpServers.lattice.headers.Authorization).toBe(`Bearer ${odd}`)
     await context.close()
   })
 })

@@ -48,7 +48,7 @@ describe('the developer portal in Chromium', () => {
     async () => {
       const context = await newContext()
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin })
-      const { page, problems } = await openPage(context, '/developers')
+      const { page, problems } = await openPage(context, '/developers/reference/articles')
       await page.getByLabel(/^Label/).fill('browser test')
       await page.getByRole('button', { name: 'Create API key' }).click()
       const field = page.getByLabel('Your new API key')
@@ -82,7 +82,7 @@ describe('the developer portal in Chromium', () => {
 
   it('shows curl, JavaScript and Python samples as tabs', async () => {
     const context = await newContext()
-    const { page } = await openPage(context, '/developers')
+    const { page } = await openPage(context, '/developers/reference/articles')
     const endpoint = page.locator('#op-searchPosts')
     await poll(() => endpoint.locator('[role="tabpanel"]:visible pre').textContent()).toContain("curl -s '")
     await endpoint.getByRole('tab', { name: 'Python' }).click()
@@ -98,7 +98,7 @@ describe('the reference in the developer portal', () => {
     'lists every operation of /openapi.json, each with a ' + 'try-it form unless its body cannot come from a form',
     async () => {
       const context = await newContext()
-      const { page } = await openPage(context, '/developers')
+      const { page: overview } = await openPage(context, '/developers')
       const doc = (await (await fetch(`${site.origin}/openapi.json`)).json()) as {
         paths: Record<string, Record<string, { operationId: string; requestBody?: { content: object } }>>
       }
@@ -109,7 +109,18 @@ describe('the reference in the developer portal', () => {
           .map(([, op]) => op),
       )
       expect(operations.length).toBeGreaterThan(10)
+      // Each is one link away from the overview, on its tag's page of the reference.
+      const links = await overview
+        .locator('#operations a[href*="#op-"]')
+        .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href))
+      expect(links).toHaveLength(operations.length)
+      const pages = new Map<string, Awaited<ReturnType<typeof openPage>>['page']>()
       for (const op of operations) {
+        const link = links.find((l) => l.endsWith(`#op-${op.operationId}`))
+        expect(link, op.operationId).toMatch(new RegExp(`^${site.origin}/developers/reference/[a-z-]+#`))
+        const path = new URL(link!).pathname
+        if (!pages.has(path)) pages.set(path, (await openPage(context, path)).page)
+        const page = pages.get(path)!
         expect(await page.locator(`#op-${op.operationId}`).count(), op.operationId).toBe(1)
         const types = Object.keys(op.requestBody?.content ?? {})
         const sendable =
@@ -117,14 +128,15 @@ describe('the reference in the developer portal', () => {
         expect(await page.locator(`#op-${op.operationId} form.try-it`).count(), op.operationId).toBe(sendable ? 1 : 0)
       }
       // The Security Event Token receiver takes application/secevent+jwt, which no form sends.
-      expect(await page.locator('#op-receiveSecurityEvent form.try-it').count()).toBe(0)
+      const agents = pages.get('/developers/reference/agents')!
+      expect(await agents.locator('#op-receiveSecurityEvent form.try-it').count()).toBe(0)
       await context.close()
     },
   )
 
   it('shows example responses and schemas from the OpenAPI document, with $ref resolved', async () => {
     const context = await newContext()
-    const { page } = await openPage(context, '/developers')
+    const { page } = await openPage(context, '/developers/reference/articles')
     const list = page.locator('#op-listPosts')
     await list.getByText('Example response 200').click()
     const example = JSON.parse((await list.locator('.example-response pre').textContent())!)
@@ -144,12 +156,16 @@ describe('the reference in the developer portal', () => {
     expect(Object.keys(JSON.parse((await catalog.locator('.example-response pre').textContent())!))).toEqual(
       expect.arrayContaining(['endpoints']),
     )
-    // Error responses name their code and link to the Error schema, listed under Schemas.
+    // Error responses name their code and link to the Error schema, opened on the schemas page.
     const errors = page.locator('#op-searchPosts .responses li', { hasText: '400' })
     expect(await errors.locator('.error-code').textContent()).toBe('invalid_request')
-    expect(await errors.getByRole('link', { name: 'Error' }).getAttribute('href')).toBe('#schema-Error')
-    expect(await page.locator('#schema-Error').textContent()).toContain('error_description')
+    const toError = errors.getByRole('link', { name: 'Error' })
+    expect(await toError.getAttribute('href')).toBe('/developers/schemas#schema-Error')
+    await Promise.all([page.waitForURL(/\/developers\/schemas#schema-Error$/), toError.click()])
+    await poll(() => page.locator('#schema-Error').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true)
+    expect(await page.locator('#schema-Error').getByText('error_description').first().isVisible()).toBe(true)
     // A request body's schema: key creation takes an optional label of at most 100 characters.
+    await page.goto(`${site.origin}/developers/reference/keys`)
     const body = page.locator('#op-createApiKey .request-body')
     await body.locator('summary').click()
     expect(await body.textContent()).toContain('at most 100 characters')
@@ -159,22 +175,25 @@ describe('the reference in the developer portal', () => {
   it('stays readable without JavaScript: reference, schemas and samples, with no try-it forms', async () => {
     const context = await newContext({ javaScriptEnabled: false })
     const page = await context.newPage()
-    await page.goto(`${site.origin}/developers`)
-    expect(await page.locator('form.try-it').count()).toBeGreaterThan(10)
+    await page.goto(`${site.origin}/developers/reference/articles`)
+    expect(await page.locator('form.try-it').count()).toBeGreaterThan(3)
     expect(await page.locator('form.try-it:visible').count()).toBe(0)
     expect(await page.locator('#op-listPosts-curl-code').isVisible()).toBe(true)
     expect(await page.locator('#op-listPosts-python-code').isVisible()).toBe(true)
     expect(await page.locator('#op-listPosts-curl-code').textContent()).toContain('Bearer YOUR_API_KEY')
     await page.locator('#op-listPosts .example-response summary').click()
     expect(await page.locator('#op-listPosts .example-response pre').isVisible()).toBe(true)
-    expect(await page.locator('#schema-Post').isVisible()).toBe(true)
+    await page.goto(`${site.origin}/developers/schemas`)
+    await page.locator('#schema-Post summary').click()
+    expect(await page.locator('#schema-Post .field').first().isVisible()).toBe(true)
+    await page.goto(`${site.origin}/developers/mcp`)
     expect(await page.locator('#mcp-claude-code-code').isVisible()).toBe(true)
     await context.close()
   })
 
   it('gives MCP clients a configuration for the /mcp endpoint', async () => {
     const context = await newContext()
-    const { page } = await openPage(context, '/developers')
+    const { page } = await openPage(context, '/developers/mcp')
     const base = 'http://localhost:4321' // the fixture build's BASE_URL
     const config = JSON.parse((await page.locator('#mcp-mcp-json-code').textContent())!)
     expect(config).toEqual({ mcpServers: { lattice: { type: 'http', url: `${base}/mcp` } } })

@@ -111,8 +111,8 @@ describe('in-page links', { timeout: TIMEOUT }, () => {
       expect(at.bottom).toBeLessThanOrEqual(at.height)
 
       const portal = await open('/developers', viewport)
-      await portal.page.locator('a[href="#reference"]:visible').first().click()
-      at = await placement(portal.page, '#reference')
+      await portal.page.locator('a[href="#operations"]:visible').first().click()
+      at = await placement(portal.page, '#operations')
       expect(at.top).toBeGreaterThanOrEqual(at.headerBottom)
       expect([...problems, ...portal.problems]).toEqual([])
     })
@@ -160,8 +160,9 @@ describe('the article text', { timeout: TIMEOUT }, () => {
           prose: document.querySelector('.prose')!.textContent!,
         }))
         expect(text.lede).toContain(`ε${NBSP}=${NBSP}1`)
-        expect(text.lede).toContain(`5${NBSP}%`)
-        expect(text.prose).toContain(`95${NBSP}%`)
+        // English prose sets a percent sign close up: "5%", not "5 %".
+        expect(text.lede).toContain('under 5% for')
+        expect(text.prose).toContain('95% of releases')
         expect(text.prose).toContain(`12${NBSP}ms`)
 
         // The long line scrolls, and the block shows it: shadows that stay, covers that move with the code.
@@ -252,7 +253,15 @@ describe('every page in dark mode', { timeout: TIMEOUT }, () => {
     ['phone', PHONE],
   ] as const)
     it(`at ${name} width: ${checked}`, async () => {
-      for (const path of ['/', '/tags', '/posts/typesetting-checks', '/search', '/developers']) {
+      for (const path of [
+        '/',
+        '/tags',
+        '/authors',
+        '/posts/typesetting-checks',
+        '/search',
+        '/developers',
+        '/developers/reference/agents',
+      ]) {
         const { page, problems } = await open(path, viewport, 'dark')
         expect(await overflow(page), path).toBeLessThanOrEqual(0)
         expect(await seriousViolations(page), path).toEqual([])

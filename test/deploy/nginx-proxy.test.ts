@@ -257,6 +257,12 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
     const auth = await fetch(`${origin}/auth.md`)
     expect(auth.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
     expect((await fetch(`${origin}/tags`)).status).toBe(200)
+    // An author's page beside the folder of its feed and later pages, as tags.html beside tags/.
+    for (const path of ['/authors', '/authors/lea-fontaine', '/developers', '/developers/reference/articles']) {
+      const page = await fetch(`${origin}${path}`)
+      expect(page.status, path).toBe(200)
+      expect(page.headers.get('content-type'), path).toMatch(/^text\/html/)
+    }
     const missing = await fetch(`${origin}/no-such-page`)
     expect(missing.status).toBe(404)
     expect(await missing.text()).toContain('Page not found')
@@ -333,6 +339,7 @@ describe('the production proxy: real nginx, two replicas, real Redis', () => {
       '/posts/cafe-latency-notes.csl.json': 'application/vnd.citationstyles.csl+json; charset=utf-8',
       '/posts/cafe-latency-notes.ris': 'application/x-research-info-systems; charset=utf-8',
       '/atom.xml': 'application/atom+xml; charset=utf-8',
+      '/authors/lea-fontaine/atom.xml': 'application/atom+xml; charset=utf-8',
       '/rss.xml': 'application/rss+xml; charset=utf-8',
     }
     for (const [path, type] of Object.entries(expected)) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { authorPath } from '../../model/author-address.ts'
 import { jsonForScript } from '../../scripts/build/json-ld.ts'
 import { distOf, readIndexedPosts } from '../support/index.ts'
 import { siteFile } from '../support/site-file.ts'
@@ -32,7 +33,11 @@ describe('a research article page', () => {
     expect(page()).toContain(`<p class="license">Licence: ${license}</p>`)
     expect(page()).toMatch(/<h2 id="article-changes-title">Corrections and updates<\/h2><ol><li>/)
     expect(page()).toContain('<li><time datetime="2025-07-03">3 July 2025</time>: Corrected the cache size')
-    expect(page()).toContain('updated <time datetime="2025-07-03T00:00:00.000Z">3 July 2025</time>')
+    // Near the top, the last correction's date, linking to the corrections.
+    expect(page()).toContain(
+      '<li class="corrected"><a href="#article-changes-title">' +
+        'Corrected on <time datetime="2025-07-03">3 July 2025</time></a></li>',
+    )
     const entry = readIndexedPosts(distOf('shipped')).find((e) => e.slug === SLUG)!
     expect(entry.lastModified).toBe('2025-07-03T00:00:00.000Z')
     expect(entry.author).toBe('Priya Raman, Josiah Carberry and Mateo García')
@@ -83,14 +88,20 @@ describe('a research article page', () => {
       isAccessibleForFree: true,
     })
     expect(doc.author).toEqual([
-      { '@type': 'Person', name: 'Priya Raman', affiliation: { '@type': 'Organization', name: 'Lattice Research' } },
+      {
+        '@type': 'Person',
+        name: 'Priya Raman',
+        url: 'http://localhost:4321/authors/priya-raman',
+        affiliation: { '@type': 'Organization', name: 'Lattice Research' },
+      },
       {
         '@type': 'Person',
         '@id': 'https://orcid.org/0000-0002-1825-0097',
         name: 'Josiah Carberry',
+        url: 'http://localhost:4321/authors/0000-0002-1825-0097',
         affiliation: { '@type': 'Organization', name: 'Brown University' },
       },
-      { '@type': 'Person', name: 'Mateo García' },
+      { '@type': 'Person', name: 'Mateo García', url: 'http://localhost:4321/authors/mateo-garcia' },
     ])
   })
 
@@ -104,8 +115,10 @@ describe('a research article page', () => {
   it('keeps a one-author article as it was: one author, the site licence, no corrections section', () => {
     const other = readIndexedPosts(distOf('shipped')).find((e) => e.slug !== SLUG && !e.authors?.[1])!
     const html = site(`posts/${other.slug}.html`)
-    expect(/<li class="byline">(.*?)<\/li>/.exec(html)![1]).toContain(`>${other.author}</span>`)
+    expect(/<li class="byline">(.*?)<\/li>/.exec(html)![1]).toContain(`>${other.author}</a>`)
     expect(html).not.toContain('Corrections and updates')
-    expect(jsonLd(html).author).toEqual([{ '@type': 'Person', name: other.author }])
+    expect(jsonLd(html).author).toEqual([
+      { '@type': 'Person', name: other.author, url: `http://localhost:4321${authorPath({ name: other.author })}` },
+    ])
   })
 })

@@ -53,7 +53,7 @@ describe('renderMarkdown', async () => {
     expect(out.html).toContain('<a href="https://example.org">https://example.org</a>')
   })
 
-  it('marks numeric columns only, and keeps a number with its unit and a short relation together', async () => {
+  it('marks numeric columns, keeps a number with its unit and a relation together, closes up %', async () => {
     const { html, text } = await renderMarkdown(
       [
         'With ε = 1, 95 % of 12 ms stayed; 5 mice, 3 sets. `x = 1 %` stays as written.',
@@ -64,7 +64,7 @@ describe('renderMarkdown', async () => {
         '| b | — | 0.3 % | none |',
       ].join('\n'),
     )
-    expect(html).toContain('ε\u00a0=\u00a01, 95\u00a0% of 12\u00a0ms stayed; 5 mice, 3 sets.')
+    expect(html).toContain('ε\u00a0=\u00a01, 95% of 12\u00a0ms stayed; 5 mice, 3 sets.')
     expect(html).toContain('<code>x = 1 %</code>')
     // The text the search indexes keeps ordinary spaces.
     expect(text).toContain('With ε = 1, 95 % of 12 ms')
@@ -76,11 +76,11 @@ describe('renderMarkdown', async () => {
       'note',
       'a',
       '1,024:num',
-      '41\u00a0%:num',
+      '41%:num',
       '3 tries',
       'b',
       '—:num',
-      '0.3\u00a0%:num',
+      '0.3%:num',
       'none',
     ])
   })

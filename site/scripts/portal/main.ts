@@ -1,11 +1,12 @@
 /**
  * The developer portal's script: live search, API key creation and revocation, try-it forms,
- * samples that carry the key, copy buttons and sample tabs. Progressive: the reference reads
- * without it. Bundled by the site build from these modules, one per concern.
+ * samples that carry the key, copy buttons, sample tabs and opening a linked schema.
+ * Progressive: the reference reads without it. Bundled by the site build from these modules, one per concern.
  */
 import { setUpCopyButtons } from './copy.ts'
 import { setUpKeyPanel } from './key-panel.ts'
 import { setUpKeySlots } from './key-slots.ts'
+import { setUpOpenTarget } from './open-target.ts'
 import { setUpSearch } from './search.ts'
 import { setUpTabs } from './tabs.ts'
 import { setUpTryIt } from './try-it.ts'
@@ -16,3 +17,4 @@ setUpKeyPanel()
 setUpTryIt()
 setUpCopyButtons()
 setUpTabs()
+setUpOpenTarget()
