@@ -99,6 +99,7 @@ try {
   service = await main(env, {
     withoutBuild: true,
     watchIndex: false,
+    announce: false,
     wrap: (app) =>
       previewListener(app, live, join(liveLink, 'site'), {
         https: config.baseUrl.startsWith('https:'),
