@@ -32,6 +32,8 @@ const distDir = join(config.distDir, 'preview')
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   DIST_DIR: distDir,
+  // The preview shows scheduled articles, each marked as such (scripts/build/schedule.ts).
+  SHOW_SCHEDULED: 'true',
   // The terminal is the writer's: request logs would bury the build reports.
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 }

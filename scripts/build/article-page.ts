@@ -8,6 +8,7 @@ import { displayDate, isoDate, tagPath } from '../../site/lib/articles.ts'
 import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
 import { escapeHtml } from './html.ts'
+import { scheduledBanner } from './schedule.ts'
 import { keepTogether } from '../../site/lib/typography.ts'
 import { jsonLdScript } from './json-ld.ts'
 import { articleSignposts } from '../../model/signposting.ts'
@@ -89,7 +90,7 @@ export function articlePage(
         a.tags.map((t) => `<li><a class="tag" href="${tagPath(t)}">${t}</a></li>`).join('') +
         '</ul>'
       : '',
-    content: html,
+    content: scheduledBanner(a, displayDate) + html,
     citationMeta: citation.metaTags,
     jsonLd: jsonLdScript(a, baseUrl),
     signposts: signpostElements(articleSignposts(a, baseUrl)),
