@@ -114,6 +114,10 @@ describe('npm start and a scheduled article', () => {
     expect((await fetch(`${origin}/api/v1/posts/${SLUG}`)).status).toBe(404)
     const before = await (await fetch(`${origin}/api/v1/posts?limit=10`)).json()
     expect(before.posts.map((p: { slug: string }) => p.slug)).not.toContain(SLUG)
+    const search = `${origin}/api/v1/search?q=tomorrow`
+    const oai = `${origin}/oai?verb=ListIdentifiers&metadataPrefix=oai_dc`
+    expect(JSON.stringify(await (await fetch(search)).json())).not.toContain(SLUG)
+    expect(await (await fetch(oai)).text()).not.toContain(SLUG)
 
     const page = await waitFor(
       async () => {
@@ -136,6 +140,8 @@ describe('npm start and a scheduled article', () => {
       'the article first in the API',
     )
     expect(newest.date).toBe(due.toISOString().slice(0, 10))
+    expect(JSON.stringify(await (await fetch(search)).json())).toContain(SLUG)
+    expect(await (await fetch(oai)).text()).toContain(SLUG)
     // The list pages and feeds land with Astro's output, just after the article's page.
     await waitFor(
       async () => ((await (await fetch(`${origin}/rss.xml`)).text()).includes(`/posts/${SLUG}`) ? true : undefined),
