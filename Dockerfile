@@ -15,7 +15,7 @@ FROM deps AS builder
 COPY astro.config.mjs tsconfig.json ./
 COPY site ./site
 COPY scripts ./scripts
-COPY bin/build.ts ./bin/build.ts
+COPY bin/build.ts bin/publish-scheduled.ts ./bin/
 COPY model ./model
 COPY post-index ./post-index
 COPY auth-service ./auth-service

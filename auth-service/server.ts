@@ -11,6 +11,8 @@ import { loadSealingSecret } from './auth/sealing-secret.ts'
 import { loadOrCreateSigningKey } from './auth/signing-key.ts'
 import { createTokenService } from './auth/tokens.ts'
 import { createLogger, flushLogs } from './ops/logger.ts'
+import { forPerson, servingLine } from './ops/serving-line.ts'
+import { SERVER_INFO } from './mcp/server.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { openStore } from './store/open-store.ts'
 import { protectedResources } from './routes/endpoints.ts'
@@ -28,6 +30,8 @@ export interface MainOptions {
   withoutBuild?: boolean
   /** Poll for new builds (default); the preview calls reloadIndex itself, when it suits it. */
   watchIndex?: boolean
+  /** Say where the site is once listening (default); the preview says it in its own words. */
+  announce?: boolean
 }
 
 export interface RunningService {
@@ -138,7 +142,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   const { port } = server.address() as AddressInfo
   // `npm run build` without settings builds for the running server (scripts/build-targets.ts).
   const forgetServing = recordServing(config.distDir, { port, baseUrl: config.baseUrl, contentDir: config.contentDir })
-  logger.info(
+  const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
+  const plain = forPerson(env, process.stdout)
+  if (plain && options.announce !== false)
+    process.stdout.write(`${servingLine(SERVER_INFO.title, config.baseUrl, config)}\n`)
+  logger[plain ? 'debug' : 'info'](
     {
       host: config.host,
       port,
@@ -176,7 +184,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   }
   process.once('SIGTERM', () => shutdown('SIGTERM'))
   process.once('SIGINT', () => shutdown('SIGINT'))
-  return { origin: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, reloadIndex }
+  return { origin, reloadIndex }
 }
 
 if (import.meta.main) await main().catch(exitOnListenError)

@@ -34,6 +34,8 @@ const distDir = join(config.distDir, 'preview')
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   DIST_DIR: distDir,
+  // The preview shows scheduled articles, each marked as such (scripts/build/schedule.ts).
+  SHOW_SCHEDULED: 'true',
   // The terminal is the writer's: request logs would bury the build reports.
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 }
@@ -101,6 +103,7 @@ try {
   service = await main(env, {
     withoutBuild: true,
     watchIndex: false,
+    announce: false,
     wrap: (app) =>
       previewListener(app, live, join(liveLink, 'site'), {
         baseUrl: config.baseUrl,

@@ -1,7 +1,8 @@
 /**
- * `npm start`: builds when there is no build or it is older than the content or the site's
- * sources, then serves site and API from one process. When that build fails and an older one
- * exists, it says so and serves the older one; with no build at all, it exits.
+ * `npm start`: builds when there is no build, it is older than the content or the site's
+ * sources, or a scheduled article is due; then serves site and API from one process, and builds
+ * again when the next scheduled article is due (scripts/publish-schedule.ts). When a build fails
+ * and an older one exists, it says so and serves the older one; with no build at all, it exits.
  */
 import { spawnSync } from 'node:child_process'
 import { enableCompileCache } from 'node:module'
@@ -10,6 +11,8 @@ import { join } from 'node:path'
 import { loadConfig } from '../auth-service/config.ts'
 import { exitOnListenError } from '../auth-service/http/listen-error.ts'
 import { ROOT, buildEnv, computeInputs, isStale, readBuildInfo } from '../scripts/build-state.ts'
+import { buildClock } from '../scripts/build/schedule.ts'
+import { nextPublication, publishOnSchedule } from '../scripts/publish-schedule.ts'
 
 // The server's modules, loaded below, come from Node's compile cache after the first start
 // (bin/build.ts says why).
@@ -22,7 +25,8 @@ await new Promise<void>((resolve, reject) => {
   probe.once('error', reject)
   probe.listen(port, host, () => probe.close(() => resolve()))
 }).catch(exitOnListenError)
-if (isStale(distDir, computeInputs(contentDir, baseUrl))) {
+const due = nextPublication(distDir, baseUrl, contentDir)
+if (isStale(distDir, computeInputs(contentDir, baseUrl)) || (due !== undefined && due <= buildClock(process.env)())) {
   console.log('The build is missing or out of date: building the site first.')
   // A separate process, so the server does not carry the build's memory.
   // Told what to build for: without settings, the build would follow a server already running.
@@ -39,3 +43,5 @@ if (isStale(distDir, computeInputs(contentDir, baseUrl))) {
 }
 const { main } = await import('../auth-service/server.ts')
 await main().catch(exitOnListenError)
+// Scheduled articles go live when their date arrives, by a build this process runs then.
+publishOnSchedule({ ...process.env, BASE_URL: baseUrl, CONTENT_DIR: contentDir, DIST_DIR: distDir })

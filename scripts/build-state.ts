@@ -20,6 +20,8 @@ export interface BuildInfo extends BuildInputs {
   id: string
   builtAt: string
   articles: number
+  /** When the first scheduled article is due (scripts/build/schedule.ts): the build runs again then. */
+  nextPublication?: string
 }
 
 /** The build's settings, parsed (and refused) exactly as the server parses them. */

@@ -50,6 +50,7 @@ import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildSta
 import { writeState } from './build/state-file.ts'
 import type { SearchState } from './build/search-shards.ts'
 import { searchStage } from './build/search-stage.ts'
+import { buildClock, markScheduled, publishedArticles } from './build/schedule.ts'
 
 export { BuildError } from './build/errors.ts'
 export type { Renderer } from './build/entries.ts'
@@ -127,7 +128,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // pages are assembled (a later render, should an entry vanish, starts them again).
     const rendering = entries.renderAll(fresh, problems).then(() => pool.close())
 
-    const published = metas.filter((m) => !m.draft).sort(newestFirst)
+    // Articles dated after now are built but not published until then (build/schedule.ts).
+    const { metas: marked, nextPublication } = markScheduled(metas, buildClock(env)())
+    const published = publishedArticles(marked, env).sort(newestFirst)
     const manifest = manifestKey(published, prev)
     const openapi = await openapiText
     const templateKey = sha(`${STATE_VERSION}`, siteSourcesFingerprint(), baseUrl)
@@ -165,6 +168,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         id,
         builtAt: new Date().toISOString(),
         articles: published.length,
+        ...(nextPublication === undefined ? {} : { nextPublication: new Date(nextPublication).toISOString() }),
       }
       writeFileSync(join(dir, 'build.json'), JSON.stringify(info, null, 2))
       swapLive(distDir, key, id)
@@ -205,7 +209,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       linkTree(join(prev.dir, 'site'), join(dir, 'site'))
       linkTemplates(prev.dir, dir)
       const files = await assemble(dir, id, prev.template)
-      info = await land(dir, id, { ...prev.state, assemblyKey, articles: metas, sources: signatures, ...files })
+      info = await land(dir, id, { ...prev.state, assemblyKey, articles: marked, sources: signatures, ...files })
       log(`article pages live after ${since()}`)
     }
 
@@ -273,7 +277,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         manifestKey: manifest,
         order: published.map((m) => m.slug),
         search,
-        articles: metas,
+        articles: marked,
         sources: signatures,
         ...files,
       })

@@ -2,6 +2,7 @@ import express, { type RequestHandler, type Response } from 'express'
 import { readFileSync, statSync } from 'node:fs'
 import { basename, extname, join, normalize } from 'node:path'
 import { CORS_HEADERS, OPEN_FILES } from './cors.ts'
+import { canonicalRedirect } from './canonical-address.ts'
 import {
   ARTICLE_FILE_TYPES,
   ARTICLE_PAGE_PATTERN,
@@ -151,7 +152,7 @@ export function staticSite(siteDir: string, baseUrl: string): RequestHandler[] {
       if (err) res.type('text/plain').send('Not found')
     })
   }
-  return [negotiate, articles, pages, files, notFound]
+  return [canonicalRedirect, negotiate, articles, pages, files, notFound]
 }
 
 function isFile(path: string): boolean {

@@ -103,9 +103,11 @@ export function mcpExchange(deps: {
   const toolScopes = new Map<string, Scope>(deps.servers.tools.map((t) => [t.name, t.scope]))
   const answerDirectly = directAnswerer(deps.servers)
   const origin = new URL(deps.baseUrl).origin
+  // The SDK's default response mode ('auto') answers one JSON body unless a handler sends a
+  // message before its result, which none of this server's does; 'json' would only add a warning
+  // on every start that notifications would be dropped.
   const modern: McpHttpHandler = createMcpHandler(() => deps.servers.create(), {
     legacy: 'reject',
-    responseMode: 'json',
     onerror: deps.onerror,
   })
 

@@ -30,6 +30,7 @@ import {
   type FullSpans,
 } from './llms-full.ts'
 import type { Previous } from './previous.ts'
+import { isPublished } from './schedule.ts'
 import { coverHtml, navHtml, tocHtml } from './reading-parts.ts'
 
 /** Files written at once. */
@@ -82,8 +83,13 @@ export async function writeArticles(
     markdownTwin(toPost(indexFields(m), baseUrl), articleBody(await entries.text(m)))
   // A page also shows its neighbours and related articles: it is rewritten when they change,
   // e.g. when another article is added, removed or retitled.
+  // An article the live build has files for: it published it (a scheduled one it only rendered).
+  const livePublished = (slug: string) => {
+    const a = prev?.bySlug.get(slug)
+    return a && isPublished(a) ? a : undefined
+  }
   const samePage: boolean[] = published.map(
-    (m) => samePages && prev.bySlug.get(m.slug)?.hash === m.hash && prev.state.navKeys?.[m.slug] === navKeys[m.slug],
+    (m) => samePages && livePublished(m.slug)?.hash === m.hash && prev.state.navKeys?.[m.slug] === navKeys[m.slug],
   )
 
   // The buckets: one the live build has with the same articles, every page the same, is shared.
@@ -96,7 +102,7 @@ export async function writeArticles(
   })
   const before = new Map<string, number>()
   for (const a of prev?.state.articles ?? [])
-    if (!a.draft) before.set(articleBucket(a.slug), (before.get(articleBucket(a.slug)) ?? 0) + 1)
+    if (isPublished(a)) before.set(articleBucket(a.slug), (before.get(articleBucket(a.slug)) ?? 0) + 1)
   const made: Array<{ bucket: string; articles: number[] }> = []
   let shared = 0
   for (const [bucket, articles] of buckets) {
@@ -117,7 +123,7 @@ export async function writeArticles(
     const folder = folders.get(bucket)!.path
     const file = (form: ArticleFileForm) => join(folder, articleFileName(m.slug, form))
     const prevFile = (form: ArticleFileForm) => join(prev!.dir, EDGE_DIR, bucket, articleFileName(m.slug, form))
-    const unchanged = prev?.bySlug.get(m.slug)?.hash === m.hash
+    const unchanged = livePublished(m.slug)?.hash === m.hash
     const reuse = (form: ArticleFileForm) => linkSync(prevFile(form), file(form))
     // The page's Link header, which the service sends with it (auth-service/http/static-site.ts),
     // and its linkset in both formats (model/linkset.ts).
@@ -173,15 +179,15 @@ export async function writeArticles(
   // The same articles as the previous build (each unchanged, none added or removed): the same file.
   const sameArticles =
     prev !== undefined &&
-    published.length === prev.state.articles.filter((a) => !a.draft).length &&
-    published.every((m) => prev.bySlug.get(m.slug)?.hash === m.hash)
+    published.length === prev.state.articles.filter(isPublished).length &&
+    published.every((m) => livePublished(m.slug)?.hash === m.hash)
   const full = join(siteDir, LLMS_FULL)
   const previousFull = prev && join(prev.dir, 'site', LLMS_FULL)
   const spans = previousFull && existsSync(previousFull) ? prev.state.llmsFull : undefined
   // Written beside the pages, in the order of the list; an unchanged article's twin copied from the live file.
   const newest = published.slice(0, LLMS_FULL_ARTICLES)
   const parts = mapAhead(newest, READ_AHEAD, async (m): Promise<FullPart> => {
-    const kept = spans && prev?.bySlug.get(m.slug)?.hash === m.hash ? spans[m.slug] : undefined
+    const kept = spans && livePublished(m.slug)?.hash === m.hash ? spans[m.slug] : undefined
     return kept ? { slug: m.slug, kept } : { slug: m.slug, text: await twinOf(m) }
   })
   const fullText: Promise<FullSpans | undefined> =

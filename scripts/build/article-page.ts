@@ -8,6 +8,7 @@ import { displayDate, isoDate, readingTimeText, tagPath } from '../../site/lib/a
 import { articleCitation } from './citation/index.ts'
 import type { ArticleMeta } from './content.ts'
 import { escapeHtml } from './html.ts'
+import { scheduledBanner } from './schedule.ts'
 import { keepTogether } from '../../site/lib/typography.ts'
 import { jsonLdScript } from './json-ld.ts'
 import { pageSignposts } from '../../model/signposting.ts'
@@ -98,7 +99,7 @@ export function articlePage(
         '</ul>'
       : '',
     readerLinks: moreByHtml(a),
-    content: html,
+    content: scheduledBanner(a, displayDate) + html,
     citationMeta: citation.metaTags,
     jsonLd: jsonLdScript(a, baseUrl),
     signposts: signpostElements(pageSignposts(a, baseUrl)),

@@ -29,6 +29,8 @@ export interface ArticleMeta extends ManifestRecord {
   /** SHA-256 of the file's bytes. */
   hash: string
   draft: boolean
+  /** Dated after the build: built but not yet published (schedule.ts); absent when published. */
+  scheduled?: true
 }
 
 /** An article file, as the build remembers it: not its text, which is read again when needed. */

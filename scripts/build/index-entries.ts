@@ -32,7 +32,7 @@ export function indexEntry(m: ArticleMeta, source: string): IndexEntry {
 
 /** What the list pages show of an article: the manifest Astro reads (site/lib/articles.ts). */
 export function manifestRecord(m: ArticleMeta) {
-  const { hash: _hash, draft: _draft, ...record } = m
+  const { hash: _hash, draft: _draft, scheduled: _scheduled, ...record } = m
   return record
 }
 

@@ -30,6 +30,12 @@ describe('npm run dev in Chromium', () => {
   beforeAll(async () => {
     cpSync(SHIPPED_CORPUS, content, { recursive: true })
     original = readFileSync(article, 'utf8')
+    // Scheduled: npm start would leave it out until 2099; the preview shows it, marked.
+    writeFileSync(
+      join(content, 'scheduled-in-preview.md'),
+      '---\ntitle: "Scheduled In Preview"\ndescription: "Due in 2099."\ndate: 2099-01-01\n' +
+        'author: "Ada Byrne"\ntags: [methodology]\n---\n\nNot yet.\n',
+    )
     const port = await freePort()
     origin = `http://127.0.0.1:${port}`
     const env = {
@@ -66,6 +72,18 @@ describe('npm run dev in Chromium', () => {
     expect((await api.json()).slug).toBe(SLUG)
     // The preview's build sits apart from the one npm start serves.
     expect(readFileSync(join(tmp, 'dist', 'preview', 'current', 'build.json'), 'utf8')).toContain(content)
+  })
+
+  it('shows a scheduled article under a visible banner', async () => {
+    const scheduled = await browser.newPage()
+    try {
+      await scheduled.goto(`${origin}/posts/scheduled-in-preview`)
+      const banner = scheduled.getByRole('note').filter({ hasText: 'Scheduled:' })
+      expect(await banner.isVisible()).toBe(true)
+      expect(await banner.textContent()).toContain('published on 1 January 2099')
+    } finally {
+      await scheduled.close()
+    }
   })
 
   it(

@@ -123,6 +123,27 @@ describe('npm start', () => {
       await again.stop()
     }
     expect(again.output()).toContain('"msg":"stopped"')
+    // Not a terminal: the lines stay JSON, and the MCP SDK has nothing to warn about.
+    expect(again.output()).toMatch(/"msg":"listening on http:/)
+    expect(again.output()).not.toContain('responseMode')
     await expect(fetch(`${origin}/api/v1`)).rejects.toThrow()
+  })
+
+  it('says where the site is in one plain line in a terminal', async () => {
+    // script(1) gives the command a terminal of its own, as a writer's shell would.
+    const inTerminal = await startProcess('script', ['-qfec', `${process.execPath} bin/start.ts`, '/dev/null'], {
+      cwd: ROOT,
+      env,
+      ready: /is serving/,
+    })
+    try {
+      expect(inTerminal.output()).toContain(
+        `Lattice Research is serving ${env.BASE_URL} (embedded store in ${join(tmp, 'data')})`,
+      )
+      expect(inTerminal.output()).not.toMatch(/listening on|responseMode/)
+      expect((await fetch(`${origin}/api/v1/posts/fresh-findings`)).status).toBe(200)
+    } finally {
+      await inTerminal.stop()
+    }
   })
 })

@@ -1,11 +1,22 @@
-import { spawnSync } from 'node:child_process'
-import { chmodSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
-import { redisAnswers } from './preflight.ts'
-import { freePort } from './processes.ts'
+import { redisAnswers, startedRedisNote, stopStartedRedis } from './preflight.ts'
+import { freePort, waitFor } from './processes.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const BIN = join(ROOT, 'node_modules', '.bin')
@@ -96,22 +107,50 @@ describe('npm test on a machine that lacks what the suite drives', () => {
     ])
   })
 
-  it('starts Redis where none answers at the test URL', async () => {
+  it('starts Redis where none answers at the test URL, and the end of the run stops it', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`
     expect(await redisAnswers(url)).toBe(false)
-    const r = spawnSync(join(BIN, 'node'), [join(import.meta.dirname, 'preflight.ts')], {
-      env: { ...process.env, TEST_REDIS_URL: url },
-      encoding: 'utf8',
-    })
+    const r = runPreflight(url)
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 })
     try {
       expect(r.stderr).toBe('')
       expect(r.stdout).toBe(`Started Redis at ${url} for the tests.\n`)
       expect(r.status).toBe(0)
       expect(await redis.ping()).toBe('PONG')
+      expect(existsSync(startedRedisNote(url))).toBe(true)
+      // What the global teardown calls as the tests end.
+      expect(stopStartedRedis(url)).toBe(true)
+      await waitFor(async () => ((await redisAnswers(url)) ? undefined : true), 10_000, 'Redis to stop')
+      expect(existsSync(startedRedisNote(url))).toBe(false)
     } finally {
       await redis.shutdown('NOSAVE').catch(() => {})
       redis.disconnect()
     }
   })
+
+  it('leaves alone a Redis that was already running', async () => {
+    const port = await freePort()
+    const url = `redis://127.0.0.1:${port}`
+    const own = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
+      stdio: 'ignore',
+    })
+    try {
+      await waitFor(async () => ((await redisAnswers(url)) ? true : undefined), 10_000, 'Redis to answer')
+      const r = runPreflight(url)
+      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: '', stderr: '' })
+      expect(existsSync(startedRedisNote(url))).toBe(false)
+      expect(stopStartedRedis(url)).toBe(false)
+      expect(await redisAnswers(url)).toBe(true)
+    } finally {
+      own.kill('SIGTERM')
+      await once(own, 'exit')
+    }
+  })
 })
+
+function runPreflight(url: string) {
+  return spawnSync(join(BIN, 'node'), [join(import.meta.dirname, 'preflight.ts')], {
+    env: { ...process.env, TEST_REDIS_URL: url },
+    encoding: 'utf8',
+  })
+}

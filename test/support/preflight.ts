@@ -4,6 +4,7 @@
  * to install, before any test runs. Redis is started when none answers at the test URL.
  */
 import { spawnSync } from 'node:child_process'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -74,7 +75,7 @@ async function startRedis(url: string): Promise<boolean> {
       '--dir',
       tmpdir(),
       '--pidfile',
-      join(tmpdir(), `redis-${p}.pid`),
+      redisPidFile(url),
     ],
     { stdio: 'ignore' },
   )
@@ -85,12 +86,57 @@ async function startRedis(url: string): Promise<boolean> {
   return false
 }
 
+/** Where the preflight notes the Redis it started, so that the run's end stops that one only. */
+export function startedRedisNote(url: string, dir = tmpdir()): string {
+  return join(dir, `lattice-test-redis-${new URL(url).port || '6379'}.started`)
+}
+
+function redisPidFile(url: string, dir = tmpdir()): string {
+  return join(dir, `redis-${new URL(url).port || '6379'}.pid`)
+}
+
+/**
+ * Stops the Redis the preflight started for this run (test/support/global-setup.ts calls it as
+ * the tests end). A Redis that was already running has no note, and is left alone; so is one
+ * whose pid file no longer names the pid noted (it was restarted by someone else).
+ */
+export function stopStartedRedis(url: string, dir = tmpdir()): boolean {
+  const note = startedRedisNote(url, dir)
+  let pid: number
+  try {
+    pid = Number(readFileSync(note, 'utf8'))
+  } catch {
+    return false
+  }
+  rmSync(note, { force: true })
+  let current: number
+  try {
+    current = Number(readFileSync(redisPidFile(url, dir), 'utf8'))
+  } catch {
+    return false // it has stopped already (Redis removes its pid file as it exits)
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || pid !== current) return false
+  try {
+    process.kill(pid, 'SIGTERM')
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Everything the suite needs, set up where possible; the message to stop with otherwise. */
 export async function preflight(): Promise<string | undefined> {
   const missing = ensure(TEST_REQUIREMENTS)
   if (missing.length) return missingMessage('npm test', missing)
+  // A note left by a run that never reached its end names no Redis of this run.
+  rmSync(startedRedisNote(REDIS_URL), { force: true })
   if (await redisAnswers(REDIS_URL)) return undefined
   if (await startRedis(REDIS_URL)) {
+    try {
+      writeFileSync(startedRedisNote(REDIS_URL), readFileSync(redisPidFile(REDIS_URL), 'utf8').trim())
+    } catch {
+      // no pid file to name it by: the Redis is left running, as before
+    }
     console.log(`Started Redis at ${REDIS_URL} for the tests.`)
     return undefined
   }

@@ -1,4 +1,6 @@
-// Full-text search with Pagefind's index, loaded on first use. ?q= runs a linked search.
+// Full-text search with Pagefind's index, loaded on first use. ?q= runs a linked search, and the
+// search typed is kept in the address (replacing the history entry, not adding one per keystroke),
+// so that Back returns to it and the address can be shared.
 // The index is in shards, searched and ranked as one index (search-client.js).
 import { openSearch } from './search-client.js'
 
@@ -72,9 +74,20 @@ const DEBOUNCE_MS = 200
     }
   }
 
-  input.addEventListener('input', () => run(input.value, true))
+  function keepInAddress(q) {
+    const url = new URL(location.href)
+    if (q.trim()) url.searchParams.set('q', q)
+    else url.searchParams.delete('q')
+    if (url.href !== location.href) history.replaceState(history.state, '', url)
+  }
+
+  input.addEventListener('input', () => {
+    keepInAddress(input.value)
+    run(input.value, true)
+  })
   form.addEventListener('submit', (event) => {
     event.preventDefault()
+    keepInAddress(input.value)
     run(input.value)
   })
   const q = new URLSearchParams(location.search).get('q')
