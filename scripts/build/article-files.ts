@@ -14,7 +14,7 @@ import { articleSignposts, linkHeader } from '../../model/signposting.ts'
 import { articlePage, markdownTwin, parseTemplate } from './article-page.ts'
 import type { ArticleLinks } from './article-links.ts'
 import { articleCitation } from './citation/index.ts'
-import { articleBody, type ArticleMeta } from './content.ts'
+import type { ArticleMeta } from './content.ts'
 import { linkBucket, type SharedStore } from './dist.ts'
 import { writeEdgeFile } from './edge-files.ts'
 import type { EntrySource } from './entries.ts'
@@ -76,7 +76,7 @@ export async function writeArticles(
   mkdirSync(join(buildDir, EDGE_DIR), { recursive: true })
   const template = parseTemplate(sources.template)
   const samePages = prev !== undefined && prev.template === sources.template
-  const twinOf = async (m: ArticleMeta) => markdownTwin(m, articleBody(await entries.text(m)), baseUrl)
+  const twinOf = async (m: ArticleMeta) => markdownTwin(m, await entries.body(m), baseUrl)
   // A page also shows its neighbours and related articles: it is rewritten when they change,
   // e.g. when another article is added, removed or retitled.
   const samePage: boolean[] = published.map(

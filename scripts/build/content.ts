@@ -20,6 +20,8 @@ export interface ArticleMeta extends ManifestRecord {
   /** SHA-256 of the file's bytes. */
   hash: string
   draft: boolean
+  /** Files its rendering reads besides its markdown (article-inputs.ts), relative to CONTENT_DIR. */
+  inputs?: string[]
 }
 
 /** An article file, as the build remembers it: not its text, which is read again when needed. */
