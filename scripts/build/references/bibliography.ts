@@ -29,7 +29,8 @@ const BIBTEX = {
   forceType: '@biblatex/text',
   generateGraph: false,
   maxChainLength: 10,
-  strict: false,
+  // Strict: a parse error is thrown (with its line), not turned into an empty list.
+  strict: true,
   target: '@csl/list+object',
 }
 const parsed = new BoundedCache<CslItem[] | FileProblem>(64)
