@@ -127,11 +127,15 @@ export class EntrySource {
       // Lines in the article count from its first line, front matter included.
       const offset = source.slice(0, source.length - body.length).split('\n').length - 1
       throw new BuildError(
-        found.map((p) => ({
-          ...p,
-          file: p.file ?? `${meta.slug}.md`,
-          ...(p.line !== undefined ? { line: p.file ? p.line : p.line + offset } : {}),
-        })),
+        found.map(({ first, ...p }) => {
+          const at = (line: number) => (p.file ? line : line + offset)
+          return {
+            ...p,
+            file: p.file ?? `${meta.slug}.md`,
+            ...(p.line !== undefined ? { line: at(p.line) } : {}),
+            ...(first !== undefined ? { message: `${p.message} (first on line ${at(first)})` } : {}),
+          }
+        }),
       )
     }
     const entry: CacheEntry = { meta: rest, ...rendered, excerpt: excerptOf(rendered.text) }

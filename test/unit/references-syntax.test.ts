@@ -115,7 +115,7 @@ describe('cross-reference syntax (Quarto)', () => {
   it('names an unknown label with the nearest one, and a duplicate with its first line', () => {
     const { problems } = scan('![x](a.png){#fig-plot}\n\nSee @fig-plto.\n\n![y](b.png){#fig-plot}\n')
     expect(problems).toEqual([
-      { line: 5, message: 'the label "fig-plot" is used twice (first on line 1)', fix: expect.any(String) },
+      { line: 5, first: 1, message: 'the label "fig-plot" is used twice', fix: expect.any(String) },
       {
         line: 3,
         message: 'the cross-reference @fig-plto names no figure, table, equation or section',

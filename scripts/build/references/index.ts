@@ -21,7 +21,10 @@ export interface ReferenceInputs {
 }
 
 /** A problem with a line: in the article when `file` is absent, else in that file. */
-export type ReferenceProblem = FileProblem | (Omit<FileProblem, 'file'> & { file?: undefined })
+export type ReferenceProblem = (FileProblem | (Omit<FileProblem, 'file'> & { file?: undefined })) & {
+  /** A duplicate's first line. */
+  first?: number
+}
 
 export class ReferencesError extends Error {
   readonly problems: ReferenceProblem[]

@@ -46,6 +46,8 @@ export interface LineProblem {
   line: number
   message: string
   fix?: string
+  /** Where the first of two was (a duplicate label's), said after the message. */
+  first?: number
 }
 export interface Scanned {
   /** The markdown with a token for each cluster and label. */
@@ -117,7 +119,8 @@ export function scan(markdown: string): Scanned {
     if (known) {
       out.problems.push({
         line,
-        message: `the label "${id}" is used twice (first on line ${known.line})`,
+        message: `the label "${id}" is used twice`,
+        first: known.line,
         fix: 'give each figure, table, equation or section its own label',
       })
       return
