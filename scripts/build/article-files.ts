@@ -149,6 +149,7 @@ export async function writeArticles(
           baseUrl,
           { cover: coverHtml(m), toc: tocHtml(entry.headings), nav },
           citation,
+          entry.references,
         ),
       )
     }

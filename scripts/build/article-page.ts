@@ -13,6 +13,8 @@ import { jsonLdScript } from './json-ld.ts'
 import { articleSignposts } from '../../model/signposting.ts'
 import { bylineHtml, changesHtml, licenseHtml, signpostElements } from './research-parts.ts'
 import { articleUrl } from '../../model/article-address.ts'
+import { citationReferenceTags } from './citation/references.ts'
+import type { CslItem } from './references/bibliography.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
 export type ArticleTemplate = string[]
@@ -68,6 +70,8 @@ export function articlePage(
   baseUrl: string,
   parts: ReadingParts,
   citation = articleCitation(a, baseUrl),
+  /** The works the article cites (its References list), as CSL-JSON. */
+  cites: readonly CslItem[] = [],
 ): string {
   const date = new Date(a.date)
   const updated =
@@ -90,8 +94,8 @@ export function articlePage(
         '</ul>'
       : '',
     content: html,
-    citationMeta: citation.metaTags,
-    jsonLd: jsonLdScript(a, baseUrl),
+    citationMeta: citation.metaTags + citationReferenceTags(cites),
+    jsonLd: jsonLdScript(a, baseUrl, cites),
     signposts: signpostElements(articleSignposts(a, baseUrl)),
     citeDoi: citation.doiLine,
     citeText: citation.textHtml,

@@ -7,8 +7,15 @@ import { DEFAULT_IMAGE_PATH, doiUrl, licenseUrl, orcidUrl } from '../../model/ar
 import { articleUrl } from '../../model/article-address.ts'
 import { SITE } from '../../site/lib/site.ts'
 import type { ArticleMeta } from './content.ts'
+import { citedWorks } from './citation/references.ts'
+import type { CslItem } from './references/bibliography.ts'
 
-export function scholarlyArticle(a: ArticleMeta, baseUrl: string): Record<string, unknown> {
+/** `cites`: the works the article cites (CSL-JSON), as schema.org's `citation`. */
+export function scholarlyArticle(
+  a: ArticleMeta,
+  baseUrl: string,
+  cites: readonly CslItem[] = [],
+): Record<string, unknown> {
   const url = articleUrl(baseUrl, a.slug)
   return {
     '@context': 'https://schema.org',
@@ -36,6 +43,7 @@ export function scholarlyArticle(a: ArticleMeta, baseUrl: string): Record<string
     image: new URL(a.image ?? DEFAULT_IMAGE_PATH, baseUrl).href,
     keywords: a.tags,
     inLanguage: 'en',
+    ...(cites.length ? { citation: citedWorks(cites) } : {}),
   }
 }
 
@@ -51,5 +59,5 @@ export function jsonForScript(value: unknown): string {
   )
 }
 
-export const jsonLdScript = (a: ArticleMeta, baseUrl: string) =>
-  `<script type="application/ld+json">${jsonForScript(scholarlyArticle(a, baseUrl))}</script>`
+export const jsonLdScript = (a: ArticleMeta, baseUrl: string, cites: readonly CslItem[] = []) =>
+  `<script type="application/ld+json">${jsonForScript(scholarlyArticle(a, baseUrl, cites))}</script>`

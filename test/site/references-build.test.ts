@@ -78,6 +78,28 @@ describe('a build with citations and cross-references', () => {
     expect(page('md')).toContain('## References')
   })
 
+  it('gives machines the references: Highwire tags, JSON-LD, the API, llms-full.txt', () => {
+    const html = page()
+    expect(html).toContain(
+      '<meta name="citation_reference" content="citation_title=A Study of Replacement Algorithms for a ' +
+        'Virtual-Storage Computer; citation_author=Belady, Laszlo A.; citation_publication_date=1966; ' +
+        'citation_journal_title=IBM Systems Journal; citation_volume=5; citation_issue=2; citation_firstpage=78; ' +
+        'citation_doi=10.1147/sj.52.0078">',
+    )
+    expect(html.match(/name="citation_reference"/g)).toHaveLength(2)
+    const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]!)
+    expect(ld.citation.map((c: { '@id': string }) => c['@id'])).toEqual([
+      'https://doi.org/10.1147/sj.52.0078',
+      'https://doi.org/10.1145/170035.170081',
+    ])
+    const api = JSON.parse(readFileSync(articleFile(join(dist, 'current'), 'eviction', 'json'), 'utf8'))
+    const full = readFileSync(join(dist, 'current', 'site', 'llms-full.txt'), 'utf8')
+    for (const text of [api.markdown, full]) {
+      expect(text).toContain('The optimum is known [(Belady, 1966)](#ref-belady1966)')
+      expect(text).not.toMatch(/\[@|\{#|@fig-/)
+    }
+  })
+
   it('sees an edited bibliography, though the article file is unchanged', async () => {
     const state = readFileSync(join(dist, 'current', 'state.ndjson'), 'utf8')
     // The article's stat signature covers its bibliographies' too.
