@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadSiteConfig } from '../model/site-config.ts'
 import { configKey } from '../model/build-dir.ts'
-import { listArticleFiles } from './build/source-stats.ts'
+import { listArticleFiles, listReferenceFiles } from './build/source-stats.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 
@@ -49,6 +49,8 @@ export function computeInputs(
     // no content folder: nothing to hash
   }
   for (const name of names) files.add(join(contentDir, name), scanned?.stats.get(name))
+  // The bibliographies and styles articles read (scripts/build/article-inputs.ts).
+  for (const name of listReferenceFiles(contentDir)) files.add(join(contentDir, name))
   addSiteSources(files)
   addBuildSources(files)
   return { contentDir, baseUrl, fingerprint: hash.digest('hex') }
