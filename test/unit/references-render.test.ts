@@ -49,9 +49,10 @@ describe('citations rendered by citeproc (APA 7th by default)', async () => {
   })
 
   it('gives each citation a popover with its references, linked to the References list', () => {
-    const card = /<span id="cite-2" class="citation-card" popover="auto" role="note">(.*?)<\/span><\/span>/.exec(
-      out.html,
-    )
+    const card =
+      /<span id="cite-2" class="citation-card" popover="auto" role="note" data-pagefind-ignore="">(.*?)<\/span><\/span>/.exec(
+        out.html,
+      )
     expect(card?.[1]).toContain('<a href="#ref-johnson1994" class="citation-jump">')
     expect(card?.[1]).toContain('<a href="#ref-knuth1984" class="citation-jump">')
   })

@@ -257,7 +257,8 @@ function citation(
   })
   return el('span', { className: ['citation'], dataCites: keys.join(' ') }, [
     el('button', { type: 'button', className: ['citation-ref'], popovertarget: id }, cslNodes(html ?? c.source)),
-    el('span', { id, className: ['citation-card'], popover: 'auto', role: 'note' }, card),
+    // The search index has each reference once, from the References list.
+    el('span', { id, className: ['citation-card'], popover: 'auto', role: 'note', dataPagefindIgnore: '' }, card),
   ])
 }
 
