@@ -1,5 +1,6 @@
 /**
- * An article's bibliography files read into CSL-JSON items (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html):
+ * An article's bibliography files read into CSL-JSON items
+ * (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html):
  * BibTeX and BibLaTeX by citation-js's BibTeX plugin, CSL-JSON as it is. A file that does not
  * parse is a problem naming its line; so is a key given twice. Parsed files are kept by their
  * content, so that the articles sharing one parse it once per render thread.

@@ -38,7 +38,7 @@ export interface Rendered {
   entries: Array<{ item: CslItem; html: string }>
 }
 
-/** The style's name in citation-js's register, the style added on first use; a file that is no CSL style is a problem. */
+/** The style's name in citation-js's register (added on first use); a file that is no CSL style is a problem. */
 function styleName(style: SourceText): string | FileProblem {
   const name = `lattice-${digest(style.text).slice(0, 16)}`
   if (csl.styles.has(name)) return name
@@ -46,7 +46,9 @@ function styleName(style: SourceText): string | FileProblem {
     return {
       file: style.file,
       message: 'this is not a CSL style (no <style> in the CSL namespace with a <citation>)',
-      fix: 'use a .csl file from https://github.com/citation-style-language/styles, or remove csl: for the site default',
+      fix:
+        'use a .csl file from https://github.com/citation-style-language/styles, ' +
+        'or remove csl: for the site default',
     }
   csl.styles.add(name, style.text)
   return name

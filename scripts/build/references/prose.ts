@@ -2,7 +2,8 @@
  * Where an article's markdown is prose: everything but fenced code blocks, display math blocks,
  * code spans, inline math, HTML tags, autolinks, HTML comments and backslash escapes. Citation
  * and cross-reference syntax is only read in prose, so that `@` in code, in math, in a link, in
- * an e-mail address or escaped as `\@` stays as written (Pandoc's rule, https://pandoc.org/MANUAL.html#citation-syntax).
+ * an e-mail address or escaped as `\@` stays as written (Pandoc's rule,
+ * https://pandoc.org/MANUAL.html#citation-syntax).
  * The block rules follow CommonMark 0.31 (§4.5 fenced code blocks); display math is `$$` on a
  * line of its own, as the renderer reads it.
  */
@@ -74,9 +75,19 @@ export function blocksOf(markdown: string): Block[] {
   return blocks
 }
 
-/** Inline spans that are not prose: code spans, `$…$` math, links (text and address), HTML comments, tags and autolinks, escapes. */
-const INLINE =
-  /\[[^[\]\n]*\]\([^()\s]*(?:\s+"[^"]*")?\)|(`+)[\s\S]*?(?<!`)\1(?!`)|\$\$[\s\S]+?\$\$|\$(?=\S)(?:\\.|[^$\\])+?(?<=\S)\$(?!\d)|<!--[\s\S]*?-->|<[A-Za-z/!][^<>\n]*>|\\[\\`*_{}[\]()#+\-.!@$<>|~]/g
+/** Inline spans that are not prose; the code span's backtick run is the one group (`\1`). */
+const INLINE = new RegExp(
+  [
+    String.raw`\[[^[\]\n]*\]\([^()\s]*(?:\s+"[^"]*")?\)`, // a link: its text and address
+    String.raw`(\`+)[\s\S]*?(?<!\`)\1(?!\`)`, // a code span
+    String.raw`\$\$[\s\S]+?\$\$`, // display math within a line
+    String.raw`\$(?=\S)(?:\\.|[^$\\])+?(?<=\S)\$(?!\d)`, // inline math
+    String.raw`<!--[\s\S]*?-->`, // an HTML comment
+    String.raw`<[A-Za-z/!][^<>\n]*>`, // an HTML tag or an autolink
+    String.raw`\\[\\\`*_{}[\]()#+\-.!@$<>|~]`, // a backslash escape
+  ].join('|'),
+  'g',
+)
 
 /** Cuts prose text into prose and non-prose pieces (code spans, inline math, tags, escapes). */
 export function piecesOf(text: string, line: number): Piece[] {

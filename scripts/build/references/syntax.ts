@@ -153,7 +153,7 @@ export function scan(markdown: string): Scanned {
 
 type AddLabel = (kind: LabelKind, id: string, line: number, number?: string, caption?: string) => void
 
-/** A display block: a `{#eq-x}` after its closing `$$` numbers it with KaTeX's `\tag`, and marks it with a TeX comment. */
+/** A display block: a `{#eq-x}` after its closing `$$` numbers it (KaTeX's `\tag`) and marks it (a TeX comment). */
 function equation(block: Block, addLabel: AddLabel, labelToken: (id: string) => string): string {
   const last = block.lines.length - 1
   const close = EQUATION_CLOSE.exec(block.lines[last]!)
