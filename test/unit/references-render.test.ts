@@ -107,11 +107,13 @@ describe('styles and bibliography formats', () => {
         issued: { 'date-parts': [[2001]] },
       },
     ])
-    const out = await renderMarkdown('A claim [@k].', {
+    const out = await renderMarkdown('A claim [@k], as @k says.', {
       bibliographies: [{ file: 'refs.json', text: json }],
       style: { file: 'nlm.csl', text: nlm },
     })
     expect(out.html).toContain('>(1)</button>')
+    // A numeric style prints no author: a narrative citation names them, as Pandoc does.
+    expect(out.html).toContain('>Doe (1)</button>')
     expect(out.markdown).toContain('- 1. Doe J. A Book. 2001.')
   })
 })

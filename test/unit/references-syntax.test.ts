@@ -29,6 +29,15 @@ describe('citation syntax (Pandoc)', () => {
     ])
   })
 
+  it('reads a narrative citation’s locator in brackets after it, and no cluster there', () => {
+    const { clusters } = scan('As @knuth84 [p. 33] says, and @knuth84 [@bloom70].')
+    expect(clusters.map((c) => [c.source, c.items[0]!.locator])).toEqual([
+      ['@knuth84 [p. 33]', '33'],
+      ['@knuth84', undefined],
+      ['[@bloom70]', undefined],
+    ])
+  })
+
   it('puts one token where each citation stood, with its line', () => {
     const out = scan('One.\n\nTwo [@a]\nand @b.\n')
     expect(out.markdown).toBe('One.\n\nTwo \u{F0000}c0\u{F0001}\nand \u{F0000}c1\u{F0001}.\n')

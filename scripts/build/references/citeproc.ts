@@ -105,7 +105,10 @@ export function renderCitations(
   const html = new Map(out.map(([id, , text]) => [id, text]))
   const rendered: Rendered = { clusters: new Map(), entries: [] }
   ids.forEach(({ cluster, part }, i) => {
-    const text = html.get(`c${i}`) ?? ''
+    let text = html.get(`c${i}`) ?? ''
+    // A numeric style prints no author in the text: the names, as Pandoc writes them ("Doe [1]").
+    if (part === 'author' && (!text.trim() || text.includes('NO_PRINTED_FORM')))
+      text = escapeHtml(authorNames(cited.get(clusters[cluster]!.items[0]!.key)!))
     if (part === 'year') rendered.clusters.set(cluster, `${rendered.clusters.get(cluster) ?? ''} ${text}`)
     else rendered.clusters.set(cluster, text)
   })
@@ -120,6 +123,18 @@ export function renderCitations(
   }
   return { rendered, problems, fileProblems: [] }
 }
+
+/** "Doe", "Doe and Roe" or "Doe et al.", from the item's authors (else its editors, else its title). */
+function authorNames(item: CslItem): string {
+  const people = ((item.author ?? item.editor) as Array<{ family?: string; literal?: string }> | undefined) ?? []
+  const name = (n: { family?: string; literal?: string }) => n.family ?? n.literal ?? ''
+  if (people.length === 0) return String(item.title ?? item.id)
+  if (people.length === 1) return name(people[0]!)
+  if (people.length === 2) return `${name(people[0]!)} and ${name(people[1]!)}`
+  return `${name(people[0]!)} et al.`
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
 function unknownKey(key: string, line: number, keys: readonly string[]): LineProblem {
   const near = nearest(key, keys)

@@ -67,7 +67,8 @@ export const LABEL_KINDS: Record<LabelKind, string> = { fig: 'Figure', tbl: 'Tab
 const KEY = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_]|[:.#$%&\-+?<>~/](?=[\p{L}\p{N}_]))*`
 const CLUSTER = /(?<![!\]\\])\[([^[\]]*?@[^[\]]*)\](?![([{:])/gu
 const ITEM = new RegExp(String.raw`^([\s\S]*?)(-?)@(${KEY})([\s\S]*)$`, 'u')
-const NARRATIVE = new RegExp(String.raw`(?<![\p{L}\p{N}_\\@./:=+\-])@(${KEY})`, 'gu')
+/** `@key`, and Pandoc's locator after it in brackets (`@key [p. 33]`), which holds no citation. */
+const NARRATIVE = new RegExp(String.raw`(?<![\p{L}\p{N}_\\@./:=+\-])@(${KEY})(?: \[([^[\]@]+)\](?![(\[]))?`, 'gu')
 const CITATION = new RegExp(`${CLUSTER.source}|${NARRATIVE.source}`, 'gu')
 const CROSSREF = /^(fig|tbl|eq|sec)-/
 /** Pandoc's locator terms (the CSL locator it becomes); a bare number is a page. */
@@ -226,12 +227,18 @@ function citations(text: string, line: number, out: Scanned): string {
     return token('c', out.clusters.length - 1)
   }
   // One pass, so that the clusters are numbered in the order they are read.
-  return text.replace(CITATION, (all, inner: string | undefined, key: string | undefined, index: number) => {
-    if (key !== undefined) return add({ narrative: true, items: [plainItem(key)], line: lineOf(index), source: all })
-    const items = inner!.split(';').map(citeItem)
-    if (items.some((i) => i === undefined)) return all
-    return add({ narrative: false, items: items as CiteItem[], line: lineOf(index), source: all })
-  })
+  return text.replace(
+    CITATION,
+    (all, inner: string | undefined, key: string | undefined, locator: string | undefined, index: number) => {
+      if (key !== undefined) {
+        const item = (locator && citeItem(`@${key}, ${locator}`)) || plainItem(key)
+        return add({ narrative: true, items: [item], line: lineOf(index), source: all })
+      }
+      const items = inner!.split(';').map(citeItem)
+      if (items.some((i) => i === undefined)) return all
+      return add({ narrative: false, items: items as CiteItem[], line: lineOf(index), source: all })
+    },
+  )
 }
 
 const plainItem = (key: string): CiteItem => ({ key, prefix: '', suffix: '', suppressAuthor: false })
