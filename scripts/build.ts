@@ -175,7 +175,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const assemble = async (dir: string, id: string, template: string) => {
       await rendering
       if (problems.length) throw new BuildError(problems)
-      links ??= articleLinks(published, prev?.state)
+      links ??= articleLinks(published, prev?.state, baseUrl)
       const { buckets, ...files } = await writeArticles(dir, sharedStore(distDir, 'articles', key, id), published, {
         template,
         links,

@@ -48,7 +48,7 @@ export interface ArticleFiles {
 export interface ArticleSources {
   template: string
   /** Each page's related articles and the key of its links (article-links.ts). */
-  links: Pick<ArticleLinks, 'related' | 'navKeys'>
+  links: Pick<ArticleLinks, 'related' | 'citedBy' | 'navKeys'>
   /** The live build, when its article files can be reused (same renderer and build code). */
   reusable: Previous | undefined
   /** The live build, whatever made it: an API answer keeps its file (and mtime) while its bytes are the same. */
@@ -70,7 +70,7 @@ export async function writeArticles(
   sources: ArticleSources,
 ): Promise<ArticleFiles & { buckets: { made: number; shared: number } }> {
   const { entries, baseUrl, live } = sources
-  const { related, navKeys } = sources.links
+  const { related, citedBy, navKeys } = sources.links
   const prev = sources.reusable
   const siteDir = join(buildDir, 'site')
   mkdirSync(join(buildDir, EDGE_DIR), { recursive: true })
@@ -139,6 +139,7 @@ export async function writeArticles(
         published[i + 1],
         published[i - 1],
         related[i]!.map((j) => published[j]!),
+        citedBy[i]!.map((j) => published[j]!),
       )
       await writeFile(
         file('page'),

@@ -22,6 +22,8 @@ export interface ArticleMeta extends ManifestRecord {
   draft: boolean
   /** Files its rendering reads besides its markdown (article-inputs.ts), relative to CONTENT_DIR. */
   inputs?: string[]
+  /** The works it cites, by identifier (references/cited-by.ts): set once it is rendered. */
+  cites?: string[]
 }
 
 /** An article file, as the build remembers it: not its text, which is read again when needed. */

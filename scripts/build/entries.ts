@@ -12,6 +12,7 @@ import { forEachLimited } from './limited.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './renderer.ts'
 import { ArticleInputs } from './article-inputs.ts'
 import { mayHaveReferences } from './references/syntax.ts'
+import { citedIdentifiers } from './references/cited-by.ts'
 import type { ReferenceInputs, ReferenceProblem } from './references/index.ts'
 
 type Render = (markdown: string, references?: ReferenceInputs) => Promise<RenderedArticle>
@@ -138,6 +139,8 @@ export class EntrySource {
         }),
       )
     }
+    const cites = citedIdentifiers(rendered.references ?? [])
+    if (cites.length) meta.cites = rest.cites = cites
     const entry: CacheEntry = { meta: rest, ...rendered, excerpt: excerptOf(rendered.text) }
     await this.cache.put(hash, entry)
     return entry

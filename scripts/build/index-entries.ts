@@ -33,7 +33,7 @@ export function indexEntry(m: ArticleMeta, body: string): IndexEntry {
 
 /** What the list pages show of an article: the manifest Astro reads (site/lib/articles.ts). */
 export function manifestRecord(m: ArticleMeta) {
-  const { hash: _hash, draft: _draft, inputs: _inputs, ...record } = m
+  const { hash: _hash, draft: _draft, inputs: _inputs, cites: _cites, ...record } = m
   return record
 }
 

@@ -105,6 +105,16 @@ describe.each(['light', 'dark'] as const)('a citation’s reference, in Chromium
   }, 60_000)
 })
 
+describe('cited by, in Chromium', () => {
+  it('lists the sample that cites the replication by its DOI on the replication’s page', async () => {
+    const context = await browser.newContext()
+    const { page } = await openWatched(context, `${origin}/posts/second-chance-eviction-under-skew`)
+    const citing = await page.locator('.cited-by a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))
+    expect(citing).toEqual([`/posts/${SLUG}`])
+    await context.close()
+  }, 60_000)
+})
+
 describe('cross-references in Chromium', () => {
   it('link to the numbered figure, table, equation and section', async () => {
     const context = await browser.newContext()

@@ -1,4 +1,4 @@
-import { readFileSync, readlinkSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -173,5 +173,52 @@ describe('a build with citations and cross-references', () => {
       expect.objectContaining({ file: 'eviction.md', line: 7, fix: 'did you mean "chicago.csl"?' }),
     ])
     expect(readdirSync(content)).toContain('chicago.csl')
+  }, 120_000)
+})
+
+describe('cited by, inside the publication', () => {
+  const root = tempDir('cited-by')
+  const content = join(root, 'content')
+  const dist = join(root, 'dist')
+  const env = { ...process.env, BASE_URL: BASE, CONTENT_DIR: content, DIST_DIR: dist }
+  const article = (title: string, date: string, extra = '', body = 'Text.') =>
+    `---\ntitle: "${title}"\ndescription: "About ${title}."\ndate: ${date}\nauthor: "Ada Writer"\n${extra}---\n\n${body}\n`
+  const file = (slug: string) => articleFile(join(dist, 'current'), slug, 'page')
+  const citing = (slug: string) => {
+    const html = readFileSync(file(slug), 'utf8')
+    const list = /<h2 id="article-cited-by-heading">Cited by<\/h2><ul>(.*?)<\/ul>/.exec(html)?.[1] ?? ''
+    return [...list.matchAll(/href="\/posts\/([^"]+)"/g)].map((m) => m[1])
+  }
+
+  beforeAll(async () => {
+    mkdirSync(content, { recursive: true })
+    writeFileSync(join(content, 'cited.md'), article('Cited', '2025-01-01', 'doi: 10.5555/Lattice.Cited\n'))
+    writeFileSync(join(content, 'by-url.md'), article('By URL', '2025-01-02'))
+    writeFileSync(join(content, 'unrelated.md'), article('Unrelated', '2025-01-03'))
+    writeFileSync(
+      join(content, 'citing.bib'),
+      '@article{cited, title = {Cited}, author = {Writer, Ada}, year = 2025, doi = {10.5555/lattice.cited}}\n' +
+        `@online{byurl, title = {By URL}, author = {Writer, Ada}, year = 2025, url = {${BASE}/posts/by-url}}\n`,
+    )
+    const extra = 'bibliography: citing.bib\n'
+    writeFileSync(join(content, 'citing.md'), article('Citing', '2025-01-04', extra, 'As [@cited; @byurl] show.'))
+    await build(env, { search: false })
+  }, 180_000)
+
+  it('lists on an article’s page the articles citing its DOI or its address', () => {
+    expect(citing('cited')).toEqual(['citing'])
+    expect(citing('by-url')).toEqual(['citing'])
+    expect(citing('unrelated')).toEqual([])
+    expect(citing('citing')).toEqual([])
+  })
+
+  it('rewrites the pages whose cited-by list changed when the citing article is edited, and no other', async () => {
+    const unrelated = statSync(file('unrelated')).ino
+    const body = 'As [@byurl] shows.'
+    writeFileSync(join(content, 'citing.md'), article('Citing', '2025-01-04', 'bibliography: citing.bib\n', body))
+    await build(env, { search: false })
+    expect(citing('cited')).toEqual([])
+    expect(citing('by-url')).toEqual(['citing'])
+    expect(statSync(file('unrelated')).ino).toBe(unrelated)
   }, 120_000)
 })
