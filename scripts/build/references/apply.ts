@@ -5,22 +5,12 @@
  * the References list appended to the article; each cross-reference a link reading "Figure 1";
  * labelled images become `<figure>`s with a numbered `<figcaption>`, labelled tables get a
  * numbered `<caption>`, labelled equations an id, and headings their numbers.
- * Everything added is built here or parsed from citeproc's HTML and sanitised (hast-util-sanitize).
+ * Everything added is built here, or is citeproc's HTML parsed and sanitised (csl-html.ts).
  */
 import type { Element, ElementContent, Root, RootContent, Text } from 'hast'
-import { fromHtml } from 'hast-util-from-html'
-import { sanitize } from 'hast-util-sanitize'
 import type { CslItem } from './bibliography.ts'
 import type { Rendered } from './citeproc.ts'
 import { LABEL_KINDS, TOKEN, type Cluster, type Label, type LineProblem, type Scanned } from './syntax.ts'
-
-/** What citeproc may write: emphasis, small caps, sub- and superscripts, links to the web. */
-const CSL_HTML = {
-  tagNames: ['i', 'b', 'em', 'strong', 'sup', 'sub', 'span', 'a', 'div'],
-  attributes: { a: ['href'], div: ['className'] },
-  protocols: { href: ['http', 'https'] },
-  strip: ['script', 'style'],
-}
 
 type Node = RootContent | ElementContent
 const el = (tagName: string, properties: Element['properties'], children: Node[]): Element => ({
@@ -30,65 +20,6 @@ const el = (tagName: string, properties: Element['properties'], children: Node[]
   children: children as ElementContent[],
 })
 const text = (value: string): Text => ({ type: 'text', value })
-
-/**
- * citeproc's HTML as sanitised phrasing nodes: a `div.csl-entry` unwrapped, and the `div`s of
- * numeric styles (`csl-left-margin`, `csl-right-inline`) as `span`s. When `item` is given, its
- * DOI and URL are made links where the style wrote them as plain text.
- */
-export function cslNodes(html: string, item?: CslItem): ElementContent[] {
-  const tree = sanitize(fromHtml(html, { fragment: true }), CSL_HTML) as Root
-  let nodes = tree.children as ElementContent[]
-  const only = nodes.length === 1 ? nodes[0] : undefined
-  if (only?.type === 'element' && only.tagName === 'div') nodes = only.children
-  const phrasing = (list: ElementContent[]): ElementContent[] =>
-    list
-      .filter((n) => n.type !== 'text' || n.value.trim() || list.length === 1)
-      .flatMap((n): ElementContent[] => {
-        if (n.type !== 'element') return [n]
-        n.children = phrasing(n.children)
-        if (n.tagName !== 'div') return [n]
-        n.tagName = 'span'
-        // A numeric style's number, then a space before the reference it numbers.
-        return String(n.properties.className).includes('csl-left-margin') ? [n, text(' ')] : [n]
-      })
-  nodes = phrasing(nodes)
-  return item ? linkIdentifiers(nodes, item) : nodes
-}
-
-/** Wraps the first plain-text occurrence of the item's DOI (else URL) in a link to it. */
-function linkIdentifiers(nodes: ElementContent[], item: CslItem): ElementContent[] {
-  const target = item.DOI
-    ? { text: item.DOI, href: `https://doi.org/${item.DOI}` }
-    : item.URL
-      ? { text: item.URL, href: item.URL }
-      : undefined
-  if (!target || !/^https?:\/\//.test(target.href)) return nodes
-  let done = false
-  const visit = (list: ElementContent[]): ElementContent[] =>
-    list.flatMap((n): ElementContent[] => {
-      if (done) return [n]
-      if (n.type === 'element') {
-        if (n.tagName === 'a') {
-          if (String(n.properties.href).includes(target.text)) done = true
-          return [n]
-        }
-        n.children = visit(n.children)
-        return [n]
-      }
-      if (n.type !== 'text') return [n]
-      const at = n.value.toLowerCase().indexOf(target.text.toLowerCase())
-      if (at < 0) return [n]
-      done = true
-      const end = at + target.text.length
-      return [
-        text(n.value.slice(0, at)),
-        el('a', { href: target.href }, [text(n.value.slice(at, end))]) as ElementContent,
-        text(n.value.slice(end)),
-      ]
-    })
-  return visit(nodes)
-}
 
 export const referenceId = (key: string) => `ref-${key}`
 
@@ -123,8 +54,7 @@ export function applyReferences(tree: Root, scanned: Scanned, rendered: Rendered
       const n = Number(m[2])
       if (m[1] === 'c') {
         const c = scanned.clusters[n]!
-        const node =
-          c.kind === 'ref' ? crossReference(c, scanned.labels) : citation(n, c, rendered?.clusters.get(n), entries)
+        const node = c.kind === 'ref' ? crossReference(c, scanned.labels) : citation(n, c, rendered!, entries)
         applied.clusterText.set(n, textOf(node))
         nodes.push(node)
       } else if (m[1] === 'h') nodes.push(el('span', { dataHeading: scanned.headings[n]! }, []))
@@ -135,7 +65,7 @@ export function applyReferences(tree: Root, scanned: Scanned, rendered: Rendered
   }
   fill(tree)
   placeCaptions(tree, scanned, applied.problems)
-  if (rendered?.entries.length) tree.children.push(text('\n'), referenceList(rendered.entries))
+  if (rendered?.entries.length) tree.children.push(text('\n'), referenceList(rendered))
   return applied
 }
 
@@ -240,9 +170,10 @@ function crossReference(c: Cluster, labels: ReadonlyMap<string, Label>): Element
 function citation(
   n: number,
   c: Cluster,
-  html: string | undefined,
+  rendered: Rendered,
   entries: ReadonlyMap<string, { item: CslItem; html: string }>,
 ): Element {
+  const html = rendered.clusters.get(n)
   const id = `cite-${n + 1}`
   // In the order of the References list, as the style ordered the cluster.
   const order = [...entries.keys()]
@@ -250,24 +181,29 @@ function citation(
   const card = keys.map((key) => {
     const entry = entries.get(key)
     return el('span', { className: ['citation-entry'] }, [
-      ...(entry ? cslNodes(entry.html, entry.item) : [text(key)]),
+      ...(entry ? rendered.nodes(entry.html, entry.item) : [text(key)]),
       text(' '),
       el('a', { href: `#${referenceId(key)}`, className: ['citation-jump'] }, [text('In References ↓')]),
     ])
   })
   return el('span', { className: ['citation'], dataCites: keys.join(' ') }, [
-    el('button', { type: 'button', className: ['citation-ref'], popovertarget: id }, cslNodes(html ?? c.source)),
+    el(
+      'button',
+      { type: 'button', className: ['citation-ref'], popovertarget: id },
+      html ? rendered.nodes(html) : [text(c.source)],
+    ),
     // The search index has each reference once, from the References list.
     el('span', { id, className: ['citation-card'], popover: 'auto', role: 'note', dataPagefindIgnore: '' }, card),
   ])
 }
 
-function referenceList(entries: Rendered['entries']): Element {
+function referenceList(rendered: Rendered): Element {
+  const { entries } = rendered
   return el('section', { id: 'refs', className: ['references'], role: 'doc-bibliography' }, [
     el('h2', {}, [text('References')]),
     text('\n'),
     ...entries.flatMap((e) => [
-      el('div', { id: referenceId(e.item.id), className: ['csl-entry'] }, cslNodes(e.html, e.item)),
+      el('div', { id: referenceId(e.item.id), className: ['csl-entry'] }, rendered.nodes(e.html, e.item)),
       text('\n'),
     ]),
   ])

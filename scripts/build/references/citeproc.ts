@@ -11,6 +11,7 @@ import { plugins } from '@citation-js/core'
 import '@citation-js/plugin-csl'
 import { digest, type CslItem, type FileProblem, type SourceText } from './bibliography.ts'
 import { nearest, type Cluster, type LineProblem } from './syntax.ts'
+import { cslNodes } from './csl-html.ts'
 
 export const DEFAULT_STYLE: SourceText = {
   file: 'apa.csl',
@@ -36,6 +37,8 @@ export interface Rendered {
   clusters: Map<number, string>
   /** The cited items in the style's order, each with its reference as HTML. */
   entries: Array<{ item: CslItem; html: string }>
+  /** citeproc's HTML as sanitised nodes (csl-html.ts), the item's DOI or URL a link. */
+  nodes: typeof cslNodes
 }
 
 /** The style's name in citation-js's register (added on first use); a file that is no CSL style is a problem. */
@@ -103,7 +106,7 @@ export function renderCitations(
   })
   const out = engine.rebuildProcessorState(citations, 'html', [])
   const html = new Map(out.map(([id, , text]) => [id, text]))
-  const rendered: Rendered = { clusters: new Map(), entries: [] }
+  const rendered: Rendered = { clusters: new Map(), entries: [], nodes: cslNodes }
   ids.forEach(({ cluster, part }, i) => {
     let text = html.get(`c${i}`) ?? ''
     // A numeric style prints no author in the text: the names, as Pandoc writes them ("Doe [1]").

@@ -5,8 +5,8 @@
  * throws one ReferencesError listing every problem with its file and line.
  */
 import type { Root } from 'hast'
-import { readBibliographies, type CslItem, type FileProblem, type SourceText } from './bibliography.ts'
-import { DEFAULT_STYLE, renderCitations, type Rendered } from './citeproc.ts'
+import type { CslItem, FileProblem, SourceText } from './bibliography.ts'
+import type { Rendered } from './citeproc.ts'
 import { applyReferences } from './apply.ts'
 import { mayHaveReferences, scan, type Scanned } from './syntax.ts'
 import { twinMarkdown } from './twin.ts'
@@ -40,14 +40,24 @@ export interface Prepared {
   rendered?: Rendered
 }
 
-/** The markdown to parse, with the citations rendered; undefined when it has none of this syntax. */
-export function prepareReferences(markdown: string, inputs: ReferenceInputs | undefined): Prepared | undefined {
+/**
+ * The markdown to parse, with the citations rendered; undefined when it has none of this syntax.
+ * citation-js and citeproc are loaded on the first article that cites, not by every render thread.
+ */
+export async function prepareReferences(
+  markdown: string,
+  inputs: ReferenceInputs | undefined,
+): Promise<Prepared | undefined> {
   if (!mayHaveReferences(markdown)) return undefined
   const scanned = scan(markdown)
   if (scanned.clusters.length === 0 && scanned.labels.size === 0) return undefined
   const problems: ReferenceProblem[] = [...scanned.problems]
   let rendered: Rendered | undefined
   if (scanned.clusters.some((c) => c.kind === 'cite')) {
+    const [{ readBibliographies }, { DEFAULT_STYLE, renderCitations }] = await Promise.all([
+      import('./bibliography.ts'),
+      import('./citeproc.ts'),
+    ])
     const bibliographies = readBibliographies(inputs?.bibliographies ?? [])
     problems.push(...bibliographies.problems)
     if (bibliographies.problems.length === 0) {

@@ -5,7 +5,7 @@
  */
 import type { ElementContent } from 'hast'
 import type { Rendered } from './citeproc.ts'
-import { cslNodes, referenceId, textOf } from './apply.ts'
+import { referenceId, textOf } from './apply.ts'
 import { LABEL_KINDS, TOKEN, type Scanned } from './syntax.ts'
 
 const EQUATION_MARK = /^%\u{F0000}l\d+\u{F0001}\n/gmu
@@ -44,7 +44,7 @@ export function twinMarkdown(
     .trimEnd()
   if (rendered?.entries.length) {
     const entries = rendered.entries.map(
-      (e) => `- ${textOf({ type: 'root', children: cslNodes(e.html) as ElementContent[] })}`,
+      (e) => `- ${textOf({ type: 'root', children: rendered.nodes(e.html) as ElementContent[] })}`,
     )
     md += `\n\n## References\n\n${entries.join('\n')}`
   }

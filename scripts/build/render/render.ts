@@ -133,7 +133,7 @@ export async function warmUp(): Promise<void> {
  */
 export async function renderMarkdown(markdown: string, references?: ReferenceInputs): Promise<RenderedArticle> {
   if (typeof markdown !== 'string') throw new TypeError(`markdown must be a string, got ${typeof markdown}`)
-  const prepared = prepareReferences(markdown, references)
+  const prepared = await prepareReferences(markdown, references)
   const parsed = markdownToHast(prepared?.scanned.markdown ?? markdown, PARSE) as Root
   const tree = sanitize(parsed, RENDER_OPTIONS.sanitize) as Root
   const twin = prepared && finishReferences(tree, prepared)
