@@ -16,7 +16,7 @@ import { createLiveReload } from './dev/live-reload.ts'
 import { previewListener } from './dev/preview-listener.ts'
 import { displayPath, formatProblems, type Problem } from './dev/problems.ts'
 import { createRebuildLoop } from './dev/rebuild-loop.ts'
-import { isArticleFile, isSourceFile, watchSources } from './dev/watch.ts'
+import { isArticleFile, isReferenceFile, isSourceFile, watchSources } from './dev/watch.ts'
 import { articlePath } from '../model/article-address.ts'
 import { ABOUT_FILE } from '../scripts/build/source-stats.ts'
 import { ABOUT_PATH } from '../site/lib/about.ts'
@@ -132,7 +132,7 @@ const loop = createRebuildLoop(
 // Watching starts before the first build, so that a save made while it runs is not missed.
 const stopWatching = watchSources(
   [
-    { dir: config.contentDir, recursive: false, accept: isArticleFile },
+    { dir: config.contentDir, recursive: false, accept: (n) => isArticleFile(n) || isReferenceFile(n) },
     { dir: join(ROOT, 'site'), recursive: true, accept: isSourceFile },
   ],
   (files) => loop.changed(files),

@@ -67,6 +67,20 @@ const dateField = calendarDate
 const text = singleLine
 const isoDay = (record: Record_, name: string) => String(record[name]).slice(0, 10)
 
+const BIBLIOGRAPHIES_MAX = 20
+/** A file beside the article, named relative to it, inside the content folder. */
+const relativeFile = (name: string, ending: RegExp, kind: string) =>
+  z
+    .string()
+    .min(1)
+    .max(URL_MAX)
+    .refine((v) => !v.startsWith('/') && !v.split(/[\\/]/).includes('..'), {
+      message: `${name} is a path relative to the article, inside the content folder`,
+      params: { fix: `write it like "references${kind === 'a .csl file' ? '.csl' : '.bib'}", beside the article` },
+    })
+    .refine((v) => ending.test(v), { message: `${name} must name ${kind}`, params: { fix: `name ${kind}` } })
+const BibliographyPath = relativeFile('bibliography', /\.(bib|json)$/, 'a .bib or .json file')
+
 export const ARTICLE_FIELDS = {
   slug: {
     doc: 'Unique identifier, the file name of the article.',
@@ -189,6 +203,16 @@ export const ARTICLE_FIELDS = {
     api: { schema: z.array(ChangeWire).max(CHANGES_MAX), of: (e) => e.changes ?? [] },
     toIndex: (r) =>
       (r.changes as Array<{ date: string; note: string }>).map((c) => ({ date: c.date.slice(0, 10), note: c.note })),
+  },
+  bibliography: {
+    doc: 'Bibliography files (BibTeX `.bib` or CSL-JSON `.json`), relative to the article: the keys its citations use.',
+    shows: [],
+    input: z.union([BibliographyPath, z.array(BibliographyPath).min(1).max(BIBLIOGRAPHIES_MAX)]).optional(),
+  },
+  csl: {
+    doc: 'A CSL style file (`.csl`), relative to the article, for its citations; the site default (APA 7th) otherwise.',
+    shows: [],
+    input: relativeFile('csl', /\.csl$/, 'a .csl file').optional(),
   },
   readingMinutes: {
     doc: 'Reading time in whole minutes; 0 for under a minute.',

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadSiteConfig } from '../model/site-config.ts'
 import { configKey } from '../model/build-dir.ts'
-import { ABOUT_FILE, listArticleFiles } from './build/source-stats.ts'
+import { ABOUT_FILE, listArticleFiles, listReferenceFiles } from './build/source-stats.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 
@@ -52,6 +52,8 @@ export function computeInputs(
   }
   for (const name of names) files.add(join(contentDir, name), scanned?.stats.get(name))
   files.add(join(contentDir, ABOUT_FILE))
+  // The bibliographies and styles articles read (scripts/build/article-inputs.ts).
+  for (const name of listReferenceFiles(contentDir)) files.add(join(contentDir, name))
   addSiteSources(files)
   addBuildSources(files)
   return { contentDir, baseUrl, fingerprint: hash.digest('hex') }

@@ -117,7 +117,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       stats,
       read,
       files: count,
-    } = await articleMetas(contentDir, files, problems, prev, cache)
+    } = await articleMetas(contentDir, files, problems, prev, cache, entries.inputs)
     const inputs = computeInputs(contentDir, baseUrl, { names: files, stats })
     log(`read ${read} of ${count} files (the others' stat unchanged) after ${since()}`)
     if (problems.length) throw new BuildError(problems)
@@ -184,14 +184,14 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const assemble = async (dir: string, id: string, template: string) => {
       await rendering
       if (problems.length) throw new BuildError(problems)
-      links ??= articleLinks(published, prev?.state)
+      links ??= articleLinks(published, prev?.state, baseUrl)
       const { buckets, ...files } = await writeArticles(dir, sharedStore(distDir, 'articles', key, id), published, {
         template,
         links,
         reusable: prev?.state.assemblyKey === assemblyKey ? prev : undefined,
         live: prev,
         entries,
-        indexEntry: async (m) => indexEntry(m, await entries.text(m)),
+        indexEntry: async (m) => indexEntry(m, await entries.body(m)),
         baseUrl,
       })
       log(`pages written (${buckets.made} article buckets new, ${buckets.shared} shared) after ${since()}`)

@@ -51,5 +51,8 @@ export function watchSources(
 /** A markdown article, not a hidden file or an editor's temporary copy (`.x.md.swp`, `x.md~`). */
 export const isArticleFile = (name: string) => /^[^./][^/]*\.md$/.test(name)
 
+/** A bibliography or citation style beside the articles (docs/writing.md, citing): its articles render again. */
+export const isReferenceFile = (name: string) => /^[^./][^/]*\.(bib|json|csl)$/.test(name)
+
 /** Any source file of the site, not an editor's temporary copy. */
 export const isSourceFile = (name: string) => !/(^|\/)\.|~$|\.swp$/.test(name)

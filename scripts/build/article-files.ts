@@ -16,7 +16,7 @@ import { articlePage, parseTemplate } from './article-page.ts'
 import { markdownTwin } from '../../model/markdown-twin.ts'
 import type { ArticleLinks } from './article-links.ts'
 import { articleCitation } from './citation/index.ts'
-import { articleBody, type ArticleMeta } from './content.ts'
+import type { ArticleMeta } from './content.ts'
 import { linkBucket, type SharedStore } from './dist.ts'
 import { writeEdgeFile } from './edge-files.ts'
 import type { EntrySource } from './entries.ts'
@@ -51,7 +51,7 @@ export interface ArticleFiles {
 export interface ArticleSources {
   template: string
   /** Each page's related articles and the key of its links (article-links.ts). */
-  links: Pick<ArticleLinks, 'related' | 'navKeys'>
+  links: Pick<ArticleLinks, 'related' | 'citedBy' | 'navKeys'>
   /** The live build, when its article files can be reused (same renderer and build code). */
   reusable: Previous | undefined
   /** The live build, whatever made it: an API answer keeps its file (and mtime) while its bytes are the same. */
@@ -73,14 +73,13 @@ export async function writeArticles(
   sources: ArticleSources,
 ): Promise<ArticleFiles & { buckets: { made: number; shared: number } }> {
   const { entries, baseUrl, live } = sources
-  const { related, navKeys } = sources.links
+  const { related, citedBy, navKeys } = sources.links
   const prev = sources.reusable
   const siteDir = join(buildDir, 'site')
   mkdirSync(join(buildDir, EDGE_DIR), { recursive: true })
   const template = parseTemplate(sources.template)
   const samePages = prev !== undefined && prev.template === sources.template
-  const twinOf = async (m: ArticleMeta) =>
-    markdownTwin(toPost(indexFields(m), baseUrl), articleBody(await entries.text(m)))
+  const twinOf = async (m: ArticleMeta) => markdownTwin(toPost(indexFields(m), baseUrl), await entries.body(m))
   // A page also shows its neighbours and related articles: it is rewritten when they change,
   // e.g. when another article is added, removed or retitled.
   // An article the live build has files for: it published it (a scheduled one it only rendered).
@@ -157,6 +156,7 @@ export async function writeArticles(
         published[i + 1],
         published[i - 1],
         related[i]!.map((j) => published[j]!),
+        citedBy[i]!.map((j) => published[j]!),
       )
       await writeFile(
         file('page'),
@@ -167,6 +167,7 @@ export async function writeArticles(
           baseUrl,
           { cover: coverHtml(m), toc: tocHtml(entry.headings), nav },
           citation,
+          entry.references,
         ),
       )
     }

@@ -14,6 +14,8 @@ import { jsonLdScript } from './json-ld.ts'
 import { pageSignposts } from '../../model/signposting.ts'
 import { bylineHtml, changesHtml, correctedHtml, licenseHtml, moreByHtml, signpostElements } from './research-parts.ts'
 import { shareMetaTags } from './share-meta.ts'
+import { citationReferenceTags } from './citation/references.ts'
+import type { CslItem } from './references/bibliography.ts'
 
 /** The template cut at its markers: even items are literal HTML, odd items marker names. */
 export type ArticleTemplate = string[]
@@ -75,6 +77,8 @@ export function articlePage(
   baseUrl: string,
   parts: ReadingParts,
   citation = articleCitation(a, baseUrl),
+  /** The works the article cites (its References list), as CSL-JSON. */
+  cites: readonly CslItem[] = [],
 ): string {
   const date = new Date(a.date)
   const updated =
@@ -100,8 +104,8 @@ export function articlePage(
       : '',
     readerLinks: moreByHtml(a),
     content: scheduledBanner(a, displayDate) + html,
-    citationMeta: citation.metaTags,
-    jsonLd: jsonLdScript(a, baseUrl),
+    citationMeta: citation.metaTags + citationReferenceTags(cites),
+    jsonLd: jsonLdScript(a, baseUrl, cites),
     signposts: signpostElements(pageSignposts(a, baseUrl)),
     citeDoi: citation.doiLine,
     citeText: citation.textHtml,

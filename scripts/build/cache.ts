@@ -10,6 +10,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ArticleMeta } from './content.ts'
+import type { RenderedArticle } from './render/types.ts'
 
 /** Bump when the entry's shape or the meaning of a field changes. */
 const FORMAT_VERSION = 3
@@ -21,6 +22,10 @@ export interface CacheEntry {
   headings: Array<{ depth: number; slug: string; text: string }>
   text: string
   excerpt: string
+  /** The body readers get, for an article that cites or cross-references (render/types.ts). */
+  markdown?: string
+  /** The works it cites, CSL-JSON. */
+  references?: RenderedArticle['references']
 }
 
 export interface BuildCache {

@@ -31,6 +31,10 @@ export interface ArticleMeta extends ManifestRecord {
   draft: boolean
   /** Dated after the build: built but not yet published (schedule.ts); absent when published. */
   scheduled?: true
+  /** Files its rendering reads besides its markdown (article-inputs.ts), relative to CONTENT_DIR. */
+  inputs?: string[]
+  /** The works it cites, by identifier (references/cited-by.ts): set once it is rendered. */
+  cites?: string[]
 }
 
 /** An article file, as the build remembers it: not its text, which is read again when needed. */

@@ -10,14 +10,20 @@ import { articleBody, type ArticleMeta } from './content.ts'
 import { BuildError, type BuildProblem } from './errors.ts'
 import { forEachLimited } from './limited.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './renderer.ts'
+import { ArticleInputs } from './article-inputs.ts'
+import { mayHaveReferences } from './references/syntax.ts'
+import { citedIdentifiers } from './references/cited-by.ts'
+import type { ReferenceInputs, ReferenceProblem } from './references/index.ts'
+
+type Render = (markdown: string, references?: ReferenceInputs) => Promise<RenderedArticle>
 
 export interface Renderer {
   /** Changes whenever the output could; part of the cache key. */
   version: string
   /** `threads`: how many render threads at most (the memory plan's); the pool's own choice without it. */
-  createPool(threads?: number): { render(markdown: string): Promise<RenderedArticle>; close(): Promise<void> }
+  createPool(threads?: number): { render: Render; close(): Promise<void> }
   /** Renders in this thread: for a handful of articles, cheaper than starting the pool's workers. */
-  renderInThread?(markdown: string): Promise<RenderedArticle>
+  renderInThread?: Render
 }
 
 export const DEFAULT_RENDERER: Renderer = {
@@ -48,12 +54,12 @@ export class LazyPool {
     this.inThread = IN_THREAD_RENDERS
   }
 
-  render(markdown: string): Promise<RenderedArticle> {
+  render(markdown: string, references?: ReferenceInputs): Promise<RenderedArticle> {
     if (this.renderer.renderInThread && this.inThread < IN_THREAD_RENDERS) {
       this.inThread++
-      return this.renderer.renderInThread(markdown)
+      return this.renderer.renderInThread(markdown, references)
     }
-    return (this.pool ??= this.renderer.createPool(this.threads)).render(markdown)
+    return (this.pool ??= this.renderer.createPool(this.threads)).render(markdown, references)
   }
 
   /** Ends the workers; a later render starts them again. */
@@ -67,23 +73,39 @@ export class LazyPool {
 /** Cache entries, rendering (and caching) an article whose entry is missing. */
 export class EntrySource {
   private readonly cache: BuildCache
-  private readonly pool: { render(markdown: string): Promise<RenderedArticle> }
+  private readonly pool: { render: Render }
   private readonly contentDir: string
+  /** The bibliographies and styles the articles read, each read once per build. */
+  readonly inputs: ArticleInputs
 
-  /** An article's text, read again: only if it is still what was hashed. */
+  /** An article's text, read again: only if it (and what it reads) is still what was hashed. */
   async text(meta: ArticleMeta): Promise<string> {
     const bytes = await readFile(join(this.contentDir, `${meta.slug}.md`))
-    if (createHash('sha256').update(bytes).digest('hex') !== meta.hash)
+    const hash = this.inputs.hash(createHash('sha256').update(bytes).digest('hex'), meta.inputs)
+    if (hash !== meta.hash)
       throw new BuildError([
         { file: `${meta.slug}.md`, message: 'the file changed during the build', fix: 'run the build again' },
       ])
     return bytes.toString('utf8')
   }
 
-  constructor(cache: BuildCache, pool: { render(markdown: string): Promise<RenderedArticle> }, contentDir: string) {
+  /** The body readers get: as written, or with its citations and cross-references written out. */
+  async body(meta: ArticleMeta): Promise<string> {
+    const body = articleBody(await this.text(meta))
+    if (!mayHaveReferences(body)) return body
+    return (await this.get(meta)).markdown ?? body
+  }
+
+  constructor(
+    cache: BuildCache,
+    pool: { render: Render },
+    contentDir: string,
+    inputs: ArticleInputs = new ArticleInputs(contentDir),
+  ) {
     this.cache = cache
     this.pool = pool
     this.contentDir = contentDir
+    this.inputs = inputs
   }
 
   async get(meta: ArticleMeta): Promise<CacheEntry> {
@@ -93,7 +115,32 @@ export class EntrySource {
   async render(meta: ArticleMeta): Promise<CacheEntry> {
     const { slug: _slug, hash, ...rest } = meta
     const source = await this.text(meta)
-    const rendered = await this.pool.render(articleBody(source))
+    const problems: BuildProblem[] = []
+    const references = this.inputs.references(`${meta.slug}.md`, source, meta.inputs, problems)
+    if (problems.length) throw new BuildError(problems)
+    const body = articleBody(source)
+    let rendered: RenderedArticle
+    try {
+      rendered = await this.pool.render(body, meta.inputs?.length ? references : undefined)
+    } catch (e) {
+      const found = (e as { problems?: ReferenceProblem[] }).problems
+      if (!found) throw e
+      // Lines in the article count from its first line, front matter included.
+      const offset = source.slice(0, source.length - body.length).split('\n').length - 1
+      throw new BuildError(
+        found.map(({ first, ...p }) => {
+          const at = (line: number) => (p.file ? line : line + offset)
+          return {
+            ...p,
+            file: p.file ?? `${meta.slug}.md`,
+            ...(p.line !== undefined ? { line: at(p.line) } : {}),
+            ...(first !== undefined ? { message: `${p.message} (first on line ${at(first)})` } : {}),
+          }
+        }),
+      )
+    }
+    const cites = citedIdentifiers(rendered.references ?? [])
+    if (cites.length) meta.cites = rest.cites = cites
     const entry: CacheEntry = { meta: rest, ...rendered, excerpt: excerptOf(rendered.text) }
     await this.cache.put(hash, entry)
     return entry
@@ -105,10 +152,12 @@ export class EntrySource {
       try {
         await this.render(m)
       } catch (e) {
-        problems.push({
-          file: `${m.slug}.md`,
-          message: `could not render the markdown: ${e instanceof Error ? e.message : String(e)}`,
-        })
+        if (e instanceof BuildError) problems.push(...e.problems)
+        else
+          problems.push({
+            file: `${m.slug}.md`,
+            message: `could not render the markdown: ${e instanceof Error ? e.message : String(e)}`,
+          })
       }
     })
   }

@@ -2,6 +2,8 @@
 export interface BuildProblem {
   /** The file at fault, relative to CONTENT_DIR when it is an article. */
   file: string
+  /** The line at fault, from 1, when there is one. */
+  line?: number
   /** The frontmatter field at fault (`tags.0`), when there is one. */
   field?: string
   message: string
@@ -22,7 +24,8 @@ export class BuildError extends Error {
 
 export function formatProblems(problems: readonly BuildProblem[]): string {
   const lines = problems.map(
-    (p) => `  ${p.file}${p.field ? ` … ${p.field}` : ''}: ${p.message}${p.fix ? ` (${p.fix})` : ''}`,
+    (p) =>
+      `  ${p.file}${p.line ? `:${p.line}` : ''}${p.field ? ` … ${p.field}` : ''}: ${p.message}${p.fix ? ` (${p.fix})` : ''}`,
   )
   const n = problems.length
   return `The build stopped: ${n} ${n === 1 ? 'problem' : 'problems'} to fix.\n${lines.join('\n')}`

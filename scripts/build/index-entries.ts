@@ -2,7 +2,7 @@
 import { indexFields, type IndexEntry } from '../../model/article.ts'
 import type { KeptEntry, KeptLine } from '../../post-index/index-file-writer.ts'
 import { compareEntries } from '../../post-index/post-index.ts'
-import { articleBody, type ArticleMeta } from './content.ts'
+import type { ArticleMeta } from './content.ts'
 import type { EntrySource } from './entries.ts'
 import { mapAhead } from './limited.ts'
 import { READ_AHEAD } from './article-files.ts'
@@ -22,17 +22,18 @@ export function indexEntries(
   keys.sort(compareEntries)
   return mapAhead(keys, READ_AHEAD, async ({ m, slug, date }) => {
     const line = kept(m)
-    return line ? { kept: line, slug, date } : indexEntry(m, await entries.text(m))
+    return line ? { kept: line, slug, date } : indexEntry(m, await entries.body(m))
   })
 }
 
-export function indexEntry(m: ArticleMeta, source: string): IndexEntry {
-  return { ...indexFields(m), markdown: `${articleBody(source).trim()}\n` }
+/** `body`: the markdown readers get (EntrySource.body). */
+export function indexEntry(m: ArticleMeta, body: string): IndexEntry {
+  return { ...indexFields(m), markdown: `${body.trim()}\n` }
 }
 
 /** What the list pages show of an article: the manifest Astro reads (site/lib/articles.ts). */
 export function manifestRecord(m: ArticleMeta) {
-  const { hash: _hash, draft: _draft, scheduled: _scheduled, ...record } = m
+  const { hash: _hash, draft: _draft, scheduled: _scheduled, inputs: _inputs, cites: _cites, ...record } = m
   return record
 }
 

@@ -9,8 +9,15 @@ import { authorUrl } from '../../model/author-address.ts'
 import { jsonForScript } from '../../model/json-script.ts'
 import { SITE } from '../../site/lib/site.ts'
 import type { ArticleMeta } from './content.ts'
+import { citedWorks } from './citation/references.ts'
+import type { CslItem } from './references/bibliography.ts'
 
-export function scholarlyArticle(a: ArticleMeta, baseUrl: string): Record<string, unknown> {
+/** `cites`: the works the article cites (CSL-JSON), as schema.org's `citation`. */
+export function scholarlyArticle(
+  a: ArticleMeta,
+  baseUrl: string,
+  cites: readonly CslItem[] = [],
+): Record<string, unknown> {
   const url = articleUrl(baseUrl, a.slug)
   return {
     '@context': 'https://schema.org',
@@ -39,10 +46,11 @@ export function scholarlyArticle(a: ArticleMeta, baseUrl: string): Record<string
     image: new URL(a.image ?? DEFAULT_IMAGE_PATH, baseUrl).href,
     keywords: a.tags,
     inLanguage: 'en',
+    ...(cites.length ? { citation: citedWorks(cites) } : {}),
   }
 }
 
 export { jsonForScript }
 
-export const jsonLdScript = (a: ArticleMeta, baseUrl: string) =>
-  `<script type="application/ld+json">${jsonForScript(scholarlyArticle(a, baseUrl))}</script>`
+export const jsonLdScript = (a: ArticleMeta, baseUrl: string, cites: readonly CslItem[] = []) =>
+  `<script type="application/ld+json">${jsonForScript(scholarlyArticle(a, baseUrl, cites))}</script>`

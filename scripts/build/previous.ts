@@ -33,6 +33,8 @@ export interface BuildState {
   /** What the pages' links follow from, and each page's related articles (article-links.ts). */
   linksKey?: string
   related?: number[][]
+  /** Each page's citing articles (references/cited-by.ts). */
+  citedBy?: number[][]
   /** Where each published article is in site/llms-full.txt (llms-full.ts), when known. */
   llmsFull?: Record<string, [number, number]>
 }

@@ -46,7 +46,12 @@ export function tocHtml(headings: CacheEntry['headings']): string {
 type Linked = Pick<ArticleMeta, 'slug' | 'title'>
 
 /** Previous (older) and next (newer) articles in publication order, and related ones by tags. */
-export function navHtml(older: Linked | undefined, newer: Linked | undefined, related: Linked[]): string {
+export function navHtml(
+  older: Linked | undefined,
+  newer: Linked | undefined,
+  related: Linked[],
+  citedBy: Linked[] = [],
+): string {
   const step = (a: Linked | undefined, cls: string, rel: string, label: string) =>
     a
       ? `<li class="${cls}"><a href="${articlePath(a.slug)}" rel="${rel}">` +
@@ -60,6 +65,12 @@ export function navHtml(older: Linked | undefined, newer: Linked | undefined, re
       '<section class="related" aria-labelledby="article-related-heading">' +
       '<h2 id="article-related-heading">Related articles</h2><ul>' +
       related.map((r) => `<li><a href="${articlePath(r.slug)}">${escapeHtml(r.title)}</a></li>`).join('') +
+      '</ul></section>'
+  if (citedBy.length)
+    html +=
+      '<section class="cited-by" aria-labelledby="article-cited-by-heading">' +
+      '<h2 id="article-cited-by-heading">Cited by</h2><ul>' +
+      citedBy.map((r) => `<li><a href="${articlePath(r.slug)}">${escapeHtml(r.title)}</a></li>`).join('') +
       '</ul></section>'
   return `${html}</nav>`
 }

@@ -6,6 +6,7 @@
 import { RENDER_OPTIONS, RENDER_PACKAGES } from './render/options.ts'
 import { rendererVersion } from './render/version.ts'
 import type { RenderedArticle } from './render/types.ts'
+import type { ReferenceInputs } from './references/index.ts'
 
 export type { RenderedArticle }
 
@@ -14,17 +15,17 @@ export const RENDERER_VERSION: string = rendererVersion(RENDER_PACKAGES, RENDER_
 
 const load = () => import('./render/index.ts')
 
-export async function renderMarkdown(markdown: string): Promise<RenderedArticle> {
-  return (await load()).renderMarkdown(markdown)
+export async function renderMarkdown(markdown: string, references?: ReferenceInputs): Promise<RenderedArticle> {
+  return (await load()).renderMarkdown(markdown, references)
 }
 
 export function createRenderPool(options: { threads?: number } = {}): {
-  render(markdown: string): Promise<RenderedArticle>
+  render(markdown: string, references?: ReferenceInputs): Promise<RenderedArticle>
   close(): Promise<void>
 } {
   const pool = load().then((r) => r.createRenderPool(options))
   return {
-    render: async (markdown) => (await pool).render(markdown),
+    render: async (markdown, references) => (await pool).render(markdown, references),
     close: async () => (await pool).close(),
   }
 }

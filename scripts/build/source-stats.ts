@@ -7,7 +7,8 @@
  * with an edit made just after (file timestamps tick coarsely), so its stat is not recorded and
  * the next build reads it again. The rule is in docs/architecture.md (the build).
  */
-import { readdirSync, type Stats } from 'node:fs'
+import { type Dirent, readdirSync, type Stats } from 'node:fs'
+import { join } from 'node:path'
 
 /** Margin for coarse file timestamps: up to 2 s on some file systems (FAT), a clock tick on most. */
 export const RACY_MS = 3000
@@ -32,3 +33,25 @@ export function listArticleFiles(contentDir: string): string[] {
     .map((e) => e.name)
     .sort()
 }
+
+/**
+ * The bibliographies and styles in CONTENT_DIR and its folders (the articles are flat, so the
+ * folders are few and small), for the fingerprint that tells `npm start` to build again.
+ */
+export function listReferenceFiles(contentDir: string): string[] {
+  let entries: Dirent[]
+  try {
+    entries = readdirSync(contentDir, { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const e of entries) {
+    if (e.isFile() && REFERENCE_FILE.test(e.name)) out.push(e.name)
+    else if (e.isDirectory() && !e.name.startsWith('.'))
+      for (const f of readdirSync(join(contentDir, e.name), { recursive: true }) as string[])
+        if (REFERENCE_FILE.test(f)) out.push(join(e.name, f))
+  }
+  return out.sort()
+}
+const REFERENCE_FILE = /\.(bib|json|csl)$/

@@ -53,4 +53,20 @@ describe("the build's fingerprint of its inputs", () => {
     writeFileSync(join(d, 'drafts', 'later.md'), 'not built: the content folder is flat')
     expect(computeInputs(d, BASE).fingerprint).toBe(before)
   })
+  it('changes when a bibliography or a citation style beside the articles changes', () => {
+    const d = made()
+    const seen = new Set([computeInputs(d, BASE).fingerprint])
+    const differs = () => {
+      const now = computeInputs(d, BASE).fingerprint
+      expect(seen.has(now)).toBe(false)
+      seen.add(now)
+    }
+    writeFileSync(join(d, 'references.bib'), '@book{a, title = {A}}')
+    differs()
+    writeFileSync(join(d, 'references.bib'), '@book{a, title = {A, edited}}')
+    differs()
+    mkdirSync(join(d, 'styles'))
+    writeFileSync(join(d, 'styles', 'house.csl'), '<style/>')
+    differs()
+  })
 })

@@ -13,6 +13,13 @@ export const RENDER_PACKAGES = [
   'hast-util-sanitize',
   'hast-util-to-html',
   'github-slugger',
+  // Citations: BibTeX and CSL-JSON read, citeproc-js run, its HTML parsed and sanitised.
+  '@citation-js/core',
+  '@citation-js/plugin-bibtex',
+  '@citation-js/plugin-csl',
+  'citeproc',
+  'hast-util-from-html',
+  'fastest-levenshtein',
 ] as const
 
 export const RENDER_OPTIONS = {

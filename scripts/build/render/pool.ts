@@ -14,16 +14,18 @@
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import type { RenderedArticle } from './types.ts'
-import type { BatchRequest, WorkerMessage } from './worker.ts'
+import type { BatchRequest, RenderFailure, WorkerMessage } from './worker.ts'
+import type { ReferenceInputs } from '../references/index.ts'
 
 export interface RenderPool {
-  render(markdown: string): Promise<RenderedArticle>
+  render(markdown: string, references?: ReferenceInputs): Promise<RenderedArticle>
   /** Ends the workers; renders not yet answered reject. */
   close(): Promise<void>
 }
 
 interface Job {
   markdown: string
+  references: ReferenceInputs | undefined
   resolve: (value: RenderedArticle) => void
   reject: (error: Error) => void
   /** Was in flight when a worker died: from now on sent alone. */
@@ -55,7 +57,7 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
   let scheduled = false
   let closed: Error | undefined
 
-  function settle(slot: Slot, batch: number, results: Array<RenderedArticle | { error: string }>) {
+  function settle(slot: Slot, batch: number, results: Array<RenderedArticle | RenderFailure>) {
     const jobs = slot.inFlight.get(batch) ?? []
     slot.inFlight.delete(batch)
     slot.isolating = false
@@ -63,7 +65,7 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
     jobs.forEach((job, i) => {
       const result = results[i]
       if (!result) job.reject(new Error('the render worker gave no result'))
-      else if ('error' in result) job.reject(new Error(result.error))
+      else if ('error' in result) job.reject(Object.assign(new Error(result.error), { problems: result.problems }))
       else job.resolve(result)
     })
   }
@@ -112,7 +114,9 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
     const batch = nextBatch++
     slot.inFlight.set(batch, jobs)
     slot.worker.ref()
-    slot.worker.postMessage({ batch, markdown: jobs.map((j) => j.markdown) } satisfies BatchRequest)
+    const request: BatchRequest = { batch, markdown: jobs.map((j) => j.markdown) }
+    if (jobs.some((j) => j.references)) request.references = jobs.map((j) => j.references)
+    slot.worker.postMessage(request)
   }
 
   function dispatch() {
@@ -144,10 +148,10 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
   }
 
   return {
-    render(markdown) {
+    render(markdown, references) {
       if (closed) return Promise.reject(closed)
       return new Promise<RenderedArticle>((resolve, reject) => {
-        queue.push({ markdown, resolve, reject, suspect: false })
+        queue.push({ markdown, references, resolve, reject, suspect: false })
         // Jobs queued in the same tick travel together.
         if (!scheduled) {
           scheduled = true

@@ -18,6 +18,7 @@ import { markNumericColumns } from './tables.ts'
 import { keepTogether } from '../../../site/lib/typography.ts'
 import { plainMath } from './plain-math.ts'
 import type { RenderedArticle } from './types.ts'
+import { finishReferences, prepareReferences, type ReferenceInputs } from '../references/index.ts'
 
 const PARSE = {
   features: {
@@ -82,6 +83,8 @@ function walk(parent: Root | Element, state: Walk, literal: boolean): void {
       continue
     }
     if (node.type !== 'element') continue
+    // A citation's popover repeats its reference: the text has it once, in the References list.
+    if (node.properties.popover !== undefined) continue
     const tag = node.tagName
     if (tag === 'pre') {
       const block = codeBlock(node)
@@ -107,7 +110,11 @@ function walk(parent: Root | Element, state: Walk, literal: boolean): void {
     if (HEADING.test(tag)) {
       const text = state.text.slice(start).join('')
       const id = node.properties.id
-      const slug = typeof id === 'string' ? id : state.slugger.slug(text)
+      // A heading's number (references/apply.ts) is not part of its address.
+      const numbered = (node.children[0] as Element | undefined)?.properties?.className
+      const title =
+        Array.isArray(numbered) && numbered.includes('header-section-number') ? text.replace(/^\S+ /, '') : text
+      const slug = typeof id === 'string' ? id : state.slugger.slug(title)
       node.properties.id = slug
       state.headings.push({ depth: Number(tag[1]), slug, text })
     }
@@ -119,9 +126,17 @@ export async function warmUp(): Promise<void> {
   await prepareLanguages([]).catch(() => undefined)
 }
 
-export async function renderMarkdown(markdown: string): Promise<RenderedArticle> {
+/**
+ * Renders an article's body; `references` are the files its citations read (its bibliographies
+ * and CSL style). Throws a ReferencesError, with every problem's line, for a citation or
+ * cross-reference mistake.
+ */
+export async function renderMarkdown(markdown: string, references?: ReferenceInputs): Promise<RenderedArticle> {
   if (typeof markdown !== 'string') throw new TypeError(`markdown must be a string, got ${typeof markdown}`)
-  const tree = sanitize(markdownToHast(markdown, PARSE) as Root, RENDER_OPTIONS.sanitize) as Root
+  const prepared = await prepareReferences(markdown, references)
+  const parsed = markdownToHast(prepared?.scanned.markdown ?? markdown, PARSE) as Root
+  const tree = sanitize(parsed, RENDER_OPTIONS.sanitize) as Root
+  const twin = prepared && finishReferences(tree, prepared)
   const state: Walk = { slugger: new GithubSlugger(), headings: [], text: [], code: [] }
   walk(tree, state, false)
   markNumericColumns(tree)
@@ -139,5 +154,6 @@ export async function renderMarkdown(markdown: string): Promise<RenderedArticle>
       .join('')
       .replace(/\n{3,}/g, '\n\n')
       .trim(),
+    ...(twin ? { markdown: twin.markdown, references: twin.references } : {}),
   }
 }

@@ -29,13 +29,22 @@ export function packageVersion(name: string): string {
   }
 }
 
-/** The renderer's own modules, so that editing its code also gives a new version. */
+/**
+ * The renderer's own modules and those of the citations and cross-references (../references/,
+ * with its default CSL style), so that editing their code also gives a new version.
+ */
 export function rendererSources(): string[] {
-  const dir = import.meta.dirname
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.ts'))
-    .sort()
-    .map((f) => `${f}\n${readFileSync(join(dir, f), 'utf8')}`)
+  const dirs = [
+    import.meta.dirname,
+    join(import.meta.dirname, '..', 'references'),
+    join(import.meta.dirname, '..', 'references', 'styles'),
+  ]
+  return dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') || f.endsWith('.csl'))
+      .sort()
+      .map((f) => `${f}\n${readFileSync(join(dir, f), 'utf8')}`),
+  )
 }
 
 /** A short stable digest of the packages' versions, the options (any JSON-able value) and sources. */
