@@ -25,8 +25,12 @@ export function coverHtml(a: Pick<ArticleMeta, 'title' | 'image' | 'imageAlt'>):
 export function tocHtml(headings: CacheEntry['headings']): string {
   const shown = headings.filter((h) => h.depth === 2 || h.depth === 3)
   if (shown.length < TOC_MIN_HEADINGS) return ''
+  // Numbered sections (a `{#sec-…}` label numbers them all) carry their own numbers: the list's
+  // would repeat them ("1. 1 The question").
+  const tops = shown.filter((h) => h.depth === 2).map((h) => h.text)
+  const numbered = /^1 /.test(tops[0] ?? '') && (tops.length < 2 || /^2 /.test(tops[1]!))
   let html =
-    '<nav class="article-toc" aria-labelledby="article-toc-heading" data-pagefind-ignore>' +
+    `<nav class="article-toc${numbered ? ' numbered' : ''}" aria-labelledby="article-toc-heading" data-pagefind-ignore>` +
     '<h2 id="article-toc-heading">Contents</h2><ol>'
   let open = false
   shown.forEach((h, i) => {

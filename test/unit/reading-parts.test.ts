@@ -65,6 +65,13 @@ describe('the table of contents', () => {
         'href="#b">B</a></li></ol></li><li><a href="#results--more">Results &amp; &quot;more&quot;</a></li></ol>',
     )
     expect(html).not.toContain('Skipped')
+    expect(html).toContain('<nav class="article-toc" ')
+  })
+
+  it('drops the list numbers when the sections carry their own, so none reads "1. 1 Method"', () => {
+    const html = tocHtml([h(2, '1 Method'), h(3, '1.1 Setup'), h(2, '2 Results'), h(2, 'References')])
+    expect(html).toContain('<nav class="article-toc numbered" ')
+    expect(tocHtml([h(2, 'Method'), h(2, '2024 in review'), h(2, 'Results')])).toContain('class="article-toc" ')
   })
 })
 
