@@ -47,7 +47,12 @@ export async function openWatched(context: BrowserContext, url: string): Promise
   const problems: string[] = []
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`))
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
+  // A request the page's own navigation cancelled (leaving it while its icon still loads) is
+  // aborted by the browser, not failed by the site: any other failure is a problem.
+  page.on('requestfailed', (r) => {
+    const reason = r.failure()?.errorText
+    if (reason !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} (${reason})`)
+  })
   await page.goto(url)
   return { page, problems }
 }
