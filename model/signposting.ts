@@ -49,7 +49,7 @@ export const describedBy = (a: { doi?: string }): DescribedBy[] =>
  * The tag set a JATS document follows, as its profile: application/xml alone does not say it is
  * JATS (FAIR Signposting gives a `describedby` link a profile for a generic type).
  */
-export const JATS_PROFILE = 'https://jats.nlm.nih.gov/publishing/1.4/'
+export const JATS_PROFILE = 'https://jats.nlm.nih.gov/archiving/1.4/'
 const PROFILES: Partial<Record<DescribedBy, string>> = { 'jats.xml': JATS_PROFILE }
 /** The linkset documents, JSON first (the one FAIR Signposting's examples use). */
 const LINKSETS = ['linkset.json', 'linkset'] as const satisfies ReadonlyArray<ArticleForm>
