@@ -17,7 +17,7 @@ import { markdownTwin } from '../../model/markdown-twin.ts'
 import type { ArticleLinks } from './article-links.ts'
 import { articleCitation } from './citation/index.ts'
 import { crossrefDeposit } from './crossref/index.ts'
-import { depositor } from './crossref/depositor.ts'
+import type { Depositor } from './crossref/depositor.ts'
 import { jatsArticle, jatsBody } from './jats/index.ts'
 import type { ArticleMeta } from './content.ts'
 import { linkBucket, type SharedStore } from './dist.ts'
@@ -63,6 +63,8 @@ export interface ArticleSources {
   /** An article's post index entry (it reads the markdown). */
   indexEntry: (m: ArticleMeta) => Promise<IndexEntry>
   baseUrl: string
+  /** Who the Crossref deposits name (crossref/depositor.ts). */
+  depositor: Depositor
 }
 
 /**
@@ -81,8 +83,6 @@ export async function writeArticles(
   const siteDir = join(buildDir, 'site')
   mkdirSync(join(buildDir, EDGE_DIR), { recursive: true })
   const template = parseTemplate(sources.template)
-  // Read once: a malformed setting fails the build before any file is written.
-  const deposits = depositor()
   const samePages = prev !== undefined && prev.template === sources.template
   const twinOf = async (m: ArticleMeta) => markdownTwin(toPost(indexFields(m), baseUrl), await entries.body(m))
   // A page also shows its neighbours and related articles: it is rewritten when they change,
@@ -161,7 +161,7 @@ export async function writeArticles(
       const { html, references = [] } = await entry()
       const body = jatsBody(html, baseUrl)
       await writeFile(file('jats.xml'), jatsArticle({ meta: m, body, references }, baseUrl))
-      const deposit = crossrefDeposit(m, { items: references, entries: body.entries }, deposits, baseUrl)
+      const deposit = crossrefDeposit(m, { items: references, entries: body.entries }, sources.depositor, baseUrl)
       if (deposit) await writeFile(file('crossref.xml'), deposit)
     }
     if (samePage[i]) reuse('page')
