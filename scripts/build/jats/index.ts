@@ -29,8 +29,8 @@ export interface JatsSource {
 }
 
 const DOCTYPE =
-  '<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD with MathML3 v1.4 20241031//EN" ' +
-  '"https://jats.nlm.nih.gov/archiving/1.4/JATS-archivearticle1-4-mathml3.dtd">'
+  '<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD with MathML3 ' +
+  'v1.4 20241031//EN" "https://jats.nlm.nih.gov/archiving/1.4/JATS-archivearticle1-4-mathml3.dtd">'
 
 /** A calendar date (YYYY-MM-DD…) as JATS dates are written: its parts, and the ISO date as an attribute. */
 const date = (name: string, iso: string, attrs: Record<string, string>) =>
