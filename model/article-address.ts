@@ -10,10 +10,20 @@ import { SLUG_PATTERN } from './slug.ts'
 export const POSTS_PATH = '/posts'
 
 /**
- * The forms an article is served in: its page, its markdown twin, its citation files, and its
- * FAIR Signposting linkset in RFC 9264's two formats (JSON and text).
+ * The forms an article is served in: its page, its markdown twin, its citation files, its JATS
+ * XML and Crossref deposit (scripts/build/jats/, scripts/build/crossref/), and its FAIR
+ * Signposting linkset in RFC 9264's two formats (JSON and text).
  */
-export type ArticleForm = 'page' | 'md' | 'bib' | 'csl.json' | 'ris' | 'linkset.json' | 'linkset'
+export type ArticleForm =
+  | 'page'
+  | 'md'
+  | 'bib'
+  | 'csl.json'
+  | 'ris'
+  | 'jats.xml'
+  | 'crossref.xml'
+  | 'linkset.json'
+  | 'linkset'
 
 /** The media types of the files beside a page, which their extensions alone do not tell. */
 export const ARTICLE_FILE_TYPES = {
@@ -22,6 +32,11 @@ export const ARTICLE_FILE_TYPES = {
   'csl.json': 'application/vnd.citationstyles.csl+json; charset=utf-8',
   // RIS has no registered media type: this is the one in common use.
   ris: 'application/x-research-info-systems; charset=utf-8',
+  // JATS registers no media type of its own: XML (RFC 7303 §3.2), the tag set named by the
+  // describedby link's profile (model/signposting.ts).
+  'jats.xml': 'application/xml; charset=utf-8',
+  // Crossref's vendor type for a metadata deposit (the IANA media types registry).
+  'crossref.xml': 'application/vnd.crossref.deposit+xml; charset=utf-8',
   // RFC 9264 §7: the two types register no charset parameter (only an optional profile).
   'linkset.json': 'application/linkset+json',
   linkset: 'application/linkset',

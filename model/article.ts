@@ -13,7 +13,7 @@ import { joinNames } from './research.ts'
 import { BODY_MAX } from './wire-limits.ts'
 
 export { ARTICLE_FIELDS, DEFAULT_IMAGE_PATH, Tag, type Place } from './article-fields.ts'
-export { DOI_PATTERN, doiUrl } from './doi.ts'
+export { DOI_PATTERN, doiUrl, isCrossrefDoi } from './doi.ts'
 export { SLUG_MAX_LENGTH, SLUG_PATTERN, Slug } from './slug.ts'
 export { type Author, licenseUrl, orcidUrl } from './research.ts'
 

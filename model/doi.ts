@@ -30,3 +30,11 @@ export const Doi = z
         : `doi must look like 10.<registrant>/<suffix>, like ${DOI_EXAMPLE}`,
     params: { fix: `write the DOI alone, like "doi: ${DOI_EXAMPLE}" (no https://doi.org/ or doi: in front)` },
   })
+
+/**
+ * A DOI Crossref registers: its deposit schema's `doi_t` (common5.3.1.xsd), a prefix of 4 to 9
+ * digits without subdivisions and a suffix of at most 200 characters. Only such an article has
+ * a Crossref deposit.
+ */
+export const isCrossrefDoi = (doi: string | undefined): doi is string =>
+  doi !== undefined && /^10\.\d{4,9}\/.{1,200}$/u.test(doi)

@@ -7,11 +7,12 @@
  */
 import { articleUrl } from './article-address.ts'
 import {
-  DESCRIBED_BY,
   articleSignposts,
+  describedBy,
   collectionLink,
   describesLink,
   quoted,
+  targetAttributes,
   type SignpostSource,
   type TypedLink,
 } from './signposting.ts'
@@ -26,7 +27,7 @@ export interface LinkContext {
 export function articleLinkset(a: SignpostSource, baseUrl: string): LinkContext[] {
   return [
     { anchor: articleUrl(baseUrl, a.slug), links: articleSignposts(a, baseUrl) },
-    ...DESCRIBED_BY.map((form) => ({
+    ...describedBy(a).map((form) => ({
       anchor: articleUrl(baseUrl, a.slug, form),
       links: [describesLink(baseUrl, a.slug)],
     })),
@@ -42,9 +43,9 @@ export function articleLinkset(a: SignpostSource, baseUrl: string): LinkContext[
 export function linksetJson(contexts: readonly LinkContext[]): string {
   const linkset = contexts.map(({ anchor, links }) => {
     const context: Record<string, unknown> = { anchor }
-    for (const { rel, href, type } of links) {
+    for (const { rel, href, type, profile } of links) {
       const targets = (context[rel] as object[] | undefined) ?? []
-      targets.push(type ? { href, type } : { href })
+      targets.push({ href, ...(type ? { type } : {}), ...(profile ? { profile } : {}) })
       context[rel] = targets
     }
     return context
@@ -58,9 +59,7 @@ export function linksetJson(contexts: readonly LinkContext[]): string {
  */
 export function linksetText(contexts: readonly LinkContext[]): string {
   const lines = contexts.flatMap(({ anchor, links }) =>
-    links.map(
-      (l) => `<${l.href}>; rel=${quoted(l.rel)}${l.type ? `; type=${quoted(l.type)}` : ''}; anchor=${quoted(anchor)}`,
-    ),
+    links.map((l) => `<${l.href}>; rel=${quoted(l.rel)}${targetAttributes(l)}; anchor=${quoted(anchor)}`),
   )
   return `${lines.join(',\n')}\n`
 }

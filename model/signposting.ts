@@ -9,7 +9,7 @@
  */
 import { ARTICLE_FILE_TYPES, articleUrl, type ArticleForm } from './article-address.ts'
 import { articleFile } from './article-bucket.ts'
-import { doiUrl } from './doi.ts'
+import { doiUrl, isCrossrefDoi } from './doi.ts'
 import { licenseUrl, orcidUrl } from './research.ts'
 import { ORIGIN_MAX_LENGTH } from './site-config.ts'
 import { SLUG_MAX_LENGTH } from './slug.ts'
@@ -19,6 +19,8 @@ export interface TypedLink {
   href: string
   rel: string
   type?: string
+  /** The profile the target conforms to (RFC 6906), where its media type alone is too broad. */
+  profile?: string
 }
 
 /** What an article's links are made of. */
@@ -30,7 +32,25 @@ export interface SignpostSource {
 }
 
 /** The metadata documents beside a page, which `describedby` points to. */
-export const DESCRIBED_BY = ['bib', 'csl.json', 'ris'] as const satisfies ReadonlyArray<ArticleForm>
+export const DESCRIBED_BY = [
+  'bib',
+  'csl.json',
+  'ris',
+  'jats.xml',
+  'crossref.xml',
+] as const satisfies ReadonlyArray<ArticleForm>
+export type DescribedBy = (typeof DESCRIBED_BY)[number]
+
+/** The metadata documents of an article: a Crossref deposit registers a DOI, so only an article with one has it. */
+export const describedBy = (a: { doi?: string }): DescribedBy[] =>
+  DESCRIBED_BY.filter((form) => form !== 'crossref.xml' || isCrossrefDoi(a.doi))
+
+/**
+ * The tag set a JATS document follows, as its profile: application/xml alone does not say it is
+ * JATS (FAIR Signposting gives a `describedby` link a profile for a generic type).
+ */
+export const JATS_PROFILE = 'https://jats.nlm.nih.gov/archiving/1.4/'
+const PROFILES: Partial<Record<DescribedBy, string>> = { 'jats.xml': JATS_PROFILE }
 /** The linkset documents, JSON first (the one FAIR Signposting's examples use). */
 const LINKSETS = ['linkset.json', 'linkset'] as const satisfies ReadonlyArray<ArticleForm>
 const mediaType = (form: Exclude<ArticleForm, 'page'>) => ARTICLE_FILE_TYPES[form].split(';')[0]!
@@ -43,10 +63,11 @@ export function articleSignposts(a: SignpostSource, baseUrl: string): TypedLink[
     { href: a.doi ? doiUrl(a.doi) : page, rel: 'cite-as' },
     ...a.authors.flatMap((p) => (p.orcid ? [{ href: orcidUrl(p.orcid), rel: 'author' }] : [])),
     ...(a.license ? [{ href: licenseUrl(a.license), rel: 'license' }] : []),
-    ...DESCRIBED_BY.map((form) => ({
+    ...describedBy(a).map((form) => ({
       href: articleUrl(baseUrl, a.slug, form),
       rel: 'describedby',
       type: mediaType(form),
+      ...(PROFILES[form] ? { profile: PROFILES[form] } : {}),
     })),
     { href: articleUrl(baseUrl, a.slug, 'md'), rel: 'item', type: mediaType('md') },
     // The landing page's own type and its object's (the profile's "type" links).
@@ -87,8 +108,12 @@ export const quoted = (s: string) => `"${s.replace(/["\\]/g, (c) => `\\${c}`)}"`
  * here are URLs already percent-encoded, with no `>` or space), parameters quoted.
  */
 export function linkHeader(links: readonly TypedLink[]): string {
-  return links.map((l) => `<${l.href}>; rel=${quoted(l.rel)}${l.type ? `; type=${quoted(l.type)}` : ''}`).join(', ')
+  return links.map((l) => `<${l.href}>; rel=${quoted(l.rel)}${targetAttributes(l)}`).join(', ')
 }
+
+/** A link's `type` and `profile` target attributes (RFC 8288 §3.4.1; profile: RFC 6906 §3.1), as parameters. */
+export const targetAttributes = (l: TypedLink) =>
+  `${l.type ? `; type=${quoted(l.type)}` : ''}${l.profile ? `; profile=${quoted(l.profile)}` : ''}`
 
 /**
  * The longest Link header a page sends inline, in bytes. Fifty authors with ORCID iDs and a

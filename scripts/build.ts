@@ -23,6 +23,7 @@ import {
   type BuildInfo,
 } from './build-state.ts'
 import { writeArticles } from './build/article-files.ts'
+import { depositor } from './build/crossref/depositor.ts'
 import { articleLinks, type ArticleLinks } from './build/article-links.ts'
 import { runAstro } from './build/astro.ts'
 import { readAbout, writeAbout } from './build/about-page.ts'
@@ -136,7 +137,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const templateKey = sha(`${STATE_VERSION}`, siteSourcesFingerprint(), baseUrl)
     const about = readAbout(contentDir)
     const astroKey = sha(templateKey, manifest, openapi, about?.hash ?? '')
-    const assemblyKey = sha(renderer.version, buildSourcesFingerprint())
+    // The Crossref deposits name the depositor: another one rewrites every article's files.
+    const deposits = depositor(env)
+    const assemblyKey = sha(renderer.version, buildSourcesFingerprint(), JSON.stringify(deposits))
     // The post index is written once per build; later swaps of the same build link it, so the
     // service (which reloads when the file changes) loads it once.
     let indexWrittenIn: string | undefined
@@ -193,6 +196,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         entries,
         indexEntry: async (m) => indexEntry(m, await entries.body(m)),
         baseUrl,
+        depositor: deposits,
       })
       log(`pages written (${buckets.made} article buckets new, ${buckets.shared} shared) after ${since()}`)
       return { ...files, ...links }

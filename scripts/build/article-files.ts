@@ -1,6 +1,6 @@
 /**
- * The article pages and their files (the markdown twin, BibTeX, CSL-JSON, RIS, the Link header,
- * the linksets, the API answer) in the build's bucket folders (model/article-bucket.ts), and
+ * The article pages and their files (the markdown twin, BibTeX, CSL-JSON, RIS, JATS, the Crossref
+ * deposit, the Link header, the linksets, the API answer) in the build's bucket folders (model/article-bucket.ts), and
  * llms-full.txt (the newest articles'). A bucket none of whose files changed is the live build's
  * folder, shared through one link; any other is a new folder, its unchanged articles' files
  * linked from the live build's.
@@ -8,7 +8,7 @@
 import { existsSync, linkSync, mkdirSync, readlinkSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { indexFields, toPost, type IndexEntry } from '../../model/article.ts'
+import { indexFields, isCrossrefDoi, toPost, type IndexEntry } from '../../model/article.ts'
 import { EDGE_DIR, articleBucket, articleFileName, type ArticleFileForm } from '../../model/article-bucket.ts'
 import { articleLinkset, linksetJson, linksetText } from '../../model/linkset.ts'
 import { pageLinkHeader } from '../../model/signposting.ts'
@@ -16,6 +16,9 @@ import { articlePage, parseTemplate } from './article-page.ts'
 import { markdownTwin } from '../../model/markdown-twin.ts'
 import type { ArticleLinks } from './article-links.ts'
 import { articleCitation } from './citation/index.ts'
+import { crossrefDeposit } from './crossref/index.ts'
+import type { Depositor } from './crossref/depositor.ts'
+import { jatsArticle, jatsBody } from './jats/index.ts'
 import type { ArticleMeta } from './content.ts'
 import { linkBucket, type SharedStore } from './dist.ts'
 import { writeEdgeFile } from './edge-files.ts'
@@ -60,6 +63,8 @@ export interface ArticleSources {
   /** An article's post index entry (it reads the markdown). */
   indexEntry: (m: ArticleMeta) => Promise<IndexEntry>
   baseUrl: string
+  /** Who the Crossref deposits name (crossref/depositor.ts). */
+  depositor: Depositor
 }
 
 /**
@@ -138,20 +143,30 @@ export async function writeArticles(
     }
     // The twins depend on the article alone: an unchanged article's are linked from the live build.
     const citation = samePage[i] ? undefined : articleCitation(m, baseUrl)
+    // The rendered article, read once for the page and the JATS and Crossref files.
+    let rendered: ReturnType<typeof entries.get> | undefined
+    const entry = () => (rendered ??= entries.get(m))
     if (unchanged) {
       reuse('md')
       reuse('bib')
       reuse('csl.json')
       reuse('ris')
+      reuse('jats.xml')
+      if (isCrossrefDoi(m.doi)) reuse('crossref.xml')
     } else {
       await writeFile(file('md'), await twinOf(m))
       await writeFile(file('bib'), citation!.bibtex)
       await writeFile(file('csl.json'), citation!.csl)
       await writeFile(file('ris'), citation!.ris)
+      const { html, references = [] } = await entry()
+      const body = jatsBody(html, baseUrl)
+      await writeFile(file('jats.xml'), jatsArticle({ meta: m, body, references }, baseUrl))
+      const deposit = crossrefDeposit(m, { items: references, entries: body.entries }, sources.depositor, baseUrl)
+      if (deposit) await writeFile(file('crossref.xml'), deposit)
     }
     if (samePage[i]) reuse('page')
     else {
-      const entry = await entries.get(m)
+      const page = await entry()
       const nav = navHtml(
         published[i + 1],
         published[i - 1],
@@ -163,11 +178,11 @@ export async function writeArticles(
         articlePage(
           template,
           m,
-          entry.html,
+          page.html,
           baseUrl,
-          { cover: coverHtml(m), toc: tocHtml(entry.headings), nav },
+          { cover: coverHtml(m), toc: tocHtml(page.headings), nav },
           citation,
-          entry.references,
+          page.references,
         ),
       )
     }

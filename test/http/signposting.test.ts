@@ -7,6 +7,8 @@ import { distOf, testDeps } from '../support/index.ts'
 /** The shipped multi-author sample: a DOI, an ORCID iD and a licence. */
 const SLUG = 'second-chance-eviction-under-skew'
 const BASE = 'http://localhost:4321'
+/** The tag set the JATS file follows, the profile of its describedby link. */
+const JATS = 'https://jats.nlm.nih.gov/archiving/1.4/'
 const siteDir = join(distOf('shipped'), 'current', 'site')
 // Served for the origin the build was made for, as a server serves only such a build.
 const app = createApp({ ...(await testDeps()), siteDir, baseUrl: BASE })
@@ -40,6 +42,12 @@ describe('FAIR Signposting under npm start', () => {
       { href: `${BASE}/posts/${SLUG}.bib`, rel: 'describedby', type: 'application/x-bibtex' },
       { href: `${BASE}/posts/${SLUG}.csl.json`, rel: 'describedby', type: 'application/vnd.citationstyles.csl+json' },
       { href: `${BASE}/posts/${SLUG}.ris`, rel: 'describedby', type: 'application/x-research-info-systems' },
+      { href: `${BASE}/posts/${SLUG}.jats.xml`, rel: 'describedby', type: 'application/xml', profile: JATS },
+      {
+        href: `${BASE}/posts/${SLUG}.crossref.xml`,
+        rel: 'describedby',
+        type: 'application/vnd.crossref.deposit+xml',
+      },
       { href: `${BASE}/posts/${SLUG}.md`, rel: 'item', type: 'text/markdown' },
       { href: 'https://schema.org/AboutPage', rel: 'type' },
       { href: 'https://schema.org/ScholarlyArticle', rel: 'type' },
@@ -48,15 +56,18 @@ describe('FAIR Signposting under npm start', () => {
     ])
   })
 
-  it('gives the page the same links as <link> elements', async () => {
+  it('gives the page the same links as <link> elements (HTML has no profile attribute)', async () => {
     const res = await request(app).get(`/posts/${SLUG}`)
-    expect(linkElements(res.text)).toEqual(parseLinks(res.headers.link))
+    expect(linkElements(res.text)).toEqual(parseLinks(res.headers.link).map(({ profile: _, ...l }) => l))
   })
 
   it('cites the page itself when the article has no DOI, and every described document resolves', async () => {
     const res = await request(app).get('/posts/consistent-hashing-under-churn')
     const links = parseLinks(res.headers.link)
     expect(links[0]).toEqual({ href: `${BASE}/posts/consistent-hashing-under-churn`, rel: 'cite-as' })
+    // No DOI, no Crossref deposit.
+    expect(links.some((l) => l.href!.endsWith('.crossref.xml'))).toBe(false)
+    expect((await request(app).get('/posts/consistent-hashing-under-churn.crossref.xml')).status).toBe(404)
     for (const l of links.filter((x) => x.rel === 'describedby' || x.rel === 'item')) {
       const doc = await request(app).get(new URL(l.href!).pathname)
       expect(doc.status, l.href).toBe(200)
@@ -65,7 +76,7 @@ describe('FAIR Signposting under npm start', () => {
   })
 
   it('links each metadata document back to the page it describes, absolutely', async () => {
-    for (const form of ['bib', 'csl.json', 'ris']) {
+    for (const form of ['bib', 'csl.json', 'ris', 'jats.xml', 'crossref.xml']) {
       const res = await request(app).head(`/posts/${SLUG}.${form}`)
       expect(parseLinks(res.headers.link)).toEqual([
         { href: `${BASE}/posts/${SLUG}`, rel: 'describes', type: 'text/html' },
@@ -92,7 +103,7 @@ describe('FAIR Signposting under npm start', () => {
     const contexts = (JSON.parse(json.text) as { linkset: Array<Record<string, unknown>> }).linkset
     expect(contexts.map((c) => c.anchor)).toEqual([
       `${BASE}/posts/${SLUG}`,
-      ...['bib', 'csl.json', 'ris'].map((f) => `${BASE}/posts/${SLUG}.${f}`),
+      ...['bib', 'csl.json', 'ris', 'jats.xml', 'crossref.xml'].map((f) => `${BASE}/posts/${SLUG}.${f}`),
       `${BASE}/posts/${SLUG}.md`,
     ])
     // The page's context holds what its header holds, but the links to the linksets themselves.
@@ -101,14 +112,14 @@ describe('FAIR Signposting under npm start', () => {
       .filter(([k]) => k !== 'anchor')
       .flatMap(([rel, targets]) => (targets as Array<Record<string, string>>).map((t) => ({ href: t.href, rel, ...t })))
     expect(flattened).toEqual(inHeader)
-    expect(contexts[4]).toEqual({
+    expect(contexts[6]).toEqual({
       anchor: `${BASE}/posts/${SLUG}.md`,
       collection: [{ href: `${BASE}/posts/${SLUG}`, type: 'text/html' }],
     })
     const text = await request(app).get(`/posts/${SLUG}.linkset`)
     expect(text.headers['content-type']).toBe('application/linkset')
     const lines = text.text.trimEnd().split(',\n')
-    expect(lines.length).toBe(inHeader.length + 4)
+    expect(lines.length).toBe(inHeader.length + 6)
     expect(lines[0]).toBe(
       `<https://doi.org/10.5555/lattice.2025.eviction>; rel="cite-as"; anchor="${BASE}/posts/${SLUG}"`,
     )

@@ -219,6 +219,14 @@ describe('an incremental build', () => {
     expect(live('posts/hashing-rings.html')).toContain('Each server owns arcs of a ring.')
   }, 180_000)
 
+  it('names another depositor in every Crossref deposit, unchanged articles too, and back', async () => {
+    await run({}, { ...env, CROSSREF_DEPOSITOR_NAME: 'Deposits Desk' })
+    expect(live('posts/hashing-rings.crossref.xml')).toContain('<depositor_name>Deposits Desk</depositor_name>')
+    await run()
+    expect(live('posts/hashing-rings.crossref.xml')).toContain('<depositor_name>Lattice Research</depositor_name>')
+    await expect(run({}, { ...env, CROSSREF_DEPOSITOR_EMAIL: 'nobody' })).rejects.toThrow(/CROSSREF_DEPOSITOR_EMAIL/)
+  }, 180_000)
+
   it('builds another BASE_URL beside the first, each with its own absolute links', async () => {
     const other = 'https://research.example.org'
     await run({}, { ...env, BASE_URL: other })
