@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { calendarDate } from './calendar-date.ts'
 import { singleLine } from './text-rules.ts'
 import { authorUrl } from './author-address.ts'
+import { SENT_URL_MAX } from './wire-limits.ts'
 
 const ORCID_EXAMPLE = '0000-0002-1825-0097'
 export const ORCID_PATTERN = '^\\d{4}-\\d{4}-\\d{4}-\\d{3}[\\dX]$'
@@ -72,10 +73,13 @@ export const AuthorWire = z.object({
 })
 /** An author as the API gives them: the index's form and the address of their page on the site. */
 export const AuthorApi = AuthorWire.extend({
-  url: z.url().meta({
-    description: 'The author’s page on this site: their articles, ORCID iD and affiliation.',
-    examples: ['https://research.example.org/authors/0000-0002-1825-0097'],
-  }),
+  url: z
+    .url()
+    .max(SENT_URL_MAX)
+    .meta({
+      description: 'The author’s page on this site: their articles, ORCID iD and affiliation.',
+      examples: ['https://research.example.org/authors/0000-0002-1825-0097'],
+    }),
 })
 export const toAuthorApi = (a: z.output<typeof AuthorWire>, baseUrl: string) => ({ ...a, url: authorUrl(baseUrl, a) })
 
