@@ -1,9 +1,9 @@
 /**
- * A detail response, `{...post, "markdown"}`, and where its markdown comes from (BodySource). Kept
+ * A detail response, `{...post, "references", "citedBy", "markdown"}`, and where its markdown comes from (BodySource). Kept
  * apart so that the index laying it out on each read and the build writing it for the edge lay it
  * out byte for byte alike.
  */
-import { toPost } from '../model/article.ts'
+import { detailFields, toPost } from '../model/article.ts'
 import type { BodySource, PostIndexState } from './index-state.ts'
 import { jsonTextOf } from './json-text.ts'
 import type { PostMeta } from './post-index.ts'
@@ -22,28 +22,50 @@ export function memoryBodies(literals: readonly Buffer[]): BodySource {
 export const MARKDOWN_MEMBER = Buffer.from(',"markdown":')
 
 /**
- * A detail response is `{...post, "markdown": <literal>}`: the post's JSON with its closing brace
- * replaced by the markdown member, byte for byte what JSON.stringify makes of the whole.
+ * A detail's members between the post's and the markdown, `,"references":[…],"citedBy":[…]`
+ * (model/references.ts): the JSON of detailFields without its braces.
  */
-const detailLength = (postLength: number, literalLength: number) =>
-  postLength - 1 + MARKDOWN_MEMBER.length + literalLength + 1
+export function detailExtras(meta: Pick<PostMeta, 'references' | 'citedBy'>, baseUrl: string): Buffer {
+  const json = JSON.stringify(detailFields(meta, baseUrl))
+  return Buffer.from(`,${json.slice(1, -1)}`)
+}
 
-/** The byte length of post i's detail response in a finished index. */
-export function detailSize(state: PostIndexState, i: number): number {
-  return detailLength(state.postAt[i + 1]! - state.postAt[i]!, state.bodies.length(i))
+/** The extras of an article that cites nothing and is cited by none: most, so the index keeps none for them. */
+export const NO_EXTRAS = detailExtras({}, '')
+
+/** Post i's extras in a finished index. */
+export function extrasAt(state: PostIndexState, i: number): Buffer {
+  const start = state.extrasAt[i]!
+  const end = state.extrasAt[i + 1]!
+  return start === end ? NO_EXTRAS : state.extras.subarray(start, end)
 }
 
 /**
- * A detail response: the post's JSON, then the literal `copyLiteral` writes into it at the offset
- * it is given.
+ * A detail response is `{...post, "references": …, "citedBy": …, "markdown": <literal>}`: the
+ * post's JSON with its closing brace replaced by the extras and the markdown member, byte for
+ * byte what JSON.stringify makes of the whole.
+ */
+const detailLength = (postLength: number, extrasLength: number, literalLength: number) =>
+  postLength - 1 + extrasLength + MARKDOWN_MEMBER.length + literalLength + 1
+
+/** The byte length of post i's detail response in a finished index. */
+export function detailSize(state: PostIndexState, i: number): number {
+  return detailLength(state.postAt[i + 1]! - state.postAt[i]!, extrasAt(state, i).length, state.bodies.length(i))
+}
+
+/**
+ * A detail response: the post's JSON, its extras, then the literal `copyLiteral` writes into it
+ * at the offset it is given.
  */
 export function layDetail(
   post: Buffer,
+  extras: Buffer,
   literalLength: number,
   copyLiteral: (target: Buffer, at: number) => void,
 ): Buffer {
-  const target = Buffer.allocUnsafe(detailLength(post.length, literalLength))
+  const target = Buffer.allocUnsafe(detailLength(post.length, extras.length, literalLength))
   let at = post.copy(target, 0, 0, post.length - 1)
+  at += extras.copy(target, at)
   at += MARKDOWN_MEMBER.copy(target, at)
   copyLiteral(target, at)
   target[at + literalLength] = 0x7d // }
@@ -55,7 +77,8 @@ export function layDetail(
  * the edge serves (edge-files.ts).
  */
 export function detailBytes(meta: PostMeta, markdownLiteral: Buffer, baseUrl: string): Buffer {
-  return layDetail(Buffer.from(JSON.stringify(toPost(meta, baseUrl))), markdownLiteral.length, (target, at) =>
+  const post = Buffer.from(JSON.stringify(toPost(meta, baseUrl)))
+  return layDetail(post, detailExtras(meta, baseUrl), markdownLiteral.length, (target, at) =>
     markdownLiteral.copy(target, at),
   )
 }

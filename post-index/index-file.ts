@@ -10,7 +10,9 @@
  *   tool answer's text content carries it in), one article after the other, nothing between;
  * - `post-index.ndjson`, written last: a header line, then one line per article (newest first)
  *   with its index entry minus the markdown, plus `body: [offset, length]` and
- *   `text: [offset, length]`, the two forms' places in the bodies file.
+ *   `text: [offset, length]`, the two forms' places in the bodies file. An article's references
+ *   (CSL-JSON) and the articles citing it (`citedBy`, always written, last before the places)
+ *   are in its line: the service keeps them for the detail (detail-body.ts).
  *
  * Loading parses only the small lines and keeps the bodies file open: a detail reads its body
  * from the file when asked for (file-bodies.ts), never parsed or held, so the service's memory does
@@ -21,7 +23,7 @@ import { IndexEntry } from '../model/article.ts'
 
 export const INDEX_FILES = { entries: 'post-index.ndjson', bodies: 'post-index.bodies' } as const
 /** Changes whenever the layout does; a build of another format is refused, asking for a rebuild. */
-export const INDEX_FORMAT_VERSION = 3
+export const INDEX_FORMAT_VERSION = 4
 export const FORMAT = 'lattice-post-index'
 
 export const Header = z.object({

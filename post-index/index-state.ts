@@ -40,6 +40,12 @@ export interface PostIndexState {
   /** Every wire Post's JSON, end to end; post i is postAt[i] .. postAt[i + 1]. */
   posts: Buffer
   postAt: Float64Array
+  /**
+   * Each detail's references and citing articles (detail-body.ts, detailExtras), end to end;
+   * post i's is extrasAt[i] .. extrasAt[i + 1], empty where it has neither (NO_EXTRAS).
+   */
+  extras: Buffer
+  extrasAt: Float64Array
   /** Each post's markdown literal, read when its detail is. */
   bodies: BodySource
   modifiedMs: Float64Array
