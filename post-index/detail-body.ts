@@ -1,7 +1,7 @@
 /**
- * A detail response, `{...post, "references", "citedBy", "markdown"}`, and where its markdown comes from (BodySource). Kept
- * apart so that the index laying it out on each read and the build writing it for the edge lay it
- * out byte for byte alike.
+ * A detail response, `{...post, "references", "citedBy", "markdown"}`, and where its markdown
+ * comes from (BodySource). Kept apart so that the index laying it out on each read and the build
+ * writing it for the edge lay it out byte for byte alike.
  */
 import { detailFields, toPost } from '../model/article.ts'
 import type { BodySource, PostIndexState } from './index-state.ts'
