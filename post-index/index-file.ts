@@ -7,12 +7,14 @@
  *
  * - `post-index.bodies`: for every article, its markdown as a JSON string literal (UTF-8, quotes
  *   included), then that literal as the content of a JSON string (json-text.ts: the form an MCP
- *   tool answer's text content carries it in), one article after the other, nothing between;
+ *   tool answer's text content carries it in), then its references, one article after the
+ *   other, nothing between;
  * - `post-index.ndjson`, written last: a header line, then one line per article (newest first)
  *   with its index entry minus the markdown, plus `body: [offset, length]` and
- *   `text: [offset, length]`, the two forms' places in the bodies file. An article's references
- *   (CSL-JSON) and the articles citing it (`citedBy`, always written, last before the places)
- *   are in its line: the service keeps them for the detail (detail-body.ts).
+ *   `text: [offset, length]`, the two forms' places in the bodies file, and `refs: [offset,
+ *   length]`, the article's references (CSL-JSON) as a JSON array after them (length 0 for none),
+ *   which the detail reads as it reads the markdown. The articles citing it (`citedBy`, always
+ *   written, last before the places) are in its line: the service keeps them.
  *
  * Loading parses only the small lines and keeps the bodies file open: a detail reads its body
  * from the file when asked for (file-bodies.ts), never parsed or held, so the service's memory does
@@ -32,10 +34,12 @@ export const Header = z.object({
   entries: z.int().min(0),
   bodiesBytes: z.int().min(0),
 })
-export const EntryLine = IndexEntry.omit({ markdown: true }).extend({
+export const EntryLine = IndexEntry.omit({ markdown: true, references: true }).extend({
   body: z.tuple([z.int().min(0), z.int().min(2)]),
   // The literal's quotes, escaped: `\"` at each end.
   text: z.tuple([z.int().min(0), z.int().min(4)]),
+  // None (0), or `[…]`.
+  refs: z.tuple([z.int().min(0), z.int().min(0)]),
 })
 export type EntryLine = z.infer<typeof EntryLine>
 

@@ -20,6 +20,10 @@ export interface BodySource {
   textLength(i: number): number
   /** Copies post i's literal as the content of a JSON string to `at` in `target`. */
   copyText(i: number, target: Buffer, at: number): void
+  /** The byte length of post i's references as a JSON array; 0 when it has none. */
+  referencesLength(i: number): number
+  /** Copies post i's references' JSON array to `at` in `target`. */
+  copyReferences(i: number, target: Buffer, at: number): void
 }
 
 /** A finished keyword index as data: see keywordIndexBuilder. */
@@ -41,12 +45,12 @@ export interface PostIndexState {
   posts: Buffer
   postAt: Float64Array
   /**
-   * Each detail's references and citing articles (detail-body.ts, detailExtras), end to end;
-   * post i's is extrasAt[i] .. extrasAt[i + 1], empty where it has neither (NO_EXTRAS).
+   * Each detail's citing articles as a JSON array (detail-body.ts, citedByJson), end to end;
+   * post i's is citedByAt[i] .. citedByAt[i + 1], empty where none cites it.
    */
-  extras: Buffer
-  extrasAt: Float64Array
-  /** Each post's markdown literal, read when its detail is. */
+  citedBy: Buffer
+  citedByAt: Float64Array
+  /** Each post's markdown literal and references, read when its detail is. */
   bodies: BodySource
   modifiedMs: Float64Array
   /**

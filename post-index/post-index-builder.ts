@@ -6,7 +6,7 @@
 import type { IndexEntry } from '../model/article.ts'
 import { toPost } from '../model/article.ts'
 import { authorSlug } from '../model/author-address.ts'
-import { NO_EXTRAS, detailExtras, memoryBodies } from './detail-body.ts'
+import { citedByJson, memoryBodies, referencesJson } from './detail-body.ts'
 import type { BodySource, PostIndexState } from './index-state.ts'
 import { compareEntries, filterKey, type PostIndex, type PostMeta } from './post-index.ts'
 import { postIndexFrom } from './post-index-queries.ts'
@@ -20,7 +20,8 @@ export function createPostIndex(entries: readonly IndexEntry[], baseUrl: string,
   const sorted = [...entries].sort(compareEntries)
   const builder = postIndexBuilder(baseUrl, now)
   for (const { markdown: _body, ...meta } of sorted) builder.add(meta)
-  return builder.finish(memoryBodies(sorted.map((e) => Buffer.from(JSON.stringify(e.markdown)))))
+  const literals = sorted.map((e) => Buffer.from(JSON.stringify(e.markdown)))
+  return builder.finish(memoryBodies(literals, sorted.map(referencesJson)))
 }
 
 const CHUNK_BYTES = 1 << 20
@@ -33,7 +34,7 @@ const CHUNK_BYTES = 1 << 20
  */
 export function postIndexBuilder(baseUrl: string, now = new Date()) {
   const posts = byteRun()
-  const extras = byteRun()
+  const citedBy = byteRun()
   const modifiedMs: number[] = []
   const bySlug = new Map<string, number>()
   const dates: string[] = []
@@ -51,9 +52,8 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
         )
       previous = meta
       posts.add(JSON.stringify(toPost(meta, baseUrl)))
-      // Most articles cite nothing and are cited by none: their extras are NO_EXTRAS, kept once.
-      const more = meta.references?.length || meta.citedBy?.length ? detailExtras(meta, baseUrl) : undefined
-      extras.add(more && !more.equals(NO_EXTRAS) ? more : '')
+      // The references stay in the bodies file; the citing articles, a few bytes, are kept here.
+      citedBy.add(citedByJson(meta, baseUrl))
       const at = modifiedMs.length
       bySlug.set(meta.slug, at)
       dates.push(meta.date)
@@ -73,12 +73,12 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
     /** As finish, but returns the index as data: buffers, typed arrays and strings, and `bodies`. */
     finishState(bodies: BodySource): PostIndexState {
       const post = posts.finish()
-      const extra = extras.finish()
+      const citing = citedBy.finish()
       return {
         posts: post.bytes,
         postAt: post.at,
-        extras: extra.bytes,
-        extrasAt: extra.at,
+        citedBy: citing.bytes,
+        citedByAt: citing.at,
         bodies,
         modifiedMs: Float64Array.from(modifiedMs),
         slugs: [...bySlug.keys()],
