@@ -188,13 +188,14 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       await rendering
       if (problems.length) throw new BuildError(problems)
       links ??= articleLinks(published, prev?.state, baseUrl)
+      const citing = citingEntries(published, links.citedBy)
       const { buckets, ...files } = await writeArticles(dir, sharedStore(distDir, 'articles', key, id), published, {
         template,
         links,
         reusable: prev?.state.assemblyKey === assemblyKey ? prev : undefined,
         live: prev,
         entries,
-        indexEntry: async (m, citing) => indexEntry(m, await entries.readerParts(m), citing),
+        indexEntry: async (m) => indexEntry(m, await entries.readerParts(m), citing(m)),
         baseUrl,
       })
       log(`pages written (${buckets.made} article buckets new, ${buckets.shared} shared) after ${since()}`)

@@ -9,7 +9,6 @@ import { existsSync, linkSync, mkdirSync, readlinkSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { indexFields, toPost, type IndexEntry } from '../../model/article.ts'
-import type { CitingEntry } from '../../model/references.ts'
 import { EDGE_DIR, articleBucket, articleFileName, type ArticleFileForm } from '../../model/article-bucket.ts'
 import { articleLinkset, linksetJson, linksetText } from '../../model/linkset.ts'
 import { pageLinkHeader } from '../../model/signposting.ts'
@@ -58,8 +57,8 @@ export interface ArticleSources {
   /** The live build, whatever made it: an API answer keeps its file (and mtime) while its bytes are the same. */
   live: Previous | undefined
   entries: EntrySource
-  /** An article's post index entry (it reads the markdown), given the articles citing it. */
-  indexEntry: (m: ArticleMeta, citedBy: CitingEntry[]) => Promise<IndexEntry>
+  /** An article's post index entry, with the articles citing it (it reads the markdown). */
+  indexEntry: (m: ArticleMeta) => Promise<IndexEntry>
   baseUrl: string
 }
 
@@ -176,8 +175,7 @@ export async function writeArticles(
     // The answer lists the articles citing it: it is laid out again (and kept if the same) when
     // the page's links changed, which they do when those articles do.
     const sameAnswer = unchanged && prev?.state.navKeys?.[m.slug] === navKeys[m.slug]
-    const citing = () => citedBy[i]!.map((j) => ({ slug: published[j]!.slug, title: published[j]!.title }))
-    await writeEdgeFile(file('json'), previousAnswer, sameAnswer, () => sources.indexEntry(m, citing()), baseUrl)
+    await writeEdgeFile(file('json'), previousAnswer, sameAnswer, () => sources.indexEntry(m), baseUrl)
   }).then(() => {
     // Each new bucket is linked once it is whole.
     for (const [bucket, folder] of folders) linkBucket(buildDir, bucket, folder.link)

@@ -1,6 +1,6 @@
 /** What the build hands on about each article: the post index's entries and the manifest Astro reads. */
 import { indexFields, type IndexEntry } from '../../model/article.ts'
-import { type CitingEntry, toCslReference } from '../../model/references.ts'
+import { CITED_BY_MAX, type CitingEntry, REFERENCES_MAX, toCslReference } from '../../model/references.ts'
 import type { KeptEntry, KeptLine } from '../../post-index/index-file-writer.ts'
 import { compareEntries } from '../../post-index/post-index.ts'
 import type { ArticleMeta } from './content.ts'
@@ -46,7 +46,8 @@ export function indexEntry(
 ): IndexEntry {
   return {
     ...indexFields(m),
-    ...(parts.references.length ? { references: parts.references.map(toCslReference) } : {}),
+    // The API's bounds (model/references.ts): far past any article's list.
+    ...(parts.references.length ? { references: parts.references.slice(0, REFERENCES_MAX).map(toCslReference) } : {}),
     citedBy,
     markdown: `${parts.body.trim()}\n`,
   }
@@ -56,7 +57,9 @@ export function indexEntry(
 export function citingEntries(published: readonly ArticleMeta[], citedBy: readonly number[][]) {
   const at = new Map(published.map((m, i) => [m.slug, i]))
   return (m: ArticleMeta): CitingEntry[] =>
-    (citedBy[at.get(m.slug)!] ?? []).map((j) => ({ slug: published[j]!.slug, title: published[j]!.title }))
+    (citedBy[at.get(m.slug)!] ?? [])
+      .slice(0, CITED_BY_MAX)
+      .map((j) => ({ slug: published[j]!.slug, title: published[j]!.title }))
 }
 
 /** What the list pages show of an article: the manifest Astro reads (site/lib/articles.ts). */
