@@ -69,14 +69,18 @@ const STRING_FIELDS = [
 const NAME_FIELDS = ['author', 'editor', 'translator'] as const
 const DATE_FIELDS = ['issued', 'accessed'] as const
 
+/** One schema for each of `names`, typed by name. */
+const fieldsOf = <N extends string, S extends z.ZodType>(names: readonly N[], schema: S) =>
+  Object.fromEntries(names.map((n) => [n, schema])) as Record<N, S>
+
 /** A work the article cites, in CSL-JSON. */
 export const CslReference = z
   .object({
     id: text(SHORT_MAX * 2).meta({ description: 'The citation key.' }),
     type: text(SHORT_MAX).meta({ description: 'The CSL item type, e.g. `article-journal`.' }),
-    ...Object.fromEntries(STRING_FIELDS.map((f) => [f, text(TEXT_MAX).optional()])),
-    ...Object.fromEntries(NAME_FIELDS.map((f) => [f, z.array(CslName).max(NAMES_MAX).optional()])),
-    ...Object.fromEntries(DATE_FIELDS.map((f) => [f, CslDate.optional()])),
+    ...fieldsOf(STRING_FIELDS, text(TEXT_MAX).optional()),
+    ...fieldsOf(NAME_FIELDS, z.array(CslName).max(NAMES_MAX).optional()),
+    ...fieldsOf(DATE_FIELDS, CslDate.optional()),
     DOI: text(SHORT_MAX * 2).optional(),
     URL: text(URL_MAX).optional(),
   })
