@@ -36,7 +36,7 @@ export function indexEntries(
  * bodies' places (model/article.ts, IndexEntry), so the line's fields end with it.
  */
 const keptCitedBy = (line: KeptLine, citing: readonly CitingEntry[]) =>
-  line.line.slice(0, line.head).endsWith(`"citedBy":${JSON.stringify(citing)},`)
+  line.line.endsWith(`"citedBy":${JSON.stringify(citing)},`, line.head)
 
 /** `parts`: the markdown readers get and the works it cites (EntrySource.readerParts). */
 export function indexEntry(

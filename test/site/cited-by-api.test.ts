@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { articleFile } from '../../model/article-bucket.ts'
+import { INDEX_FILES } from '../../post-index/index-file.ts'
 import { build } from '../../scripts/build.ts'
 import { readIndexedPosts } from '../support/index.ts'
 import { tempDir } from '../support/temp.ts'
@@ -24,6 +25,16 @@ describe('cited by, in the API', () => {
   const answerFile = (slug: string) => articleFile(join(dist, 'current'), slug, 'json')
   const answer = (slug: string) => JSON.parse(readFileSync(answerFile(slug), 'utf8'))
   const indexed = (slug: string) => readIndexedPosts(dist).find((e) => e.slug === slug)!
+  /** Where each article's body is in the live index's bodies file. */
+  const placesOf = () =>
+    Object.fromEntries(
+      readFileSync(join(dist, 'current', INDEX_FILES.entries), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l) as { slug: string; body: [number, number] })
+        .map((l) => [l.slug, l.body]),
+    )
   const cite = (slug: string, title: string) => ({ slug, title, url: `${BASE}/posts/${slug}` })
   const citing = (slug: string, title: string, date: string, keys: string) =>
     writeFileSync(join(content, `${slug}.md`), article(title, date, 'bibliography: citing.bib\n', `As ${keys} show.`))
@@ -64,6 +75,7 @@ describe('cited by, in the API', () => {
 
   it('updates the cited article when the citing one is edited, and writes no other answer anew', async () => {
     const kept = ['by-url', 'unrelated'].map((slug) => statSync(answerFile(slug)).ino)
+    const places = placesOf()
     const cited = statSync(answerFile('cited')).ino
     citing('citing', 'Citing', '2025-01-04', '[@byurl]')
     await build(env, { search: false })
@@ -72,6 +84,10 @@ describe('cited by, in the API', () => {
     expect(statSync(answerFile('cited')).ino).not.toBe(cited)
     expect(answer('by-url').citedBy).toEqual([cite('citing', 'Citing')])
     expect(['by-url', 'unrelated'].map((slug) => statSync(answerFile(slug)).ino)).toEqual(kept)
+    // The index keeps their lines and bodies where they were; the cited article's is written anew.
+    const after = placesOf()
+    for (const slug of ['by-url', 'unrelated', 'later']) expect(after[slug], slug).toEqual(places[slug])
+    expect(after.cited).not.toEqual(places.cited)
     expect(answer('citing').references.map((r: { id: string }) => r.id)).toEqual(['byurl'])
   }, 120_000)
 })
