@@ -11,6 +11,7 @@ import { z } from 'zod'
 import { ARTICLE_FIELDS, type FieldDef } from './article-fields.ts'
 import { joinNames } from './research.ts'
 import { BODY_MAX } from './wire-limits.ts'
+import { CITED_BY_MAX, CitingArticle, CitingEntry, CslReference, REFERENCES_MAX, citingArticles } from './references.ts'
 
 export { ARTICLE_FIELDS, DEFAULT_IMAGE_PATH, Tag, type Place } from './article-fields.ts'
 export { DOI_PATTERN, doiUrl, isCrossrefDoi } from './doi.ts'
@@ -123,7 +124,13 @@ export function manifestFields(fm: Frontmatter): Omit<ManifestRecord, 'slug' | '
  * One published article as the build hands it to the service: wire forms of the dates, URLs
  * left relative (the service makes them absolute with its BASE_URL), and the markdown body.
  */
-export const IndexEntry = z.object({ ...INDEX, markdown: z.string().max(BODY_MAX) })
+export const IndexEntry = z.object({
+  ...INDEX,
+  // Last before the body's places, citedBy: the build compares it in a kept line (index-file-writer.ts).
+  references: z.array(CslReference).max(REFERENCES_MAX).optional(),
+  citedBy: z.array(CitingEntry).max(CITED_BY_MAX).optional(),
+  markdown: z.string().max(BODY_MAX),
+})
 export type IndexEntry = z.infer<typeof IndexEntry>
 
 /** An index entry's fields from a manifest record (the body is the caller's). */
@@ -144,6 +151,14 @@ export const Post = z.object(API).strict().meta({ description: 'A published arti
 export type Post = z.infer<typeof Post>
 
 export const PostDetail = Post.extend({
+  references: z
+    .array(CslReference)
+    .max(REFERENCES_MAX)
+    .meta({ description: 'The works the article cites (its References list), as CSL-JSON items; empty when none.' }),
+  citedBy: z
+    .array(CitingArticle)
+    .max(CITED_BY_MAX)
+    .meta({ description: 'The articles of this publication that cite this one, newest first; empty when none.' }),
   markdown: z.string().max(BODY_MAX).meta({ description: 'The article body in markdown, without frontmatter.' }),
 })
   .strict()
@@ -159,6 +174,11 @@ export function toPost(p: Omit<IndexEntry, 'markdown'>, baseUrl: string): Post {
     out[n] = f.api ? f.api.of(e, baseUrl) : e[n]
   }
   return out as Post
+}
+
+/** What a detail adds to its Post before the markdown: the references and the citing articles. */
+export function detailFields(p: Pick<IndexEntry, 'references' | 'citedBy'>, baseUrl: string) {
+  return { references: p.references ?? [], citedBy: citingArticles(p.citedBy ?? [], baseUrl) }
 }
 
 /** The alt text of an article's cover: the writer's `imageAlt`, else one made from the title. */

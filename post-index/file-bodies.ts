@@ -8,13 +8,17 @@ import type { BodySource } from './index-state.ts'
 
 /**
  * The bodies file of a loaded index, read on demand: post i's literal is `length` bytes at
- * `offset` (`at[4i]`, `at[4i + 1]`), its text form at `at[4i + 2]`, `at[4i + 3]` bytes long.
+ * `offset` (`at[6i]`, `at[6i + 1]`), its text form at `at[6i + 2]`, `at[6i + 3]` bytes long, its
+ * references' JSON at `at[6i + 4]`, `at[6i + 5]` bytes long (0 for none).
  * The descriptor is opened at load and kept while the index can read through it, since a later
  * build may prune (unlink) the build folder meanwhile and an open descriptor keeps the file
  * readable. It is closed when this object is collected, never
  * before: a closed descriptor's number is reused, and a read through it would read another file.
  * So the index calls it through this object, whose private fields no detached method can reach.
  */
+/** How many numbers of `at` each post has: its three spans' offsets and lengths. */
+export const SPAN = 6
+
 export class FileBodies implements BodySource {
   static readonly #closeOnCollect = new FinalizationRegistry<number>((fd) => close(fd, () => {}))
   readonly #fd: number
@@ -29,19 +33,27 @@ export class FileBodies implements BodySource {
   }
 
   length(i: number): number {
-    return this.#at[4 * i + 1]!
+    return this.#at[SPAN * i + 1]!
   }
 
   copy(i: number, target: Buffer, at: number): void {
-    this.#read(4 * i, target, at)
+    this.#read(SPAN * i, target, at)
   }
 
   textLength(i: number): number {
-    return this.#at[4 * i + 3]!
+    return this.#at[SPAN * i + 3]!
   }
 
   copyText(i: number, target: Buffer, at: number): void {
-    this.#read(4 * i + 2, target, at)
+    this.#read(SPAN * i + 2, target, at)
+  }
+
+  referencesLength(i: number): number {
+    return this.#at[SPAN * i + 5]!
+  }
+
+  copyReferences(i: number, target: Buffer, at: number): void {
+    this.#read(SPAN * i + 4, target, at)
   }
 
   /** Reads the span whose offset is at `k` in `#at` (its length at `k + 1`). */

@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8'
 import type { IndexEntry } from '../model/article.ts'
 import { detailSize } from './detail-body.ts'
 import { detailFileTimes } from './edge-files.ts'
-import { FileBodies, readFully } from './file-bodies.ts'
+import { FileBodies, SPAN, readFully } from './file-bodies.ts'
 import { EntryLine, FORMAT, Header, INDEX_FILES, INDEX_FORMAT_VERSION, parseJson, validate } from './index-file.ts'
 import type { PostIndex } from './post-index.ts'
 import type { PostIndexState } from './index-state.ts'
@@ -53,7 +53,7 @@ export function readIndexState(buildDir: string, baseUrl: string): PostIndexStat
   const builder = postIndexBuilder(baseUrl)
   return readIndexFiles(
     buildDir,
-    ({ body: _body, text: _text, ...meta }) => builder.add(meta),
+    ({ body: _body, text: _text, refs: _refs, ...meta }) => builder.add(meta),
     (bodies) => {
       const state = builder.finishState(bodies)
       return { ...state, detailFileMs: detailFileTimes(buildDir, state.slugs, (i) => detailSize(state, i)) }
@@ -72,10 +72,13 @@ export function readIndexEntries(buildDir: string): IndexEntry[] {
     (line) => lines.push(line),
     (bodies) => {
       try {
-        return lines.map(({ body: _body, text: _text, ...meta }, i) => {
+        return lines.map(({ body: _body, text: _text, refs: _refs, ...meta }, i) => {
           const literal = Buffer.allocUnsafe(bodies.length(i))
           bodies.copy(i, literal, 0)
-          return { ...meta, markdown: JSON.parse(literal.toString('utf8')) as string }
+          const refs = Buffer.allocUnsafe(bodies.referencesLength(i))
+          bodies.copyReferences(i, refs, 0)
+          const references = refs.length ? { references: JSON.parse(refs.toString('utf8')) } : {}
+          return { ...meta, ...references, markdown: JSON.parse(literal.toString('utf8')) as string }
         })
       } finally {
         bodies.close()
@@ -117,19 +120,20 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
     )
   const { bodiesBytes } = header.data
   const seen = new Set<string>()
-  const at = new Float64Array(4 * header.data.entries)
+  const at = new Float64Array(SPAN * header.data.entries)
   for (let i = 1; i < rows.length; i++) {
     const where = `post index ${entriesFile}: entry ${i - 1}`
     const line = validate(EntryLine, parseJson(rows[i]!), where)
     if (seen.has(line.slug)) throw new Error(`${where}: slug "${line.slug}" appears twice`)
     seen.add(line.slug)
-    for (const field of ['body', 'text'] as const)
+    for (const field of ['body', 'text', 'refs'] as const)
       if (line[field][0] + line[field][1] > bodiesBytes)
         throw new Error(
           `${where} ("${line.slug}"): ${field}: ends past the bodies file (${bodiesBytes} bytes); ${rebuild}`,
         )
-    at.set(line.body, 4 * (i - 1))
-    at.set(line.text, 4 * (i - 1) + 2)
+    at.set(line.body, SPAN * (i - 1))
+    at.set(line.text, SPAN * (i - 1) + 2)
+    at.set(line.refs, SPAN * (i - 1) + 4)
     try {
       onLine(line)
     } catch (e) {
@@ -153,12 +157,14 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
     // A body is a string literal, its text form that literal escaped: anything else means the two
     // files do not belong together. Their ends are read, not the whole, which would read the
     // corpus at every start.
-    for (let k = 0; k < at.length; k += 2)
-      if (!endsWith(fd, at[k]!, at[k + 1]!, k % 4 === 0 ? LITERAL_QUOTE : TEXT_QUOTE))
-        throw new Error(
-          `post index ${bodiesFile}: the ${k % 4 === 0 ? 'body' : 'escaped body'} at ${at[k]} is not a JSON ` +
-            `string; ${rebuild}`,
-        )
+    for (let k = 0; k < at.length; k += SPAN) {
+      for (const [j, what, quote] of SPANS)
+        if (!endsWith(fd, at[k + j]!, at[k + j + 1]!, quote))
+          throw new Error(`post index ${bodiesFile}: the ${what} at ${at[k + j]} is not a JSON string; ${rebuild}`)
+      // References are an array, or none.
+      if (at[k + 5]! > 0 && !bracketed(fd, at[k + 4]!, at[k + 5]!))
+        throw new Error(`post index ${bodiesFile}: the references at ${at[k + 4]} are not a JSON array; ${rebuild}`)
+    }
   } catch (e) {
     closeSync(fd)
     throw e
@@ -168,6 +174,18 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
 
 const LITERAL_QUOTE = Buffer.from('"')
 const TEXT_QUOTE = Buffer.from('\\"')
+const SPANS = [
+  [0, 'body', LITERAL_QUOTE],
+  [2, 'escaped body', TEXT_QUOTE],
+] as const
+
+/** Whether the `length` bytes at `offset` begin with `[` and end with `]`. */
+function bracketed(fd: number, offset: number, length: number): boolean {
+  const two = Buffer.alloc(2)
+  return readFully(fd, two, 0, 1, offset) === 1 && readFully(fd, two, 1, 1, offset + length - 1) === 1
+    ? two.toString('latin1') === '[]'
+    : false
+}
 const ends = Buffer.alloc(4)
 
 /** Whether the `length` bytes at `offset` in the file begin and end with `quote`. */

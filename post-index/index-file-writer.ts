@@ -7,6 +7,7 @@ import { link, open, rename, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IndexEntry } from '../model/article.ts'
 import { FORMAT, INDEX_FILES, INDEX_FORMAT_VERSION, validateEntry } from './index-file.ts'
+import { referencesJson } from './detail-body.ts'
 import { jsonTextOf } from './json-text.ts'
 import { compareEntries } from './post-index.ts'
 
@@ -26,9 +27,10 @@ export interface KeptLine {
   line: string
   /** Where its `"body":` begins: the line before it is the entry's fields, followed by a comma. */
   head: number
-  /** The places of its body and of its text in the previous bodies file, [offset, length]. */
+  /** The places of its body, its text and its references in the previous bodies file, [offset, length]. */
   body: readonly [number, number]
   text: readonly [number, number]
+  refs: readonly [number, number]
 }
 
 /**
@@ -42,18 +44,24 @@ export interface KeptEntry {
 }
 
 /** An entry line as the writer writes it: its slug first, the bodies' places last. */
-function entryLine(meta: Omit<IndexEntry, 'markdown'>, body: readonly [number, number], textLength: number): string {
+function entryLine(
+  meta: Omit<IndexEntry, 'markdown' | 'references'>,
+  body: readonly [number, number],
+  textLength: number,
+  refsLength: number,
+): string {
   const { slug, ...rest } = meta
   const fields = JSON.stringify({ slug, ...rest })
-  return `${fields.slice(0, -1)},${places(body, textLength)}`
+  return `${fields.slice(0, -1)},${places(body, textLength, refsLength)}`
 }
 
-/** The end of an entry line: the places of a body and of its text, which follows it. */
-const places = ([offset, length]: readonly [number, number], textLength: number) =>
-  `"body":[${offset},${length}],"text":[${offset + length},${textLength}]}`
+/** The end of an entry line: the places of a body, of its text and of its references, which follow it. */
+const places = ([offset, length]: readonly [number, number], textLength: number, refsLength: number) =>
+  `"body":[${offset},${length}],"text":[${offset + length},${textLength}],` +
+  `"refs":[${offset + length + textLength},${refsLength}]}`
 
 const SLUG_START = '{"slug":"'
-const PLACES_END = /"body":\[(\d+),(\d+)\],"text":\[(\d+),(\d+)\]\}$/
+const PLACES_END = /"body":\[(\d+),(\d+)\],"text":\[(\d+),(\d+)\],"refs":\[(\d+),(\d+)\]\}$/
 
 /** A line of an index file this writer wrote, read for its slug and places (KeptLine); else undefined. */
 function keptLine(line: string): { slug: string; kept: KeptLine } | undefined {
@@ -68,6 +76,7 @@ function keptLine(line: string): { slug: string; kept: KeptLine } | undefined {
       head: end.index,
       body: [Number(end[1]), Number(end[2])],
       text: [Number(end[3]), Number(end[4])],
+      refs: [Number(end[5]), Number(end[6])],
     },
   }
 }
@@ -109,7 +118,7 @@ export function keptEntries(buildDir: string): Map<string, KeptLine> | undefined
  */
 export function appendable(previousBodies: string, kept: ReadonlyMap<string, KeptLine>): boolean {
   let live = 0
-  for (const line of kept.values()) live += line.body[1] + line.text[1]
+  for (const line of kept.values()) live += line.body[1] + line.text[1] + line.refs[1]
   const size = statSync(previousBodies, { throwIfNoEntry: false })?.size
   return size !== undefined && live > 0 && size <= 2 * live
 }
@@ -172,9 +181,10 @@ export async function writeIndexFile(
       }
       if (kept) {
         if (!previous) throw new Error(`post index entry ${i}: kept, with no previous bodies file`)
-        const { line, head, body, text } = kept.kept
-        // A body and its escaped text, each copied as a range: consecutive ones make one run.
-        for (const [at, length] of [body, text]) {
+        const { line, head, body, text, refs } = kept.kept
+        // A body, its escaped text and its references, each copied as a range: consecutive ones make one run.
+        for (const [at, length] of [body, text, refs]) {
+          if (length === 0) continue
           if (run && run[1] === at) run[1] += length
           else {
             await flushBatch()
@@ -182,18 +192,19 @@ export async function writeIndexFile(
             run = [at, at + length]
           }
         }
-        lines.push(`${line.slice(0, head)}${places([offset, body[1]], text[1])}`)
-        offset += body[1] + text[1]
+        lines.push(`${line.slice(0, head)}${places([offset, body[1]], text[1], refs[1])}`)
+        offset += body[1] + text[1] + refs[1]
         continue
       }
       await flushRun()
-      const { markdown, ...fields } = meta as IndexEntry
+      const { markdown, references: _references, ...fields } = meta as IndexEntry
       const literal = Buffer.from(JSON.stringify(markdown))
       const text = jsonTextOf(literal)
-      lines.push(entryLine(fields, [offset, literal.length], text.length))
-      offset += literal.length + text.length
-      batch.push(literal, text)
-      batchBytes += literal.length + text.length
+      const refs = referencesJson(meta as IndexEntry)
+      lines.push(entryLine(fields, [offset, literal.length], text.length, refs.length))
+      offset += literal.length + text.length + refs.length
+      batch.push(literal, text, refs)
+      batchBytes += literal.length + text.length + refs.length
       if (batchBytes >= WRITE_BATCH_BYTES) await flushBatch()
     }
     await flushBatch()

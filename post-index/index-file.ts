@@ -7,10 +7,14 @@
  *
  * - `post-index.bodies`: for every article, its markdown as a JSON string literal (UTF-8, quotes
  *   included), then that literal as the content of a JSON string (json-text.ts: the form an MCP
- *   tool answer's text content carries it in), one article after the other, nothing between;
+ *   tool answer's text content carries it in), then its references, one article after the
+ *   other, nothing between;
  * - `post-index.ndjson`, written last: a header line, then one line per article (newest first)
  *   with its index entry minus the markdown, plus `body: [offset, length]` and
- *   `text: [offset, length]`, the two forms' places in the bodies file.
+ *   `text: [offset, length]`, the two forms' places in the bodies file, and `refs: [offset,
+ *   length]`, the article's references (CSL-JSON) as a JSON array after them (length 0 for none),
+ *   which the detail reads as it reads the markdown. The articles citing it (`citedBy`, always
+ *   written, last before the places) are in its line: the service keeps them.
  *
  * Loading parses only the small lines and keeps the bodies file open: a detail reads its body
  * from the file when asked for (file-bodies.ts), never parsed or held, so the service's memory does
@@ -21,7 +25,7 @@ import { IndexEntry } from '../model/article.ts'
 
 export const INDEX_FILES = { entries: 'post-index.ndjson', bodies: 'post-index.bodies' } as const
 /** Changes whenever the layout does; a build of another format is refused, asking for a rebuild. */
-export const INDEX_FORMAT_VERSION = 3
+export const INDEX_FORMAT_VERSION = 4
 export const FORMAT = 'lattice-post-index'
 
 export const Header = z.object({
@@ -30,10 +34,12 @@ export const Header = z.object({
   entries: z.int().min(0),
   bodiesBytes: z.int().min(0),
 })
-export const EntryLine = IndexEntry.omit({ markdown: true }).extend({
+export const EntryLine = IndexEntry.omit({ markdown: true, references: true }).extend({
   body: z.tuple([z.int().min(0), z.int().min(2)]),
   // The literal's quotes, escaped: `\"` at each end.
   text: z.tuple([z.int().min(0), z.int().min(4)]),
+  // None (0), or `[…]`.
+  refs: z.tuple([z.int().min(0), z.int().min(0)]),
 })
 export type EntryLine = z.infer<typeof EntryLine>
 

@@ -20,6 +20,10 @@ export interface BodySource {
   textLength(i: number): number
   /** Copies post i's literal as the content of a JSON string to `at` in `target`. */
   copyText(i: number, target: Buffer, at: number): void
+  /** The byte length of post i's references as a JSON array; 0 when it has none. */
+  referencesLength(i: number): number
+  /** Copies post i's references' JSON array to `at` in `target`. */
+  copyReferences(i: number, target: Buffer, at: number): void
 }
 
 /** A finished keyword index as data: see keywordIndexBuilder. */
@@ -40,7 +44,13 @@ export interface PostIndexState {
   /** Every wire Post's JSON, end to end; post i is postAt[i] .. postAt[i + 1]. */
   posts: Buffer
   postAt: Float64Array
-  /** Each post's markdown literal, read when its detail is. */
+  /**
+   * Each detail's citing articles as a JSON array (detail-body.ts, citedByJson), end to end;
+   * post i's is citedByAt[i] .. citedByAt[i + 1], empty where none cites it.
+   */
+  citedBy: Buffer
+  citedByAt: Float64Array
+  /** Each post's markdown literal and references, read when its detail is. */
   bodies: BodySource
   modifiedMs: Float64Array
   /**

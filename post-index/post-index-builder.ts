@@ -6,7 +6,7 @@
 import type { IndexEntry } from '../model/article.ts'
 import { toPost } from '../model/article.ts'
 import { authorSlug } from '../model/author-address.ts'
-import { memoryBodies } from './detail-body.ts'
+import { citedByJson, memoryBodies, referencesJson } from './detail-body.ts'
 import type { BodySource, PostIndexState } from './index-state.ts'
 import { compareEntries, filterKey, type PostIndex, type PostMeta } from './post-index.ts'
 import { postIndexFrom } from './post-index-queries.ts'
@@ -20,7 +20,8 @@ export function createPostIndex(entries: readonly IndexEntry[], baseUrl: string,
   const sorted = [...entries].sort(compareEntries)
   const builder = postIndexBuilder(baseUrl, now)
   for (const { markdown: _body, ...meta } of sorted) builder.add(meta)
-  return builder.finish(memoryBodies(sorted.map((e) => Buffer.from(JSON.stringify(e.markdown)))))
+  const literals = sorted.map((e) => Buffer.from(JSON.stringify(e.markdown)))
+  return builder.finish(memoryBodies(literals, sorted.map(referencesJson)))
 }
 
 const CHUNK_BYTES = 1 << 20
@@ -32,11 +33,8 @@ const CHUNK_BYTES = 1 << 20
  * the index's BodySource, so the index's memory grows with the metadata, not with the corpus.
  */
 export function postIndexBuilder(baseUrl: string, now = new Date()) {
-  const chunks: Buffer[] = []
-  let chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES)
-  let chunkUsed = 0
-  let postBytes = 0
-  const postStart: number[] = [0]
+  const posts = byteRun()
+  const citedBy = byteRun()
   const modifiedMs: number[] = []
   const bySlug = new Map<string, number>()
   const dates: string[] = []
@@ -53,16 +51,9 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
           `post "${meta.slug}" comes after "${previous.slug}": posts must be newest first, then by slug, each once`,
         )
       previous = meta
-      const json = JSON.stringify(toPost(meta, baseUrl))
-      const length = Buffer.byteLength(json)
-      if (chunkUsed + length > chunk.length) {
-        chunks.push(chunk.subarray(0, chunkUsed))
-        chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, length))
-        chunkUsed = 0
-      }
-      chunkUsed += chunk.write(json, chunkUsed)
-      postBytes += length
-      postStart.push(postBytes)
+      posts.add(JSON.stringify(toPost(meta, baseUrl)))
+      // The references stay in the bodies file; the citing articles, a few bytes, are kept here.
+      citedBy.add(citedByJson(meta, baseUrl))
       const at = modifiedMs.length
       bySlug.set(meta.slug, at)
       dates.push(meta.date)
@@ -81,14 +72,13 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
     },
     /** As finish, but returns the index as data: buffers, typed arrays and strings, and `bodies`. */
     finishState(bodies: BodySource): PostIndexState {
-      chunks.push(chunk.subarray(0, chunkUsed))
-      const posts = Buffer.allocUnsafeSlow(postBytes)
-      let offset = 0
-      for (const c of chunks) offset += c.copy(posts, offset)
-      chunks.length = 0
+      const post = posts.finish()
+      const citing = citedBy.finish()
       return {
-        posts,
-        postAt: Float64Array.from(postStart),
+        posts: post.bytes,
+        postAt: post.at,
+        citedBy: citing.bytes,
+        citedByAt: citing.at,
         bodies,
         modifiedMs: Float64Array.from(modifiedMs),
         slugs: [...bySlug.keys()],
@@ -97,6 +87,37 @@ export function postIndexBuilder(baseUrl: string, now = new Date()) {
         byAuthor: positions(byAuthor),
         search: search.finishState(),
       }
+    },
+  }
+}
+
+/** Byte strings laid end to end off the JS heap, in chunks while they come; the i-th at at[i] .. at[i + 1]. */
+function byteRun() {
+  const chunks: Buffer[] = []
+  let chunk = Buffer.allocUnsafeSlow(0)
+  let chunkUsed = 0
+  let total = 0
+  const starts: number[] = [0]
+  return {
+    /** Adds bytes, or a string's UTF-8 written in place (no buffer made for it). */
+    add(bytes: Buffer | string): void {
+      const length = typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length
+      if (chunkUsed + length > chunk.length) {
+        chunks.push(chunk.subarray(0, chunkUsed))
+        chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, length))
+        chunkUsed = 0
+      }
+      chunkUsed += typeof bytes === 'string' ? chunk.write(bytes, chunkUsed) : bytes.copy(chunk, chunkUsed)
+      total += length
+      starts.push(total)
+    },
+    finish(): { bytes: Buffer; at: Float64Array } {
+      chunks.push(chunk.subarray(0, chunkUsed))
+      const bytes = Buffer.allocUnsafeSlow(total)
+      let offset = 0
+      for (const c of chunks) offset += c.copy(bytes, offset)
+      chunks.length = 0
+      return { bytes, at: Float64Array.from(starts) }
     },
   }
 }

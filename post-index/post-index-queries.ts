@@ -65,8 +65,7 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
   }
   const postJson = (i: number) => posts.subarray(postAt[i]!, postAt[i + 1]!)
   /** Post i's detail response, laid out afresh: its JSON, then its body as `bodies` reads it. */
-  const detailBody = (i: number): Buffer =>
-    layDetail(postJson(i), bodies.length(i), (target, at) => bodies.copy(i, target, at))
+  const detailBody = (i: number): Buffer => layDetail(state, i)
   /**
    * Post i's validators: its edge file's where the build wrote one, else of its bytes (hashed
    * once, on first read, not at start-up).
@@ -120,8 +119,10 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
         bodies.copyText(i, markdownText, 0)
         texts.set(i, markdownText)
       }
-      const markdown = body.subarray(post.length - 1 + MARKDOWN_MEMBER.length, body.length - 1)
-      return { post, markdown, markdownText }
+      const markdownAt = body.length - 1 - bodies.length(i)
+      const markdown = body.subarray(markdownAt, body.length - 1)
+      const extras = body.subarray(post.length - 1, markdownAt - MARKDOWN_MEMBER.length)
+      return { post, extras, markdown, markdownText }
     },
     latest(limit) {
       let body = lists.get(limit)

@@ -30,6 +30,8 @@ export interface PreparedBody {
 export interface ArticleParts {
   /** The post's JSON, as lists give it (without the markdown). */
   readonly post: Buffer
+  /** The detail's members between the post's and the markdown (detail-body.ts, detailExtras). */
+  readonly extras: Buffer
   /** The markdown as a JSON string literal, UTF-8, quotes included. */
   readonly markdown: Buffer
   /** That literal as the content of a JSON string (json-text.ts). */
@@ -45,7 +47,7 @@ export interface PostIndex {
    */
   readonly build?: string
   /**
-   * An article's detail response `{...post, "markdown"}`, laid out from the index's BodySource
+   * An article's detail response `{...post, "references", "citedBy", "markdown"}`, laid out from the index's BodySource
    * when it is not among the hot details (kept-answers.ts: the most recently read, up to a byte budget).
    * The same object while it stays hot. Throws when the body cannot be read.
    */

@@ -44,7 +44,7 @@ import {
 import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './build/entries.ts'
 import { collectGarbage } from './build/collect-garbage.ts'
 import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
-import { indexEntries, indexEntry, newestFirst } from './build/index-entries.ts'
+import { citingEntries, indexEntries, indexEntry, newestFirst } from './build/index-entries.ts'
 import { manifestKey, manifestText } from './build/manifest-key.ts'
 import { memoryCap, planLine, planMemory } from './build/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './build/previous.ts'
@@ -155,7 +155,10 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         const keptLine = (m: ArticleMeta) =>
           kept && reusable.bySlug.get(m.slug)?.hash === m.hash ? kept.get(m.slug) : undefined
         const previousBodies = kept && join(reusable.dir, INDEX_FILES.bodies)
-        await writeIndexFile(dir, indexEntries(published, entries, keptLine), previousBodies, {
+        await rendering
+        links ??= articleLinks(published, prev?.state, baseUrl)
+        const citing = citingEntries(published, links.citedBy)
+        await writeIndexFile(dir, indexEntries(published, entries, keptLine, citing), previousBodies, {
           append: kept !== undefined && appendable(previousBodies!, kept),
         })
         log(`post index written after ${since()}`)
@@ -188,13 +191,14 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       await rendering
       if (problems.length) throw new BuildError(problems)
       links ??= articleLinks(published, prev?.state, baseUrl)
+      const citing = citingEntries(published, links.citedBy)
       const { buckets, ...files } = await writeArticles(dir, sharedStore(distDir, 'articles', key, id), published, {
         template,
         links,
         reusable: prev?.state.assemblyKey === assemblyKey ? prev : undefined,
         live: prev,
         entries,
-        indexEntry: async (m) => indexEntry(m, await entries.body(m)),
+        indexEntry: async (m) => indexEntry(m, await entries.readerParts(m), citing(m)),
         baseUrl,
         depositor: deposits,
       })

@@ -23,11 +23,12 @@ const detailHeadTexts = new WeakMap<Buffer, Buffer>()
 const fetchFrames = new WeakMap<Buffer, { head: Buffer; tail: Buffer; headText: Buffer; tailText: Buffer }>()
 
 /**
- * get_post's answer: the REST detail `{...post, "markdown"}`, laid out as detail-body.ts lays it
- * (the post's JSON without its closing brace, the markdown member, the brace).
+ * get_post's answer: the REST detail `{...post, "references", "citedBy", "markdown"}`, laid out as
+ * detail-body.ts lays it (the post's JSON without its closing brace, the extras, the markdown
+ * member, the brace).
  */
-export function detailDocument({ post, markdown, markdownText }: ArticleParts): ToolDocument {
-  const head = post.subarray(0, post.length - 1)
+export function detailDocument({ post, extras, markdown, markdownText }: ArticleParts): ToolDocument {
+  const head = Buffer.concat([post.subarray(0, post.length - 1), extras])
   let headText = detailHeadTexts.get(markdownText)
   if (!headText) detailHeadTexts.set(markdownText, (headText = jsonTextOf(head)))
   return {
@@ -41,12 +42,14 @@ type WirePost = { slug: string; title: string; url: string } & Record<string, un
 /**
  * fetch's answer, in the shape of ChatGPT connectors (https://platform.openai.com/docs/mcp):
  * `{"id", "title", "text", "url", "metadata"}`, the article's other fields as metadata in the
- * post's order; JSON.stringify of that object, byte for byte, with the markdown as `text`.
+ * detail's order (references and citedBy last); JSON.stringify of that object, byte for byte,
+ * with the markdown as `text`.
  */
-export function fetchDocument({ post, markdown, markdownText }: ArticleParts): ToolDocument {
+export function fetchDocument({ post, extras, markdown, markdownText }: ArticleParts): ToolDocument {
   let frame = fetchFrames.get(markdownText)
   if (!frame) {
-    const { slug, title, url, ...metadata } = JSON.parse(post.toString()) as WirePost
+    const detail = `${post.toString('utf8', 0, post.length - 1)}${extras.toString()}}`
+    const { slug, title, url, ...metadata } = JSON.parse(detail) as WirePost
     const head = `${JSON.stringify({ id: slug, title }).slice(0, -1)},"text":`
     const tail = `,${JSON.stringify({ url, metadata }).slice(1)}`
     frame = {

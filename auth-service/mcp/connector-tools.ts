@@ -45,7 +45,8 @@ export function connectorTools(ctx: ActionContext): ArticleTool[] {
       title: 'Fetch one article',
       description:
         'Fetch one article by the id search gave (its slug): its title, its full text as markdown, its URL, ' +
-        'and its other fields (date, author, tags, DOI, …) as metadata.',
+        'and its other fields (date, author, tags, DOI, …, its references as CSL-JSON and the articles ' +
+        'that cite it) as metadata.',
       scope: 'research.read',
       inputSchema: objectOf({ id: { type: 'string', minLength: 1, description: 'The article’s id, from search.' } }),
       outputSchema: objectOf({

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createHash } from 'node:crypto'
-import { IndexEntry, toPost } from '../../model/article.ts'
+import { IndexEntry, detailFields, toPost } from '../../model/article.ts'
 import { buildKeywordSearch } from './minisearch-search.ts'
 import type { PostIndexCore, PreparedBody } from '../../post-index/post-index.ts'
 
@@ -51,7 +51,8 @@ export function createJsonPostIndex(indexed: readonly IndexEntry[], baseUrl: str
       if (i === undefined) return undefined
       let prepared = details.get(slug)
       if (!prepared) {
-        prepared = prepareBody(JSON.stringify({ ...posts[i], markdown: markdown[i] }), modifiedMs[i]!)
+        const detail = { ...posts[i], ...detailFields(sorted[i]!, baseUrl), markdown: markdown[i] }
+        prepared = prepareBody(JSON.stringify(detail), modifiedMs[i]!)
         details.set(slug, prepared)
         markdown[i] = undefined
       }

@@ -60,7 +60,7 @@ export interface ArticleSources {
   /** The live build, whatever made it: an API answer keeps its file (and mtime) while its bytes are the same. */
   live: Previous | undefined
   entries: EntrySource
-  /** An article's post index entry (it reads the markdown). */
+  /** An article's post index entry, with the articles citing it (it reads the markdown). */
   indexEntry: (m: ArticleMeta) => Promise<IndexEntry>
   baseUrl: string
   /** Who the Crossref deposits name (crossref/depositor.ts). */
@@ -187,7 +187,10 @@ export async function writeArticles(
       )
     }
     const previousAnswer = live && join(live.dir, EDGE_DIR, bucket, articleFileName(m.slug, 'json'))
-    await writeEdgeFile(file('json'), previousAnswer, unchanged, () => sources.indexEntry(m), baseUrl)
+    // The answer lists the articles citing it: it is laid out again (and kept if the same) when
+    // the page's links changed, which they do when those articles do.
+    const sameAnswer = unchanged && prev?.state.navKeys?.[m.slug] === navKeys[m.slug]
+    await writeEdgeFile(file('json'), previousAnswer, sameAnswer, () => sources.indexEntry(m), baseUrl)
   }).then(() => {
     // Each new bucket is linked once it is whole.
     for (const [bucket, folder] of folders) linkBucket(buildDir, bucket, folder.link)

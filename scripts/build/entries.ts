@@ -13,7 +13,7 @@ import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticl
 import { ArticleInputs } from './article-inputs.ts'
 import { mayHaveReferences } from './references/syntax.ts'
 import { citedIdentifiers } from './references/cited-by.ts'
-import type { ReferenceInputs, ReferenceProblem } from './references/index.ts'
+import type { CslItem, ReferenceInputs, ReferenceProblem } from './references/index.ts'
 
 type Render = (markdown: string, references?: ReferenceInputs) => Promise<RenderedArticle>
 
@@ -91,9 +91,15 @@ export class EntrySource {
 
   /** The body readers get: as written, or with its citations and cross-references written out. */
   async body(meta: ArticleMeta): Promise<string> {
+    return (await this.readerParts(meta)).body
+  }
+
+  /** The body readers get and the works it cites (CSL-JSON, empty when none): what the API gives. */
+  async readerParts(meta: ArticleMeta): Promise<{ body: string; references: CslItem[] }> {
     const body = articleBody(await this.text(meta))
-    if (!mayHaveReferences(body)) return body
-    return (await this.get(meta)).markdown ?? body
+    if (!mayHaveReferences(body)) return { body, references: [] }
+    const entry = await this.get(meta)
+    return { body: entry.markdown ?? body, references: entry.references ?? [] }
   }
 
   constructor(

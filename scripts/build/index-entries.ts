@@ -1,5 +1,6 @@
 /** What the build hands on about each article: the post index's entries and the manifest Astro reads. */
 import { indexFields, type IndexEntry } from '../../model/article.ts'
+import { CITED_BY_MAX, type CitingEntry, REFERENCES_MAX, toCslReference } from '../../model/references.ts'
 import type { KeptEntry, KeptLine } from '../../post-index/index-file-writer.ts'
 import { compareEntries } from '../../post-index/post-index.ts'
 import type { ArticleMeta } from './content.ts'
@@ -9,26 +10,56 @@ import { READ_AHEAD } from './article-files.ts'
 
 /**
  * The post index's entries, in its order, each read as it is written; an article whose line
- * `kept` gives (an unchanged article's, from the live build's index) is kept unread.
+ * `kept` gives (an unchanged article's, from the live build's index) is kept unread, unless the
+ * articles citing it changed (`citedBy`): then its line is written anew.
  */
 export function indexEntries(
   published: readonly ArticleMeta[],
   entries: EntrySource,
   kept: (m: ArticleMeta) => KeptLine | undefined = () => undefined,
+  citedBy: (m: ArticleMeta) => CitingEntry[] = () => [],
 ): AsyncIterable<IndexEntry | KeptEntry> {
   // The index's order (compareEntries) compares days, where `published` compares moments: each
   // key made once (at 50,000 articles, making them in each comparison cost 0.2 s).
   const keys = published.map((m) => ({ slug: m.slug, date: m.date.slice(0, 10), m }))
   keys.sort(compareEntries)
   return mapAhead(keys, READ_AHEAD, async ({ m, slug, date }) => {
+    const citing = citedBy(m)
     const line = kept(m)
-    return line ? { kept: line, slug, date } : indexEntry(m, await entries.body(m))
+    if (line && keptCitedBy(line, citing)) return { kept: line, slug, date }
+    return indexEntry(m, await entries.readerParts(m), citing)
   })
 }
 
-/** `body`: the markdown readers get (EntrySource.body). */
-export function indexEntry(m: ArticleMeta, body: string): IndexEntry {
-  return { ...indexFields(m), markdown: `${body.trim()}\n` }
+/**
+ * Whether a kept line lists these citing articles: the writer puts `citedBy` last before the
+ * bodies' places (model/article.ts, IndexEntry), so the line's fields end with it.
+ */
+const keptCitedBy = (line: KeptLine, citing: readonly CitingEntry[]) =>
+  line.line.endsWith(`"citedBy":${JSON.stringify(citing)},`, line.head)
+
+/** `parts`: the markdown readers get and the works it cites (EntrySource.readerParts). */
+export function indexEntry(
+  m: ArticleMeta,
+  parts: { body: string; references: readonly Record<string, unknown>[] },
+  citedBy: CitingEntry[] = [],
+): IndexEntry {
+  return {
+    ...indexFields(m),
+    // The API's bounds (model/references.ts): far past any article's list.
+    ...(parts.references.length ? { references: parts.references.slice(0, REFERENCES_MAX).map(toCslReference) } : {}),
+    citedBy,
+    markdown: `${parts.body.trim()}\n`,
+  }
+}
+
+/** The articles that cite each article, newest first, as the index keeps them (article-links.ts). */
+export function citingEntries(published: readonly ArticleMeta[], citedBy: readonly number[][]) {
+  const at = new Map(published.map((m, i) => [m.slug, i]))
+  return (m: ArticleMeta): CitingEntry[] =>
+    (citedBy[at.get(m.slug)!] ?? [])
+      .slice(0, CITED_BY_MAX)
+      .map((j) => ({ slug: published[j]!.slug, title: published[j]!.title }))
 }
 
 /** What the list pages show of an article: the manifest Astro reads (site/lib/articles.ts). */

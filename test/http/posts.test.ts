@@ -118,7 +118,9 @@ describe('GET /api/v1/posts/:slug', () => {
   it('returns the PostDetail with the markdown body', async () => {
     const res = await request(app).get('/api/v1/posts/cafe-latency-notes')
     expect(res.status).toBe(200)
-    expect(Object.keys(res.body).sort()).toEqual([...POST_FIELDS, 'markdown'].sort())
+    expect(Object.keys(res.body).sort()).toEqual([...POST_FIELDS, 'references', 'citedBy', 'markdown'].sort())
+    // An article that cites nothing and that none cites: both lists present, empty.
+    expect(res.body).toMatchObject({ references: [], citedBy: [] })
     expect(res.body).toMatchObject({
       slug: 'cafe-latency-notes',
       title: 'Café Latency Notes',

@@ -110,9 +110,10 @@ describe('bodies read from the build', () => {
       expect(parts, slug).toEqual(memory.article(slug))
       expect(parts.markdown.toString(), slug).toBe(JSON.stringify(markdown))
       expect(parts.markdownText.toString(), slug).toBe(JSON.stringify(JSON.stringify(markdown)).slice(1, -1))
-      // The detail is the post's JSON with the markdown member before its closing brace.
+      // The detail is the post's JSON with its extras and the markdown member before its closing brace.
       const detail = loaded.detail(slug)!.body.toString()
-      expect(detail, slug).toBe(`${parts.post.toString().slice(0, -1)},"markdown":${parts.markdown}}`)
+      expect(parts.extras.toString(), slug).toBe(',"references":[],"citedBy":[]')
+      expect(detail, slug).toBe(`${parts.post.toString().slice(0, -1)}${parts.extras},"markdown":${parts.markdown}}`)
     }
     expect(loaded.article('no-such-post')).toBeUndefined()
   })

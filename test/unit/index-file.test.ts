@@ -209,7 +209,7 @@ describe('the post index file', () => {
     await expect(loadIndexFile(empty, BASE)).rejects.toThrow(join(empty, INDEX_FILES.entries))
     await expect(loadIndexFile(empty, BASE)).rejects.toThrow(/npm run build/)
     const other = await editedIndex((l) => ({ ...l, version: 1 }), 0)
-    await expect(loadIndexFile(other, BASE)).rejects.toThrow(/not a lattice-post-index file of version 3; rebuild/)
+    await expect(loadIndexFile(other, BASE)).rejects.toThrow(/not a lattice-post-index file of version 4; rebuild/)
   })
 
   it(
