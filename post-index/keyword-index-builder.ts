@@ -6,7 +6,7 @@
 import type { IndexEntry } from '../model/article.ts'
 import type { KeywordIndexState } from './index-state.ts'
 import { keywordIndexFrom } from './keyword-index-queries.ts'
-import { normalizeTerm, tokenize } from './search-terms.ts'
+import { documentTokens, normalizeTerm } from './search-terms.ts'
 import { completionOrder } from './term-completions.ts'
 
 export interface KeywordSearch {
@@ -62,7 +62,7 @@ export function keywordIndexBuilder() {
   const add = (document: SearchedFields) => {
     const doc = n++
     for (let field = 0; field < FIELDS.length; field++) {
-      const tokens = tokenize(fieldText(document, field))
+      const tokens = documentTokens(fieldText(document, field))
       const length = new Set(tokens).size
       fieldLength[field]!.push(length)
       // The running mean, computed as MiniSearch does, so that scores are bit-equal.

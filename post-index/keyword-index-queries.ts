@@ -6,11 +6,17 @@
 import type { KeywordIndexState } from './index-state.ts'
 import { normalizeTerm, tokenize } from './search-terms.ts'
 import { prefixCompletions } from './term-completions.ts'
+import { type Correction, nearWords } from './typo-corrections.ts'
 
 /** The last word matches as a prefix from this length on: shorter stems match most of the index. */
 const MIN_PREFIX = 3
 /** A prefix match weighs less than the word itself, the less the longer the completion. */
 const PREFIX_WEIGHT = 0.5
+/**
+ * A corrected word (one that matched nothing, see typo-corrections.ts) weighs less than a prefix
+ * match, the less the more edits away (MiniSearch's fuzzy weight).
+ */
+const FUZZY_WEIGHT = 0.4
 /**
  * A query word found in more than this share of the articles (and in over COMMON_MIN of them)
  * tells them apart too little to pay for scoring its whole posting list: it is left out of the
@@ -40,6 +46,8 @@ export interface Ranked {
   docs: number[]
   words: number[]
   scores: number[]
+  /** The query words that matched nothing, and the indexed word searched in their place. */
+  corrected: Correction[]
 }
 
 /** The keyword index answering from a finished state (see keywordIndexBuilder). */
@@ -47,6 +55,7 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
   const { n, terms, frequency, start, docs, scores } = state
   const termIds = new Map<string, number>(terms.map((t, i) => [t, i]))
   const completions = prefixCompletions(state)
+  const near = nearWords(state)
   const commonAbove = Math.max(COMMON_MIN, COMMON_SHARE * n)
   const informative = (query: string): string => {
     const words = tokenize(query).filter((w) => normalizeTerm(w) !== null)
@@ -74,7 +83,8 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
       const term = normalizeTerm(token)
       if (term) words.push(term)
     }
-    if (words.length === 0 || limit <= 0) return { docs: [], words: [], scores: [] }
+    const corrected: Correction[] = []
+    if (words.length === 0 || limit <= 0) return { docs: [], words: [], scores: [], corrected }
     const distinct = [...new Set(words)]
     const width = Math.ceil(distinct.length / 32)
     if (matched.length < n * width) matched = new Uint32Array(n * width)
@@ -101,12 +111,23 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
       }
       const exact = termIds.get(word)
       if (exact !== undefined) add(exact, 1)
+      let prefixed = false
       if (w === words.length - 1 && word.length >= MIN_PREFIX) {
         for (const termId of completions(word)) {
           const length = terms[termId]!.length
           if (length === word.length) continue
+          prefixed = true
           add(termId, (PREFIX_WEIGHT * length) / (length + 0.3 * (length - word.length)))
         }
+      }
+      // A word that matched nothing, neither whole nor as a prefix, searches the words near it.
+      const typo = exact === undefined && !prefixed ? near(word) : undefined
+      if (typo) {
+        for (const { id, distance } of typo.terms) {
+          const length = terms[id]!.length
+          add(id, (FUZZY_WEIGHT * length) / (length + distance))
+        }
+        if (!corrected.some((c) => c.from === word)) corrected.push({ from: word, to: typo.best })
       }
       for (let i = 0; i < wordCount; i++) {
         const doc = wordTouched[i]!
@@ -148,7 +169,7 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
         topScore.pop()
       }
     }
-    return { docs: topDoc, words: topWords, scores: topScore }
+    return { docs: topDoc, words: topWords, scores: topScore, corrected }
   }
   return { rank, search: (query, limit) => rank(query, limit).docs }
 }

@@ -206,7 +206,9 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
         limit + 1,
         after && { words: after.words, score: after.score, doc: firstAfter(after) },
       )
-      const body = page(`"query":${JSON.stringify(query)},"posts":`, ranked.docs, limit, () => {
+      // Which words were searched in place of words that matched nothing, when any were.
+      const corrected = ranked.corrected.length > 0 ? `"corrected":${JSON.stringify(ranked.corrected)},` : ''
+      const body = page(`"query":${JSON.stringify(query)},${corrected}"posts":`, ranked.docs, limit, () => {
         const last = ranked.docs[limit - 1]!
         return next({
           words: ranked.words[limit - 1]!,

@@ -16,8 +16,10 @@ import type { ArticleTool } from './article-tool.ts'
  */
 export function connectorTools(ctx: ActionContext): ArticleTool[] {
   const search = searchPosts.read(ctx)
-  const searched = reshaped((body: { posts: Array<{ slug: string; title: string; url: string }> }) => ({
+  type Found = { posts: Array<{ slug: string; title: string; url: string }>; corrected?: unknown[] }
+  const searched = reshaped((body: Found) => ({
     results: body.posts.map((p) => ({ id: p.slug, title: p.title, url: p.url })),
+    ...(body.corrected ? { corrected: body.corrected } : {}),
   }))
   return [
     {
@@ -25,19 +27,28 @@ export function connectorTools(ctx: ActionContext): ArticleTool[] {
       title: 'Search articles',
       description:
         'Search the articles by keywords, best matches first (the ranking of /api/v1/search). ' +
-        'Gives each match’s id (for fetch), title and URL.',
+        'Gives each match’s id (for fetch), title and URL, and `corrected` when a misspelt word was searched ' +
+        'as the nearest indexed word.',
       scope: 'research.search',
       inputSchema: objectOf({ query: { type: 'string', minLength: 1, description: 'Keywords to search for.' } }),
-      outputSchema: objectOf({
-        results: {
-          type: 'array',
-          items: objectOf({
-            id: { type: 'string' },
-            title: { type: 'string' },
-            url: { type: 'string', format: 'uri' },
-          }),
-        },
-      }),
+      outputSchema: {
+        ...objectOf({
+          results: {
+            type: 'array',
+            items: objectOf({
+              id: { type: 'string' },
+              title: { type: 'string' },
+              url: { type: 'string', format: 'uri' },
+            }),
+          },
+          corrected: {
+            type: 'array',
+            items: objectOf({ from: { type: 'string' }, to: { type: 'string' } }),
+          },
+        }),
+        // Only an answer with a corrected word has it.
+        required: ['results'],
+      },
       call: (args) => searched(search({ params: {}, query: { q: onlyString(args, 'query', 'search') } })),
     },
     {

@@ -44,7 +44,9 @@ export const searchPosts: ReadAction = {
     description:
       'Ranked keyword search over title, tags and description: ' +
       'more matched words first, then title over tags over description, then newest. ' +
-      'Case- and accent-insensitive; the last word also matches as a prefix. ' +
+      'Case- and accent-insensitive; the last word also matches as a prefix; a hyphenated word matches by its ' +
+      'parts and whole. A word of 5 or more letters that matches nothing searches the words within one edit ' +
+      '(two from 9 letters), ranked below exact and prefix matches, and `corrected` names them. ' +
       'Article bodies are not searched (the site search page, /search, searches their full text). ' +
       'Follow `next_cursor` (or the `Link: rel="next"` header) for more matches. ' +
       'Needs the research.search scope when a token is sent.',

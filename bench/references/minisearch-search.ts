@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch'
 import type { IndexEntry } from '../../model/article.ts'
 import type { KeywordSearch } from '../../post-index/keyword-index-builder.ts'
-import { normalizeTerm } from '../../post-index/search-terms.ts'
+import { documentTokens, normalizeTerm, tokenize, typoDistance } from '../../post-index/search-terms.ts'
 
 /** The last word matches as a prefix from this length on: shorter stems match most of the index. */
 const MIN_PREFIX = 3
@@ -13,7 +13,9 @@ const MIN_PREFIX = 3
  */
 const COMMON_SHARE = 0.2
 const COMMON_MIN = 1000
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[]
+
+/** Whether a query word also matches as a prefix: the last one, from MIN_PREFIX letters. */
+const prefixed = (term: string, i: number, terms: string[]) => i === terms.length - 1 && term.length >= MIN_PREFIX
 
 /**
  * The service's keyword search as it was, on MiniSearch (BM25 with per-field boosts, kept in
@@ -24,10 +26,17 @@ export function buildKeywordSearch(posts: ReadonlyArray<Omit<IndexEntry, 'markdo
   const engine = new MiniSearch<{ id: number; title: string; tags: string; description: string }>({
     fields: ['title', 'tags', 'description'],
     processTerm: normalizeTerm,
+    tokenize: documentTokens,
     searchOptions: {
+      tokenize,
       boost: { title: 4, tags: 2, description: 1 },
       combineWith: 'OR',
-      prefix: (term, i, terms) => i === terms.length - 1 && term.length >= MIN_PREFIX,
+      prefix: (term, i, terms) => prefixed(term, i, terms),
+      // A word that matches nothing, neither whole nor as a prefix, searches the words near it.
+      fuzzy: (term, i, terms) =>
+        frequency.has(term) || (prefixed(term, i, terms) && vocabulary().some((t) => t.startsWith(term)))
+          ? false
+          : typoDistance(term),
       weights: { prefix: 0.5, fuzzy: 0.4 },
     },
   })
@@ -36,12 +45,14 @@ export function buildKeywordSearch(posts: ReadonlyArray<Omit<IndexEntry, 'markdo
   const frequency = new Map<string, number>()
   for (const d of documents) {
     const terms = new Set<string>()
-    for (const token of tokenize(`${d.title} ${d.tags} ${d.description}`)) {
+    for (const token of [d.title, d.tags, d.description].flatMap(documentTokens)) {
       const term = normalizeTerm(token)
       if (term) terms.add(term)
     }
     for (const t of terms) frequency.set(t, (frequency.get(t) ?? 0) + 1)
   }
+  let words: string[] | undefined
+  const vocabulary = () => (words ??= [...frequency.keys()])
   const commonAbove = Math.max(COMMON_MIN, COMMON_SHARE * posts.length)
   const informative = (query: string): string => {
     const words = tokenize(query).filter((w) => normalizeTerm(w) !== null)

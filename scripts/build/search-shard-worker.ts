@@ -26,7 +26,9 @@ try {
     if (!entry) throw new Error(`${a.slug}.md: not in the build cache; run the build again`)
     const added = await index.addCustomRecord({
       url: articlePath(a.slug),
-      content: `${a.title}\n${a.description}\n${entry.text}`,
+      // The title is indexed from its metadata field (ranked by Pagefind's title weight), not as
+      // text: an excerpt is cut from the text, and must never run the title into the description.
+      content: `${a.description}\n\n${entry.text}`,
       language: 'en',
       meta: { title: a.title },
       filters: { author: [a.author], [PAGE_FILTER]: [String(numbers.get(a.slug))] },

@@ -16,7 +16,7 @@ const PAGEFIND_VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }
 ).version
 /** Bump when what a search record holds, or a shard's files (its places), change: every shard is indexed again. */
-const SEARCH_RECORD_VERSION = 4
+const SEARCH_RECORD_VERSION = 5
 
 export interface SearchWrite {
   /** site/pagefind of the new build. */

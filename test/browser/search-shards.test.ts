@@ -212,7 +212,8 @@ describe('the sharded search index in Chromium', () => {
           for (const first of chunksToLoad(stats[shards[0]].chunks, ours.stems)) await pagefind.preload(first)
           const theirs = await pagefind.search(q)
           const urls = await Promise.all(
-            theirs.results.slice(0, 40).map(async (r) => {
+            // All of them: title matches rank first here, where Pagefind only boosts them.
+            theirs.results.map(async (r) => {
               const data = await r.data()
               return [data.url, r.score, data.excerpt]
             }),
@@ -269,6 +270,44 @@ describe('the sharded search index in Chromium', () => {
     expect(excerpts.length).toBeGreaterThan(0)
     expect(excerpts.some((e) => e.includes('O(n log n)'))).toBe(true)
     for (const e of excerpts) expect(e).not.toMatch(/\\[a-z]+|\$/)
+  })
+
+  it('cuts the excerpt from the text, never running the title into it; title matches first', {
+    timeout: 120_000,
+  }, async () => {
+    let textOnly = 0
+    for (const q of queries().slice(0, 7)) {
+      const { page, context } = await search('eight', q)
+      try {
+        const shown = await page
+          .locator('#site-search-results .result')
+          .evaluateAll((items) =>
+            items.map((li) => [
+              li.querySelector('.result-title')!.textContent!,
+              li.querySelector('.result-desc')!.textContent!,
+            ]),
+          )
+        expect(shown.length, q).toBeGreaterThan(0)
+        // The title is a heading of its own: the excerpt is description and body only.
+        for (const [title, excerpt] of shown) expect(excerpt, title).not.toContain(title)
+        // Still searched in its metadata field, where a match ranks above any in the text alone
+        // (a term matches the words it starts: "vofa" finds "vofagan").
+        const inTitle = shown.map(([title]) =>
+          title!
+            .toLowerCase()
+            .split(/\W+/)
+            .some((w) => w.startsWith(q)),
+        )
+        expect(inTitle[0], q).toBe(true)
+        const firstElsewhere = inTitle.indexOf(false)
+        if (firstElsewhere >= 0) textOnly++
+        expect(firstElsewhere < 0 || inTitle.lastIndexOf(true) < firstElsewhere, q).toBe(true)
+      } finally {
+        await context.close()
+      }
+    }
+    // Some query showed both kinds, or the order was not tested.
+    expect(textOnly).toBeGreaterThan(0)
   })
 
   it('sets each title apart from its excerpt', { timeout: 60_000 }, async () => {

@@ -34,7 +34,7 @@ function syntheticEntries(): IndexEntry[] {
   const random = prng(11)
   const vocabulary = Array.from(
     { length: 300 },
-    (_, i) => ['café', 'Naïve', 'entropy', 'hash'][i] ?? `w${(i * 7919).toString(36)}`,
+    (_, i) => ['café', 'Naïve', 'entropy', 'hash', 'W-TinyLFU', 'k-means'][i] ?? `w${(i * 7919).toString(36)}`,
   )
   const word = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(1 / (random() + 0.004)) - 1)]!
   const words = (n: number) => Array.from({ length: n }, word).join(' ')
@@ -68,10 +68,23 @@ function queriesFor(entries: readonly IndexEntry[]): string[] {
     'Same title',
     'same title, again again',
     'entropy hash café',
+    // Misspelt words (one edit from 5 letters, two from 9) and compounds, by parts and whole.
+    'entrpy',
+    'hash entropu',
+    'entrpy hash',
+    'zzxqv',
+    'tinylfu',
+    'w-tinylfu',
+    'wtinylfu',
+    'kmeans',
+    'k means',
   ]
   for (let i = 0; i < 100; i++) queries.push(Array.from({ length: 1 + Math.floor(random() * 4) }, pick).join(' '))
   for (const w of titleWords.slice(0, 40)) queries.push(w.slice(0, 3), `${pick()} ${w.slice(0, 4)}`)
   for (const e of entries.slice(0, 30)) queries.push(e.title, e.tags.join(' '), e.description)
+  // Each long title word with a letter dropped, and with two dropped.
+  for (const w of titleWords.slice(0, 60).filter((w) => w.length >= 6))
+    queries.push(w.slice(1), `${pick()} ${w.slice(0, 2)}${w.slice(4)}`)
   return queries
 }
 

@@ -158,4 +158,20 @@ describe('ranking the shards of the search index as one index', () => {
     for (const n of [0, 1, 2, 20, 499, 500, 600]) expect(ranked.top(n), String(n)).toEqual(all.slice(0, n))
     expect(new Ranked().top(20)).toEqual([])
   })
+
+  it('ranks pages whose titles hold more of the query first, whatever their scores', () => {
+    const ranked = new Ranked()
+    ranked.push(0, 0, 9, 0)
+    ranked.push(0, 1, 1, 0.5)
+    ranked.push(1, 0, 2, 0.5)
+    ranked.push(1, 1, 0.5, 1)
+    const order = (n: number) => ranked.top(n).map(({ shard, page }) => [shard, page])
+    expect(order(4)).toEqual([
+      [1, 1],
+      [1, 0],
+      [0, 1],
+      [0, 0],
+    ])
+    expect(order(2)).toEqual(order(4).slice(0, 2))
+  })
 })

@@ -130,3 +130,36 @@ describe('search over the shipped articles', () => {
         ).toContain(p.slug)
   })
 })
+
+describe('forgiving search (issue 39)', () => {
+  const posts = [
+    post('latency', { title: 'Latency budgets' }),
+    post('eviction', { title: 'Eviction budgets' }),
+    post('garcia', { title: 'Notes', description: 'After García and Müller.' }),
+    post('garcia-plain', { title: 'More notes', description: 'After Garcia.' }),
+    post('compound', { title: 'W-TinyLFU admission' }),
+  ]
+  const search = buildKeywordSearch(posts)
+
+  it('ranks a corrected word below a word matched as typed', () => {
+    expect(search.search('latency evicton', 10)).toEqual(['latency', 'eviction'])
+    expect(search.search('latncy eviction', 10)).toEqual(['eviction', 'latency'])
+  })
+
+  it('corrects only a word that matched nothing, neither whole nor as the last word’s prefix', () => {
+    // "budge" is a prefix of "budgets": no correction to "budget"-like words is needed or made.
+    expect(search.search('budge', 10).sort()).toEqual(['eviction', 'latency'])
+    expect(search.search('evic', 10)).toEqual(['eviction'])
+  })
+
+  it('folds diacritics both ways', () => {
+    expect(search.search('Garcia', 10).sort()).toEqual(['garcia', 'garcia-plain'])
+    expect(search.search('García', 10).sort()).toEqual(['garcia', 'garcia-plain'])
+    expect(search.search('muller', 10)).toEqual(['garcia'])
+  })
+
+  it('indexes a hyphenated word by its parts and its whole', () => {
+    for (const q of ['tinylfu', 'w-tinylfu', 'w tinylfu', 'wtinylfu', 'W–TinyLFU'])
+      expect(search.search(q, 10)).toEqual(['compound'])
+  })
+})

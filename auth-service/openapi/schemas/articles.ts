@@ -58,6 +58,23 @@ export const ARTICLE_SCHEMAS = {
     type: 'object',
     properties: {
       query: { ...text(READ_LIMITS.queryLength), description: 'The query that was searched (trimmed).' },
+      corrected: {
+        ...list(
+          {
+            type: 'object',
+            properties: {
+              from: { ...text(READ_LIMITS.queryLength), description: 'A query word that matched no article.' },
+              to: { ...text(READ_LIMITS.queryLength), description: 'The indexed word nearest to it.' },
+            },
+            required: ['from', 'to'],
+            additionalProperties: false,
+          },
+          READ_LIMITS.queryLength,
+        ),
+        description:
+          'Present when a query word of 5 or more letters matched nothing: the words searched in its place ' +
+          '(within one edit, two from 9 letters), ranked below exact and prefix matches.',
+      },
       posts: { ...list(POST, READ_LIMITS.search.max), description: 'Ranked matches.' },
       next_cursor: nextCursor,
     },

@@ -260,13 +260,19 @@ function rankShard(s, pages, fields, { on, partial, inField }, idfs, ranked) {
       if (!on[page * terms + t]) continue each
       total += idfs[t] * partial[page * terms + t]
     }
+    let titled = 0
     if (queryIdf > 0)
       for (let f = 0; f < fields.length; f++) {
         let matched = 0
         for (let t = 0; t < terms; t++) matched += idfs[t] * inField[(page * fields.length + f) * terms + t]
         const coverage = matched / queryIdf
         total += (WEIGHTS.fields[fields[f]] ?? 1) * matched * coverage * coverage
+        if (fields[f] === 'title')
+          for (let t = 0; t < terms; t++)
+            if (inField[(page * fields.length + f) * terms + t] > 0) titled += idfs[t] / queryIdf
       }
-    ranked.push(s, page, total)
+    // Title matches rank first (issue 39), where Pagefind only boosts them: a body that repeats
+    // a word, or many words it starts, outscored an article titled with it.
+    ranked.push(s, page, total, titled)
   }
 }

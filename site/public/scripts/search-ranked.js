@@ -3,28 +3,32 @@
 
 /**
  * The pages a query matches, with their scores: `total`, and `top(n)`, the best `n` as
- * [{ shard, page, score }], best first, equal scores in the order of (shard, page). A page shows
+ * [{ shard, page, score }], best first: the pages whose titles hold more of the query first (its
+ * share of the query's IDF, `titled`), then by score, equal scores in the order of (shard, page). A page shows
  * 20 of them: they are picked from the 50,000 a common word matches without sorting them all.
  */
 export class Ranked {
   shards = []
   pages = []
   scores = []
+  titled = []
 
   get total() {
     return this.scores.length
   }
 
-  push(shard, page, score) {
+  push(shard, page, score, titled = 0) {
     this.shards.push(shard)
     this.pages.push(page)
     this.scores.push(score)
+    this.titled.push(titled)
   }
 
   top(n) {
-    const { shards, pages, scores } = this
+    const { shards, pages, scores, titled } = this
     const better = (i, j) =>
-      scores[i] > scores[j] ||
+      titled[i] > titled[j] ||
+      (titled[i] === titled[j] && scores[i] > scores[j]) ||
       (scores[i] === scores[j] && (shards[i] < shards[j] || (shards[i] === shards[j] && pages[i] < pages[j])))
     const entry = (i) => ({ shard: shards[i], page: pages[i], score: scores[i] })
     // All of them: sorted, with no heap.

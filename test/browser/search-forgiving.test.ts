@@ -1,0 +1,72 @@
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, openWatched, serveSite } from '../support/browser.ts'
+import { distOf } from '../support/index.ts'
+
+/**
+ * The site's search page on the shipped sample articles, as issue 39 tried it: hyphenated words
+ * by their parts and whole, title matches first, and excerpts that never run the title in.
+ */
+let browser: Browser
+let site: Awaited<ReturnType<typeof serveSite>>
+beforeAll(async () => {
+  browser = await launchChromium()
+  site = await serveSite({ siteDir: join(distOf('shipped'), 'current', 'site') })
+}, 120_000)
+afterAll(async () => {
+  await browser?.close()
+  await site?.close()
+})
+
+/** The titles and excerpts the page shows for `q`, in order. */
+async function shown(q: string): Promise<Array<{ title: string; excerpt: string }>> {
+  const context = await browser.newContext()
+  try {
+    const { page, problems } = await openWatched(context, `${site.origin}/search?q=${encodeURIComponent(q)}`)
+    const status = page.locator('#site-search-status')
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/match|No article/)
+    const results = await page.locator('#site-search-results .result').evaluateAll((items) =>
+      items.map((li) => ({
+        title: li.querySelector('.result-title')!.textContent!,
+        excerpt: li.querySelector('.result-desc')!.textContent!,
+      })),
+    )
+    expect(problems).toEqual([])
+    return results
+  } finally {
+    await context.close()
+  }
+}
+
+describe('the site search on the sample articles', () => {
+  it.each(['tinylfu', 'w-tinylfu', 'wtinylfu', 'w tinylfu'])('%s finds W-TinyLFU', { timeout: 60_000 }, async (q) => {
+    expect((await shown(q))[0]?.title).toMatch(/W-TinyLFU/)
+  })
+
+  it('ranks the articles titled with the word above those that only mention it', { timeout: 60_000 }, async () => {
+    // Pagefind stems "replication" to "replic", which "Replicas" and "Replicating" start too.
+    const titled = (await shown('replication')).map((r) => /\breplic/i.test(r.title))
+    expect(titled.slice(0, 3)).toEqual([true, true, true])
+    expect(titled.indexOf(false)).toBeGreaterThan(titled.lastIndexOf(true))
+    expect((await shown('replication')).slice(0, 3).map((r) => r.title)).toContainEqual(
+      expect.stringMatching(/A Replication$/),
+    )
+  })
+
+  it('matches a quoted phrase as a phrase', { timeout: 60_000 }, async () => {
+    const title = 'Rate Limiting with Token Buckets Across Replicas'
+    expect((await shown('"one shared bucket"')).map((r) => r.title)).toEqual([title])
+    // The same words, out of order: found as words, not as a phrase.
+    expect((await shown('bucket shared one')).map((r) => r.title)).toContain(title)
+    expect(await shown('"bucket shared one"')).toEqual([])
+  })
+
+  it('never runs the title into the excerpt', { timeout: 60_000 }, async () => {
+    const results = await shown('replicas')
+    const bucket = results.find((r) => r.title.includes('Token Buckets Across Replicas'))
+    expect(bucket).toBeDefined()
+    expect(bucket!.excerpt).not.toContain('Replicas')
+    expect(bucket!.excerpt).not.toMatch(/[a-z][A-Z]/)
+  })
+})
