@@ -7,7 +7,8 @@
  * The build's heap limit is its share of the memory plan (scripts/build/heap-limits.ts), which
  * only a process's start sets: without one, this process becomes the build with it
  * (process.execve, same pid and terminal; https://nodejs.org/api/process.html#processexecvefile-args-env),
- * or, where execve is not offered, waits for the build in a child.
+ * or, where execve is not offered, waits for the build in a child. Near that limit it says which
+ * setting raises it (scripts/build/heap-watch.ts).
  */
 import { spawnSync } from 'node:child_process'
 import { enableCompileCache, flushCompileCache } from 'node:module'
@@ -24,5 +25,7 @@ if (flags.length > 0) {
   const child = spawnSync(process.execPath, args, { stdio: 'inherit' })
   process.exit(child.status ?? 1)
 }
+const { watchHeap } = await import('../scripts/build/heap-watch.ts')
+watchHeap((line) => console.error(line))
 const { buildCli } = await import('../scripts/build-cli.ts')
 await buildCli()

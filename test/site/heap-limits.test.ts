@@ -8,15 +8,27 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { build, BuildError } from '../../scripts/build.ts'
-import { IN_THREAD_RENDERS } from '../../scripts/build/entries.ts'
+import { build, BuildError, type Renderer } from '../../scripts/build.ts'
+import { heapFlags, workerLimits } from '../../scripts/build/heap-limits.ts'
+import { createWorkerPool } from '../../scripts/build/render/pool.ts'
 import { mainHeapFlags } from '../../scripts/build/main-heap.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { tempDir } from '../support/temp.ts'
 
+/** The build's pool and the plan's limits around a worker that allocates without end on "HOG". */
+const hogRenderer: Renderer = {
+  version: 'hog-renderer-1',
+  createPool: (threads, heap) =>
+    createWorkerPool(
+      new URL('../fixtures/render-hog-worker.ts', import.meta.url),
+      threads ?? 2,
+      heap && workerLimits(heap),
+    ),
+}
+
 const SOURCE = readFileSync(join(FIXTURE_CORPUS, 'cafe-latency-notes.md'), 'utf8')
 
-/** A content folder of `count` articles: more than IN_THREAD_RENDERS, so that threads render them. */
+/** A content folder of `count` articles. */
 function corpus(count: number): NodeJS.ProcessEnv {
   const dir = tempDir('heap-limits')
   const content = join(dir, 'content')
@@ -41,12 +53,14 @@ const noLiveBuild = (env: NodeJS.ProcessEnv) => {
 }
 
 describe('heap limits from the memory plan', () => {
-  it('fails the build, naming BUILD_MEMORY_MB, when a render thread reaches its heap limit', async () => {
-    const env = corpus(IN_THREAD_RENDERS + 4)
-    const error = await failure(build(env, { heaps: { render: { oldMb: 4, semiMb: 1 } } }))
-    expect(error.message).toMatch(/render thread reached its heap limit.*ERR_WORKER_OUT_OF_MEMORY/)
+  it('fails the build, naming BUILD_MEMORY_MB and the article, when a render thread reaches its heap limit', async () => {
+    const env = corpus(3)
+    const hog = join(env.CONTENT_DIR!, 'article-1.md')
+    writeFileSync(hog, `${readFileSync(hog, 'utf8')}\nHOG\n`)
+    const error = await failure(build(env, { renderer: hogRenderer, heaps: { render: { oldMb: 16, semiMb: 1 } } }))
+    expect(error.message).toMatch(/article-1\.md: a render thread reached its heap limit.*ERR_WORKER_OUT_OF_MEMORY/)
     expect(error.message).toMatch(/raise BUILD_MEMORY_MB/)
-    // Said once, not once per article.
+    // Said once, for the article that reached it; the others rendered.
     expect(error.problems).toHaveLength(1)
     expect(noLiveBuild(env)).toBe(true)
   }, 120_000)
@@ -85,5 +99,17 @@ describe('heap limits from the memory plan', () => {
     expect(second![2]).toBeGreaterThanOrEqual(planned)
     expect(second![2]).toBeLessThan(planned + 100)
     expect(first![2]).toBeGreaterThan(planned + 100)
+  })
+
+  it("says which setting raises the build process's limit before V8 stops it there", () => {
+    const run = spawnSync(
+      process.execPath,
+      [...heapFlags({ oldMb: 160, semiMb: 16 }), join(import.meta.dirname, '..', 'fixtures', 'heap-hog.ts')],
+      { encoding: 'utf8', timeout: 60_000 },
+    )
+    expect(run.status === null ? run.signal : run.status).not.toBe(0)
+    const warning = run.stderr.indexOf('raise BUILD_MEMORY_MB')
+    expect(warning).toBeGreaterThan(0)
+    expect(run.stderr.indexOf('FATAL ERROR')).toBeGreaterThan(warning)
   })
 })
