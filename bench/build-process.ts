@@ -1,12 +1,15 @@
 /**
- * Running the build and the service as the bench measures them: a command's time and the peak
- * memory of its whole process group, a build's phase timings, the service started on a build, an
- * edit timed until the service serves it, and polling for that.
+ * Running the build and the service as the bench measures them, as a user runs them: a command's
+ * time and the peak memory of its whole session (`npm run build` through npm, in a session of its
+ * own, every process summed), a build's phase timings, the service started on a build, an edit
+ * made as an editor saves (a new file renamed over the old) timed until the service serves it,
+ * and polling for that.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { waitFor } from '../test/support/processes.ts'
+import { SessionPeak } from './session-memory.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const NODE = process.execPath
@@ -16,11 +19,19 @@ export interface Measured {
   peakMb: number
   /** Peak until the site was live, before the search index. */
   sitePeakMb: number
+  /** What each part (npm, the build, Astro, Pagefind…) held at the peak, and its own peak. */
+  breakdown: string
   output: string
   code: number | null
 }
 
-/** Runs a command in its own process group; samples the summed RSS of the group. */
+/** How often the session's memory is read: a peak lasts longer than this. */
+const SAMPLE_MS = 250
+
+/**
+ * Runs a command in a session of its own (detached: setsid(2)), as a terminal would; samples the
+ * summed RSS of every process in the session.
+ */
 export async function measure(
   command: string,
   args: string[],
@@ -37,39 +48,32 @@ export async function measure(
   }
   child.stdout!.on('data', take)
   child.stderr!.on('data', take)
-  let peak = 0
+  const peak = new SessionPeak()
   let sitePeak = NaN
   const sampler = setInterval(() => {
-    peak = Math.max(peak, groupRssMb(child.pid!))
-    if (Number.isNaN(sitePeak) && /^site live/m.test(output)) sitePeak = peak
-  }, 200)
+    // The session's id is its leader's pid: the command's.
+    peak.sample(child.pid!)
+    if (Number.isNaN(sitePeak) && /^site live/m.test(output)) sitePeak = peak.peakMb
+  }, SAMPLE_MS)
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
   clearInterval(sampler)
   return {
     seconds: (performance.now() - started) / 1000,
-    peakMb: peak,
-    sitePeakMb: Number.isNaN(sitePeak) ? peak : sitePeak,
+    peakMb: peak.peakMb,
+    sitePeakMb: Number.isNaN(sitePeak) ? peak.peakMb : sitePeak,
+    breakdown: peak.describe(),
     output,
     code,
   }
 }
 
-/** Resident memory of every process in a process group, in MB. */
-function groupRssMb(pgid: number): number {
-  let kb = 0
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (Number(fields[2]) !== pgid) continue
-      const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-      if (rss) kb += Number(rss[1])
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return kb / 1024
+/** `npm run build [-- args]`, through npm as a user runs it, measured. */
+export function npmBuild(
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+  onLine?: (line: string, child: ChildProcess) => void,
+): Promise<Measured> {
+  return measure('npm', ['run', 'build', ...(args.length ? ['--', ...args] : [])], env, onLine)
 }
 
 export const phase = (output: string, name: string) =>
@@ -92,9 +96,9 @@ export const corpusSlugs = (corpus: string) =>
     .map((f) => f.slice(0, -3))
 
 /**
- * Edits the middle article of `corpus` (a new word in a paragraph: the reading time stays), then
- * times `npm run build` until the server at `origin` serves the edit, and until the build says
- * the search index has it.
+ * Edits the middle article of `corpus` as an editor saves it (a new file, one sentence added,
+ * renamed over the old), then times `npm run build`, from its start, until the server at
+ * `origin` serves the edit, and until the build says the search index has it.
  */
 export async function editUnderServer(
   corpus: string,
@@ -105,10 +109,16 @@ export async function editUnderServer(
   const slug = slugs[Math.floor(slugs.length / 2)]!
   const file = join(corpus, `${slug}.md`)
   const marker = `edited${Date.now()}`
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/\n\n([A-Za-z])/, `\n\n${marker} $1`))
+  // One sentence added to the middle paragraph; the editor's new file replaces the old whole.
+  const parts = readFileSync(file, 'utf8').split('\n\n')
+  const prose = parts.flatMap((part, i) => (/^[A-Za-z]/.test(part) ? [i] : []))
+  const at = prose[Math.floor(prose.length / 2)]!
+  parts[at] = `${parts[at]} This sentence is ${marker}.`
+  writeFileSync(`${file}.saving`, parts.join('\n\n'))
+  renameSync(`${file}.saving`, file)
   const started = performance.now()
   let searchable = NaN
-  const build = measure(NODE, [join(ROOT, 'bin', 'build.ts')], env, (line) => {
+  const build = npmBuild(env, [], (line) => {
     if (line.startsWith('search index live')) searchable = (performance.now() - started) / 1000
   })
   await until(async () => (await (await fetch(`${origin}/posts/${slug}`)).text()).includes(marker), 900_000, 50)

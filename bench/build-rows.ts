@@ -1,8 +1,9 @@
 /**
  * The build's rows of `npm run bench`: a cold build (no caches of any kind) against Hugo on the
  * same corpus, Pagefind on our records against Pagefind on Hugo's plain pages, the peak memory
- * of the whole build (every process it runs, summed), the time from `npm run build` to a running
- * server serving a one-article edit, and a 20,000-article build.
+ * of the whole build (every process of `npm run build`'s session, npm included, summed), the time
+ * from `npm run build` to a running server serving a one-article edit, and a 20,000-article build.
+ * Every build runs through npm, as a user runs it (build-process.ts).
  *
  * Standalone: `node bench/build-rows.ts [--sizes 1000,10000] [--twenty]` prints the rows.
  */
@@ -12,9 +13,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generateCorpus } from './corpus.ts'
 import { freePort } from '../test/support/processes.ts'
-import { editUnderServer, measure, phase, startServer, until, type Measured } from './build-process.ts'
+import { editUnderServer, measure, npmBuild, phase, startServer, until, type Measured } from './build-process.ts'
 
-const ROOT = join(import.meta.dirname, '..')
 const NODE = process.execPath
 const BASE_URL = 'http://localhost:4321'
 
@@ -42,7 +42,7 @@ export async function coldBuild(
   const dist = join(work, `dist-${size}`)
   rmSync(dist, { recursive: true, force: true })
   const env = { ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL }
-  return { corpus, env, cold: await measure(NODE, [join(ROOT, 'bin', 'build.ts')], env) }
+  return { corpus, env, cold: await npmBuild(env) }
 }
 
 /** Cold build, Hugo, Pagefind and the edit-to-served time for one corpus size. */
@@ -78,6 +78,7 @@ export async function buildRowsFor(size: number, work: string): Promise<BuildRow
     figure: `build ${size}: peak memory, every process summed`,
     unit: 'MB',
     values: [cold.peakMb],
+    note: cold.breakdown,
     ...(size >= 10_000 ? { limit: { max: 2048, text: '≤ 2 GB' } } : {}),
   })
   rows.push({
@@ -162,12 +163,7 @@ export async function twentyThousandRow(work: string): Promise<BuildRow> {
   rmSync(dist, { recursive: true, force: true })
   // Without the site search index: Pagefind alone holds about 1 GB per 1,000 articles while it
   // indexes (its own process, measured at 10,000), more than this machine class can give at 20,000.
-  const run = await measure(NODE, [join(ROOT, 'bin', 'build.ts'), '--no-search'], {
-    ...process.env,
-    CONTENT_DIR: corpus,
-    DIST_DIR: dist,
-    BASE_URL,
-  })
+  const run = await npmBuild({ ...process.env, CONTENT_DIR: corpus, DIST_DIR: dist, BASE_URL }, ['--no-search'])
   const built = existsSync(join(dist, 'current', 'build.json'))
     ? JSON.parse(readFileSync(join(dist, 'current', 'build.json'), 'utf8')).articles
     : 0

@@ -54,7 +54,7 @@ for (const size of SIZES) {
     `build ${size}: peak memory, whole process tree`,
     'MB',
     cold.peakMb,
-    `until the site is live: ${cold.sitePeakMb.toFixed(0)} MB; ${plan}`,
+    `until the site is live: ${cold.sitePeakMb.toFixed(0)} MB; ${cold.breakdown}; ${plan}`,
   )
   // The site search in Chromium on this build: the first query (the index opened), then later ones.
   for (const r of await searchRows(join(env.DIST_DIR!, 'current', 'site'), String(size), SEARCH_QUERIES))

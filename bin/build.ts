@@ -2,10 +2,30 @@
  * `npm run build` (scripts/build.ts). Node keeps each module's code, its TypeScript stripped and
  * compiled, in its compile cache (https://nodejs.org/api/module.html#module-compile-cache), so a
  * rebuild after an edit does not spend its first 0.3 s compiling the build's own modules again.
- * The cache must be on before they load, hence this entry and its dynamic import.
+ * The cache must be on before they load, hence this entry and its dynamic imports.
+ *
+ * The build's heap limit is its share of the memory plan (scripts/build/heap-limits.ts), which
+ * only a process's start sets: without one, this process becomes the build with it
+ * (process.execve, same pid and terminal; https://nodejs.org/api/process.html#processexecvefile-args-env),
+ * or, where execve is not offered, waits for the build in a child. Near that limit it says which
+ * setting raises it (scripts/build/heap-watch.ts).
  */
-import { enableCompileCache } from 'node:module'
+import { spawnSync } from 'node:child_process'
+import { enableCompileCache, flushCompileCache } from 'node:module'
 
 enableCompileCache()
+const { mainHeapFlags } = await import('../scripts/build/main-heap.ts')
+const flags = mainHeapFlags(process.env, process.execArgv)
+if (flags.length > 0) {
+  const args = [...flags, ...process.execArgv, ...process.argv.slice(1)]
+  // execve ends this process without its exit: its modules' compile cache is written first.
+  flushCompileCache()
+  if (typeof process.execve === 'function' && process.platform !== 'win32')
+    process.execve(process.execPath, [process.execPath, ...args], process.env)
+  const child = spawnSync(process.execPath, args, { stdio: 'inherit' })
+  process.exit(child.status ?? 1)
+}
+const { watchHeap } = await import('../scripts/build/heap-watch.ts')
+watchHeap((line) => console.error(line))
 const { buildCli } = await import('../scripts/build-cli.ts')
 await buildCli()

@@ -46,7 +46,7 @@ import { collectGarbage } from './build/collect-garbage.ts'
 import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
 import { citingEntries, indexEntries, indexEntry, newestFirst } from './build/index-entries.ts'
 import { manifestKey, manifestText } from './build/manifest-key.ts'
-import { memoryCap, planLine, planMemory } from './build/memory-plan.ts'
+import { type HeapLimits, memoryCap, planLine, planMemory } from './build/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './build/previous.ts'
 import { writeState } from './build/state-file.ts'
 import type { SearchState } from './build/search-shards.ts'
@@ -69,8 +69,9 @@ export interface BuildOptions {
    * when every part of it (the search index too) is written.
    */
   landEarly?: boolean
-  /** Articles per search shard, instead of what the memory plan chooses (tests). */
+  /** Articles per search shard, and heap limits, instead of what the memory plan chooses (tests). */
   shardArticles?: number
+  heaps?: Partial<HeapLimits>
 }
 
 const sha = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex')
@@ -104,8 +105,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const problems: BuildProblem[] = []
     // Refused here, before anything is written, when no plan fits the cap.
     const files = listArticleFiles(contentDir)
-    const memory = planMemory(memoryCap(env), files.length, { shardArticles: options.shardArticles })
-    pool.threads = memory.renderThreads
+    const memory = planMemory(memoryCap(env), files.length, options)
+    pool.limit(memory.renderThreads, memory.heaps.render)
     log(planLine(memory, files.length))
     let prev = readPrevious(distDir, key)
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
@@ -237,8 +238,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         writeFileSync(join(dir, 'openapi.json'), openapi)
         const aboutFile = about && (await writeAbout(about.source, dir, problems))
         if (problems.length) throw new BuildError(problems)
-        // Under a tight cap Astro waits for the render threads to end, rather than run beside them,
-        // and for this process to give back what the rendering left.
+        // Under a tight cap Astro waits for the render threads to end and this process to collect.
         if (memory.astroAlone) {
           await rendering
           collectGarbage()
@@ -251,6 +251,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           openapi: join(dir, 'openapi.json'),
           about: aboutFile || undefined,
           cacheDir: join(distDir, 'cache', 'astro', key),
+          heap: memory.heaps.astro,
         })
         renameSync(join(siteDir, 'article-template.html'), join(dir, 'template.html'))
         renameSync(join(siteDir, 'authorize-template.html'), join(dir, AUTHORIZE_TEMPLATE))

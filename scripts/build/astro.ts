@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { mkdirSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { ROOT } from '../build-state.ts'
+import { childFailure, heapFlags, type HeapLimit } from './heap-limits.ts'
 
 export function runAstro(
   env: NodeJS.ProcessEnv,
@@ -15,6 +16,8 @@ export function runAstro(
     cacheDir: string
     /** The About page's JSON (scripts/build/about-page.ts), when the content has one. */
     about?: string
+    /** Astro's heap limit, its share of the memory plan (heap-limits.ts). */
+    heap?: HeapLimit
   },
 ): Promise<void> {
   // A separate process: Astro's memory is freed when it exits, and the build waits without blocking.
@@ -25,10 +28,18 @@ export function runAstro(
   mkdirSync(work, { recursive: true })
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent', '--root', ROOT],
+    [
+      ...(o.heap ? heapFlags(o.heap) : []),
+      join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'),
+      'build',
+      '--silent',
+      '--root',
+      ROOT,
+    ],
     {
       cwd: work,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      // Its errors are passed on as they come, and their tail kept: it says whether the heap ran out.
+      stdio: ['ignore', 'inherit', 'pipe'],
       env: {
         ...env,
         BASE_URL: o.baseUrl,
@@ -42,12 +53,15 @@ export function runAstro(
       },
     },
   )
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk)
+    stderr = (stderr + chunk.toString()).slice(-4000)
+  })
   return new Promise<void>((resolve, reject) => {
     child.once('error', reject)
-    child.once('exit', (code, signal) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`astro build failed (${signal ?? `exit ${code}`}); its message is above`)),
+    child.once('close', (code, signal) =>
+      code === 0 ? resolve() : reject(childFailure('astro build', signal ?? `exit ${code}`, stderr)),
     )
   }).finally(() => rmSync(work, { recursive: true, force: true }))
 }

@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BuildCache, CacheEntry } from './cache.ts'
 import { articleBody, type ArticleMeta } from './content.ts'
-import { BuildError, type BuildProblem } from './errors.ts'
+import { BuildError, explainLimit, type BuildProblem } from './errors.ts'
+import type { HeapLimit } from './heap-limits.ts'
 import { forEachLimited } from './limited.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './renderer.ts'
 import { ArticleInputs } from './article-inputs.ts'
@@ -20,15 +21,18 @@ type Render = (markdown: string, references?: ReferenceInputs) => Promise<Render
 export interface Renderer {
   /** Changes whenever the output could; part of the cache key. */
   version: string
-  /** `threads`: how many render threads at most (the memory plan's); the pool's own choice without it. */
-  createPool(threads?: number): { render: Render; close(): Promise<void> }
+  /**
+   * `threads`: how many render threads at most (the memory plan's); the pool's own choice without
+   * it. `heap`: each thread's heap limit (the plan's), none without it.
+   */
+  createPool(threads?: number, heap?: HeapLimit): { render: Render; close(): Promise<void> }
   /** Renders in this thread: for a handful of articles, cheaper than starting the pool's workers. */
   renderInThread?: Render
 }
 
 export const DEFAULT_RENDERER: Renderer = {
   version: RENDERER_VERSION,
-  createPool: (threads) => createRenderPool({ threads }),
+  createPool: (threads, heap) => createRenderPool({ threads, heap }),
   renderInThread: renderMarkdown,
 }
 /** Up to this many articles to render, the build renders them in its own thread. */
@@ -44,10 +48,17 @@ export class LazyPool {
   private readonly renderer: Renderer
   private pool: ReturnType<Renderer['createPool']> | undefined
   private inThread = 0
-  /** Render threads the memory plan allows (scripts/build/memory-plan.ts). */
+  /** Render threads the memory plan allows, and each one's heap (scripts/build/memory-plan.ts). */
   threads: number | undefined
+  heap: HeapLimit | undefined
   constructor(renderer: Renderer) {
     this.renderer = renderer
+  }
+
+  /** The memory plan's render threads and each one's heap. */
+  limit(threads: number, heap: HeapLimit): void {
+    this.threads = threads
+    this.heap = heap
   }
 
   preferWorkers(): void {
@@ -59,7 +70,7 @@ export class LazyPool {
       this.inThread++
       return this.renderer.renderInThread(markdown, references)
     }
-    return (this.pool ??= this.renderer.createPool(this.threads)).render(markdown, references)
+    return (this.pool ??= this.renderer.createPool(this.threads, this.heap)).render(markdown, references)
   }
 
   /** Ends the workers; a later render starts them again. */
@@ -154,12 +165,19 @@ export class EntrySource {
 
   /** Renders the articles into the cache; an article the renderer refuses is a problem. */
   renderAll(metas: ArticleMeta[], problems: BuildProblem[]): Promise<void> {
+    let limit: string | undefined
     return forEachLimited(metas, RENDER_AHEAD, async (m) => {
       try {
         await this.render(m)
       } catch (e) {
+        const explained = explainLimit(e)
         if (e instanceof BuildError) problems.push(...e.problems)
-        else
+        else if (explained instanceof BuildError) {
+          // A limit (a thread's heap) is said once, with the first article it stopped.
+          const [problem] = explained.problems
+          if (problem && limit !== problem.message) problems.push({ ...problem, file: `${m.slug}.md` })
+          limit = problem?.message
+        } else
           problems.push({
             file: `${m.slug}.md`,
             message: `could not render the markdown: ${e instanceof Error ? e.message : String(e)}`,

@@ -45,9 +45,14 @@ const LIMITS: Record<string, { message: string; fix: string }> = {
     message: "a file is larger than Node's largest string (about 512 MB)",
     fix: 'split the article, or remove the file',
   },
+  // Each thread's and process's heap is its share of the memory plan (heap-limits.ts).
   ERR_WORKER_OUT_OF_MEMORY: {
-    message: 'a render worker ran out of memory',
-    fix: 'raise --max-old-space-size in NODE_OPTIONS',
+    message: 'a render thread reached its heap limit, its share of the memory plan',
+    fix: 'raise BUILD_MEMORY_MB',
+  },
+  ERR_BUILD_HEAP_LIMIT: {
+    message: 'a process of the build reached its heap limit, its share of the memory plan',
+    fix: 'raise BUILD_MEMORY_MB',
   },
 }
 

@@ -6,42 +6,27 @@
  * whether a shard's scores are read while the next is indexed, to fit; and it refuses, before
  * anything is written, a cap that not even its leanest choice fits.
  *
- * The figures are measured peaks (`npm run bench -- --scale` prints the real ones beside them),
- * with a margin; see docs/benchmark.md for the measurements they come from.
+ * The figures are each part's measured peak (memory-model.ts); every process and thread is held
+ * to its figure by a V8 heap limit (heap-limits.ts), so that the plan is a cap.
  */
 import { availableParallelism, totalmem } from 'node:os'
 import { BuildError } from './errors.ts'
+import { type HeapLimits, planHeaps } from './heap-limits.ts'
+import { MEMORY_MODEL } from './memory-model.ts'
 import { largestShard, shardBits } from './search-shards.ts'
 
-/**
- * Without BUILD_MEMORY_MB: three quarters of the machine's memory,
- * leaving the rest to the system and a running server.
- */
-export const defaultBuildMemoryMb = () => Math.floor((totalmem() / 2 ** 20) * 0.75)
+export type { HeapLimits } from './heap-limits.ts'
+export { MEMORY_MODEL } from './memory-model.ts'
 
 /**
- * Peak resident memory, in MB, of each part of a build: measured on the bench's corpus (articles
- * of 1,500 to 4,000 words) at 10,000 and 50,000 articles, with a margin.
+ * Without BUILD_MEMORY_MB: three quarters of the machine's memory, or of the container's when
+ * its control group allows less (https://nodejs.org/api/process.html#processconstrainedmemory),
+ * leaving the rest to the system and a running server.
  */
-export const MEMORY_MODEL = {
-  /** This process while the articles render or Astro runs: every article's metadata and the manifest. */
-  buildMb: (articles: number) => 320 + articles * 0.007,
-  /** One render thread: its heap (highlighter, grammars, formula caches) and its share of native memory. */
-  renderThreadMb: 350,
-  /** Astro's process building the list pages, feeds, sitemap and llms.txt from the manifest. */
-  astroMb: (articles: number) => 700 + articles * 0.011,
-  /** This process writing the pages, the post index and the edge files, its render threads ended. */
-  assembleMb: (articles: number) => 480 + articles * 0.004,
-  /** This process while the search shards are indexed: its metadata of every article, no texts. */
-  searchParentMb: (articles: number) => 480 + articles * 0.003,
-  /** One shard process: Node, Pagefind, and Pagefind's index of its articles (about 1 MB each). */
-  shardMb: (articles: number) => 150 + articles * 1.0,
-  /**
-   * One shard's score process (search-score-worker.ts), after its Pagefind process has ended:
-   * Node, one chunk of the word index, and every page's places as text (83 MB at 60 articles,
-   * 172 and 190 MB at 570 and 670, 197 and 201 MB at 986 and 1,014).
-   */
-  scoreMb: (articles: number) => 110 + articles * 0.15,
+export function defaultBuildMemoryMb(): number {
+  const constrained = process.constrainedMemory()
+  const bytes = constrained > 0 ? Math.min(constrained, totalmem()) : totalmem()
+  return Math.floor((bytes / 2 ** 20) * 0.75)
 }
 
 /** More articles per shard than this makes each slower to write than two halves (Pagefind's write is superlinear). */
@@ -69,6 +54,8 @@ export interface MemoryPlan {
   /** The peak the plan expects until the site is live, and while the search index is written. */
   siteMb: number
   searchMb: number
+  /** Each process's and thread's heap limits: their figures in the plan, enforced (heap-limits.ts). */
+  heaps: HeapLimits
 }
 
 /** BUILD_MEMORY_MB, or the default; a value that is not a whole number of MB is refused. */
@@ -102,12 +89,13 @@ const need = (mb: number) => Math.ceil(mb / 64) * 64
  * The plan for `articles` published articles under `capMb`: the fastest choice that fits (every
  * core rendering beside Astro; then Astro alone; then fewer threads). `shardArticles` fixes the
  * shard size (tests); otherwise shards are as large as one per core fits beside this process
- * (PARALLEL_SHARD_ARTICLES), else as one alone fits, up to MAX_SHARD_ARTICLES.
+ * (PARALLEL_SHARD_ARTICLES), else as one alone fits, up to MAX_SHARD_ARTICLES. `heaps` replaces
+ * some of the heap limits (tests).
  */
 export function planMemory(
   capMb: number,
   articles: number,
-  options: { shardArticles?: number; cores?: number } = {},
+  options: { shardArticles?: number; cores?: number; heaps?: Partial<HeapLimits> | undefined } = {},
 ): MemoryPlan {
   const cores = Math.max(1, options.cores ?? availableParallelism())
   const choices = [
@@ -160,6 +148,7 @@ export function planMemory(
     scoresBeside,
     siteMb: Math.round(sitePeakMb(articles, site.threads, site.astroAlone)),
     searchMb: Math.round(shardsMb + (scoresBeside ? MEMORY_MODEL.scoreMb(largest) : 0)),
+    heaps: { ...planHeaps(articles, largest), ...options.heaps },
   }
 }
 

@@ -7,6 +7,7 @@ import { RENDER_OPTIONS, RENDER_PACKAGES } from './render/options.ts'
 import { rendererVersion } from './render/version.ts'
 import type { RenderedArticle } from './render/types.ts'
 import type { ReferenceInputs } from './references/index.ts'
+import type { HeapLimit } from './heap-limits.ts'
 
 export type { RenderedArticle }
 
@@ -19,7 +20,7 @@ export async function renderMarkdown(markdown: string, references?: ReferenceInp
   return (await load()).renderMarkdown(markdown, references)
 }
 
-export function createRenderPool(options: { threads?: number } = {}): {
+export function createRenderPool(options: { threads?: number; heap?: HeapLimit } = {}): {
   render(markdown: string, references?: ReferenceInputs): Promise<RenderedArticle>
   close(): Promise<void>
 } {

@@ -30,6 +30,7 @@ import {
 } from 'node:fs'
 import { getPriority, setPriority } from 'node:os'
 import { join } from 'node:path'
+import { childFailure, heapFlags, type HeapLimit } from './heap-limits.ts'
 import { forEachLimited } from './limited.ts'
 import type { SharedStore } from './dist.ts'
 import { type GroupPlan, writeSearchGroups } from './search-groups.ts'
@@ -124,6 +125,8 @@ export interface WriteShardsOptions {
    * score process at a time beside the shard processes; otherwise each before the next shard.
    */
   scoresBeside?: boolean
+  /** The heap limits of a shard's process and of its score process (the memory plan's). */
+  heaps?: { shard: HeapLimit; score: HeapLimit }
   /** What the shard process needs to read each article's text from the build cache. */
   cache: { root: string; rendererVersion: string }
   log?: (line: string) => void
@@ -156,12 +159,16 @@ export async function writeSearchShards(
     const { path: dir, link } = o.store.folder(name)
     const started = performance.now()
     const job: ShardJob = { outputPath: dir, articles, ...o.cache }
-    await runProcess(SHARD_WORKER, [], `search shard ${dir}`, JSON.stringify(job))
+    const shardHeap = o.heaps?.shard
+    await runProcess(SHARD_WORKER, [], `search shard ${dir}`, { input: JSON.stringify(job), heap: shardHeap })
     const indexed = performance.now()
     const scored = scoring.then(async () => {
       const start = performance.now()
       // Below the shards' priority: Pagefind uses both cores at times, and should not wait for it.
-      await runProcess(SCORE_WORKER, [dir], `the scores of search shard ${dir}`, '', o.scoresBeside ? SCORE_NICE : 0)
+      await runProcess(SCORE_WORKER, [dir], `the scores of search shard ${dir}`, {
+        nice: o.scoresBeside ? SCORE_NICE : 0,
+        heap: o.heaps?.score,
+      })
       return performance.now() - start
     })
     scoring = scored.catch(() => {})
@@ -228,10 +235,16 @@ export interface ShardJob {
 /**
  * Runs a step of a shard in a process of its own (its memory is given back when it exits), with
  * this process's pid and `args`, and `input` on its standard input, `nice` below this process's
- * priority; `what` names it in an error.
+ * priority, its heap limited to `heap`; `what` names it in an error.
  */
-function runProcess(script: string, args: string[], what: string, input = '', nice = 0): Promise<void> {
-  const child = spawn(process.execPath, [script, String(process.pid), ...args], {
+function runProcess(
+  script: string,
+  args: string[],
+  what: string,
+  { input = '', nice = 0, heap }: { input?: string; nice?: number; heap?: HeapLimit | undefined } = {},
+): Promise<void> {
+  const flags = heap ? heapFlags(heap) : []
+  const child = spawn(process.execPath, [...flags, script, String(process.pid), ...args], {
     stdio: ['pipe', 'inherit', 'pipe'],
   })
   if (nice > 0 && child.pid !== undefined) {
@@ -246,8 +259,8 @@ function runProcess(script: string, args: string[], what: string, input = '', ni
   child.stdin!.end(input)
   return new Promise((resolve, reject) => {
     child.once('error', reject)
-    child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`)),
+    child.once('close', (code, signal) =>
+      code === 0 ? resolve() : reject(childFailure(what, signal ?? `exit ${code}`, stderr)),
     )
   })
 }

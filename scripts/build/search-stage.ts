@@ -55,6 +55,7 @@ export function searchStage(
         groups,
         parallel: memory.shardParallel,
         scoresBeside: memory.scoresBeside,
+        heaps: memory.heaps,
         cache: { root: join(distDir, 'cache', 'articles'), rendererVersion },
         log: o.log,
       })

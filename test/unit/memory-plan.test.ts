@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { BuildError } from '../../scripts/build/errors.ts'
-import { MEMORY_MODEL, planLine, planMemory, sitePeakMb } from '../../scripts/build/memory-plan.ts'
+import { totalmem } from 'node:os'
+import { BuildError, explainLimit } from '../../scripts/build/errors.ts'
+import { childFailure, heapFlags, type HeapLimit, workerLimits } from '../../scripts/build/heap-limits.ts'
+import {
+  defaultBuildMemoryMb,
+  MEMORY_MODEL,
+  planLine,
+  planMemory,
+  sitePeakMb,
+} from '../../scripts/build/memory-plan.ts'
 import { largestShard } from '../../scripts/build/search-shards.ts'
 
 describe('the memory plan', () => {
@@ -90,6 +98,76 @@ describe('the memory plan', () => {
           '\\(about \\d+ MB\\); \\d+ search shards, 2 at a time(, scores beside them)? \\(about \\d+ MB\\)$',
       ),
     )
+  })
+})
+
+describe('the heap limits derived from the plan', () => {
+  /** A heap's whole size: its old generation and its young one (two semi-spaces and as much again). */
+  const heapMb = (h: HeapLimit) => h.oldMb + 3 * h.semiMb
+
+  it("holds every process and thread to its part's figure in the plan, whatever the cap", () => {
+    for (const articles of [40, 10_000, 50_000]) {
+      const plan = planMemory(2048, articles, { cores: 2 })
+      const largest = largestShard(articles, plan.shardBits)
+      const m = MEMORY_MODEL
+      const figures = {
+        main: Math.max(m.buildMb(articles), m.assembleMb(articles), m.searchParentMb(articles)),
+        render: m.renderThreadMb,
+        astro: m.astroMb(articles),
+        shard: m.shardMb(largest),
+        score: m.scoreMb(largest),
+      }
+      for (const [part, figure] of Object.entries(figures)) {
+        const heap = plan.heaps[part as keyof typeof figures]
+        // Below the figure by what the part holds outside its heap, unless at the floor a Node start needs.
+        if (heap.oldMb > 128) expect(heapMb(heap), `${part} at ${articles}`).toBeLessThan(figure)
+        expect(heap.oldMb === 128 || heapMb(heap) >= figure - 64, `${part} at ${articles}`).toBe(true)
+      }
+      // A larger cap (the default on a large machine) changes the plan's choices, never a part's limit.
+      const roomy = planMemory(16_384, articles, { cores: 2 })
+      expect(roomy.heaps.main).toEqual(plan.heaps.main)
+      expect(roomy.heaps.render).toEqual(plan.heaps.render)
+      expect(roomy.heaps.astro).toEqual(plan.heaps.astro)
+    }
+    // 50,000 in 2 GB: the reviewer's build process held 2,759 MB beside Astro; its limit is 600 MB.
+    const plan = planMemory(2048, 50_000, { cores: 2 })
+    expect(plan.heaps.main).toEqual({ oldMb: 600, semiMb: 16 })
+    expect(plan.heaps.astro).toEqual({ oldMb: 1170, semiMb: 16 })
+    expect(plan.heaps.render).toEqual({ oldMb: 310, semiMb: 8 })
+    // The parts that run at once fit the cap with their heaps full: this process, Astro alone.
+    expect(heapMb(plan.heaps.main) + heapMb(plan.heaps.astro)).toBeLessThanOrEqual(2048)
+  })
+
+  it('lets a test replace a limit', () => {
+    const tiny = { oldMb: 4, semiMb: 1 }
+    expect(planMemory(2048, 100, { cores: 2, heaps: { render: tiny } }).heaps).toMatchObject({
+      render: tiny,
+      main: planMemory(2048, 100, { cores: 2 }).heaps.main,
+    })
+  })
+
+  it("says each limit as Node's flags and as a Worker's resource limits", () => {
+    const limit = { oldMb: 310, semiMb: 8 }
+    expect(heapFlags(limit)).toEqual(['--max-old-space-size=310', '--max-semi-space-size=8'])
+    expect(workerLimits(limit)).toEqual({ maxOldGenerationSizeMb: 310, maxYoungGenerationSizeMb: 24 })
+  })
+
+  it('explains a child process that reached its heap limit, naming BUILD_MEMORY_MB', () => {
+    const stderr = 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory'
+    const explained = explainLimit(childFailure('astro build', 'SIGABRT', `<--- Last few GCs --->\n${stderr}`))
+    expect(explained).toBeInstanceOf(BuildError)
+    expect(String((explained as BuildError).message)).toMatch(
+      /the build: a process of the build reached its heap limit.*\(ERR_BUILD_HEAP_LIMIT\) \(raise BUILD_MEMORY_MB\)/,
+    )
+    // Any other failure is passed on as it is, with its own words.
+    const other = explainLimit(childFailure('search shard x', 'exit 1', 'Error: no pages'))
+    expect(other).not.toBeInstanceOf(BuildError)
+    expect(String(other)).toMatch(/search shard x failed \(exit 1\): Error: no pages/)
+  })
+
+  it("plans by default for three quarters of the machine's memory at most", () => {
+    expect(defaultBuildMemoryMb()).toBeLessThanOrEqual((totalmem() / 2 ** 20) * 0.75)
+    expect(defaultBuildMemoryMb()).toBeGreaterThan(0)
   })
 })
 

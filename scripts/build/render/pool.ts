@@ -10,9 +10,12 @@
  * An article that makes the renderer throw rejects its own promise. One that kills its worker
  * (out of memory, a native crash) costs the worker, which is replaced: the articles that were in
  * flight with it are retried one at a time, each alone on a worker, so only the culprit fails.
+ * A worker's heap is limited to its share of the memory plan; one that reaches it fails its
+ * articles with ERR_WORKER_OUT_OF_MEMORY, which the build explains (errors.ts).
  */
 import { availableParallelism } from 'node:os'
-import { Worker } from 'node:worker_threads'
+import { Worker, type ResourceLimits } from 'node:worker_threads'
+import { type HeapLimit, workerLimits } from '../heap-limits.ts'
 import type { RenderedArticle } from './types.ts'
 import type { BatchRequest, RenderFailure, WorkerMessage } from './worker.ts'
 import type { ReferenceInputs } from '../references/index.ts'
@@ -44,12 +47,13 @@ const BATCH = 8
 const BATCHES_PER_WORKER = 2
 const WORKER_URL = new URL('./worker.ts', import.meta.url)
 
-export function createRenderPool(options: { threads?: number } = {}): RenderPool {
-  return createWorkerPool(WORKER_URL, options.threads ?? availableParallelism())
+export function createRenderPool(options: { threads?: number; heap?: HeapLimit } = {}): RenderPool {
+  const limits = options.heap && workerLimits(options.heap)
+  return createWorkerPool(WORKER_URL, options.threads ?? availableParallelism(), limits)
 }
 
 /** The pool over any worker script that speaks worker.ts's messages (tests use a faulty one). */
-export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPool {
+export function createWorkerPool(workerUrl: URL, threadCount: number, resourceLimits?: ResourceLimits): RenderPool {
   const threads = Math.max(1, Math.floor(threadCount))
   const queue: Job[] = []
   const slots: Slot[] = []
@@ -79,14 +83,14 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
     slot.inFlight.clear()
     if (!slot.ready) {
       // It died loading the renderer: every worker would. Fail everything rather than loop.
-      closed = new Error(`the render worker could not start: ${error.message}`, { cause: error })
+      closed = failure(`the render worker could not start: ${error.message}`, error)
       for (const job of [...jobs, ...queue.splice(0)]) job.reject(closed)
       void Promise.all(slots.splice(0).map((s) => s.worker.terminate()))
       return
     }
     const alone = jobs.length === 1 && jobs[0]!.suspect
     for (const job of jobs.reverse()) {
-      if (alone) job.reject(new Error(`rendering this article stopped its worker: ${error.message}`, { cause: error }))
+      if (alone) job.reject(failure(`rendering this article stopped its worker: ${error.message}`, error))
       else {
         job.suspect = true
         queue.unshift(job)
@@ -97,7 +101,8 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
   }
 
   function spawn(): Slot {
-    const slot: Slot = { worker: new Worker(workerUrl), inFlight: new Map(), ready: false, isolating: false }
+    const worker = new Worker(workerUrl, resourceLimits ? { resourceLimits } : {})
+    const slot: Slot = { worker, inFlight: new Map(), ready: false, isolating: false }
     // An idle pool never keeps the process alive; a busy one does (see send).
     slot.worker.unref()
     slot.worker.on('message', (message: WorkerMessage) => {
@@ -171,4 +176,10 @@ export function createWorkerPool(workerUrl: URL, threadCount: number): RenderPoo
       await Promise.all(ending.map((slot) => slot.worker.terminate()))
     },
   }
+}
+
+/** An error for the articles a worker's death failed, with its code (a heap limit's: errors.ts). */
+function failure(message: string, cause: Error): Error {
+  const { code } = cause as NodeJS.ErrnoException
+  return Object.assign(new Error(message, { cause }), code ? { code } : {})
 }
