@@ -13,7 +13,7 @@ import remarkMath from 'remark-math'
 import rehypeKatex from 'rehype-katex'
 import rehypeSanitize from 'rehype-sanitize'
 import { articleSanitizeSchema } from '../site/lib/sanitize-schema.ts'
-import { createRenderPool, renderMarkdown } from '../scripts/build/render/index.ts'
+import { createRenderPool, renderMarkdown } from '../scripts/builder/render/index.ts'
 
 export interface RenderRow {
   figure: string

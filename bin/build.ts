@@ -4,17 +4,17 @@
  * rebuild after an edit does not spend its first 0.3 s compiling the build's own modules again.
  * The cache must be on before they load, hence this entry and its dynamic imports.
  *
- * The build's heap limit is its share of the memory plan (scripts/build/heap-limits.ts), which
+ * The build's heap limit is its share of the memory plan (scripts/builder/heap-limits.ts), which
  * only a process's start sets: without one, this process becomes the build with it
  * (process.execve, same pid and terminal; https://nodejs.org/api/process.html#processexecvefile-args-env),
  * or, where execve is not offered, waits for the build in a child. Near that limit it says which
- * setting raises it (scripts/build/heap-watch.ts).
+ * setting raises it (scripts/builder/heap-watch.ts).
  */
 import { spawnSync } from 'node:child_process'
 import { enableCompileCache, flushCompileCache } from 'node:module'
 
 enableCompileCache()
-const { mainHeapFlags } = await import('../scripts/build/main-heap.ts')
+const { mainHeapFlags } = await import('../scripts/builder/main-heap.ts')
 const flags = mainHeapFlags(process.env, process.execArgv)
 if (flags.length > 0) {
   const args = [...flags, ...process.execArgv, ...process.argv.slice(1)]
@@ -25,7 +25,7 @@ if (flags.length > 0) {
   const child = spawnSync(process.execPath, args, { stdio: 'inherit' })
   process.exit(child.status ?? 1)
 }
-const { watchHeap } = await import('../scripts/build/heap-watch.ts')
+const { watchHeap } = await import('../scripts/builder/heap-watch.ts')
 watchHeap((line) => console.error(line))
 const { buildCli } = await import('../scripts/build-cli.ts')
 await buildCli()

@@ -18,7 +18,7 @@ import { displayPath, formatProblems, type Problem } from './dev/problems.ts'
 import { createRebuildLoop } from './dev/rebuild-loop.ts'
 import { isArticleFile, isReferenceFile, isSourceFile, watchSources } from './dev/watch.ts'
 import { articlePath } from '../model/article-address.ts'
-import { ABOUT_FILE } from '../scripts/build/source-stats.ts'
+import { ABOUT_FILE } from '../scripts/builder/source-stats.ts'
 import { ABOUT_PATH } from '../site/lib/about.ts'
 
 let config: Config
@@ -34,7 +34,7 @@ const distDir = join(config.distDir, 'preview')
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   DIST_DIR: distDir,
-  // The preview shows scheduled articles, each marked as such (scripts/build/schedule.ts).
+  // The preview shows scheduled articles, each marked as such (scripts/builder/schedule.ts).
   SHOW_SCHEDULED: 'true',
   // The terminal is the writer's: request logs would bury the build reports.
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { loadConfig } from '../auth-service/config.ts'
 import { exitOnListenError } from '../auth-service/http/listen-error.ts'
 import { ROOT, buildEnv, computeInputs, isStale, readBuildInfo } from '../scripts/build-state.ts'
-import { buildClock } from '../scripts/build/schedule.ts'
+import { buildClock } from '../scripts/builder/schedule.ts'
 import { nextPublication, publishOnSchedule } from '../scripts/publish-schedule.ts'
 
 // The server's modules, loaded below, come from Node's compile cache after the first start

@@ -11,7 +11,7 @@ export const POSTS_PATH = '/posts'
 
 /**
  * The forms an article is served in: its page, its markdown twin, its citation files, its JATS
- * XML and Crossref deposit (scripts/build/jats/, scripts/build/crossref/), and its FAIR
+ * XML and Crossref deposit (scripts/builder/jats/, scripts/builder/crossref/), and its FAIR
  * Signposting linkset in RFC 9264's two formats (JSON and text).
  */
 export type ArticleForm =

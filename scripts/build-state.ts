@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadSiteConfig } from '../model/site-config.ts'
 import { configKey } from '../model/build-dir.ts'
-import { ABOUT_FILE, listArticleFiles, listReferenceFiles } from './build/source-stats.ts'
+import { ABOUT_FILE, listArticleFiles, listReferenceFiles } from './builder/source-stats.ts'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 
@@ -20,7 +20,7 @@ export interface BuildInfo extends BuildInputs {
   id: string
   builtAt: string
   articles: number
-  /** When the first scheduled article is due (scripts/build/schedule.ts): the build runs again then. */
+  /** When the first scheduled article is due (scripts/builder/schedule.ts): the build runs again then. */
   nextPublication?: string
 }
 
@@ -52,7 +52,7 @@ export function computeInputs(
   }
   for (const name of names) files.add(join(contentDir, name), scanned?.stats.get(name))
   files.add(join(contentDir, ABOUT_FILE))
-  // The bibliographies and styles articles read (scripts/build/article-inputs.ts).
+  // The bibliographies and styles articles read (scripts/builder/article-inputs.ts).
   for (const name of listReferenceFiles(contentDir)) files.add(join(contentDir, name))
   addSiteSources(files)
   addBuildSources(files)

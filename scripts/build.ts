@@ -7,7 +7,7 @@
  *
  * In the live preview (`landEarly`), edited article pages land first, with the list pages of the
  * live build; Astro then rebuilds the list pages (only if what they show changed).
- * CONTENT_DIR, BASE_URL and DIST_DIR choose what is built and where (scripts/build/dist.ts).
+ * CONTENT_DIR, BASE_URL and DIST_DIR choose what is built and where (scripts/builder/dist.ts).
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
@@ -22,15 +22,15 @@ import {
   siteSourcesFingerprint,
   type BuildInfo,
 } from './build-state.ts'
-import { writeArticles } from './build/article-files.ts'
-import { depositor } from './build/crossref/depositor.ts'
-import { articleLinks, type ArticleLinks } from './build/article-links.ts'
-import { runAstro } from './build/astro.ts'
-import { readAbout, writeAbout } from './build/about-page.ts'
-import { openCache } from './build/cache.ts'
-import { serviceOpenApi } from './build/openapi.ts'
-import { articleMetas } from './build/article-metas.ts'
-import { listArticleFiles, type ArticleMeta } from './build/content.ts'
+import { writeArticles } from './builder/article-files.ts'
+import { depositor } from './builder/crossref/depositor.ts'
+import { articleLinks, type ArticleLinks } from './builder/article-links.ts'
+import { runAstro } from './builder/astro.ts'
+import { readAbout, writeAbout } from './builder/about-page.ts'
+import { openCache } from './builder/cache.ts'
+import { serviceOpenApi } from './builder/openapi.ts'
+import { articleMetas } from './builder/article-metas.ts'
+import { listArticleFiles, type ArticleMeta } from './builder/content.ts'
 import {
   acquireLock,
   configKey,
@@ -40,28 +40,28 @@ import {
   pruneShared,
   sharedStore,
   swapLive,
-} from './build/dist.ts'
-import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './build/entries.ts'
-import { collectGarbage } from './build/collect-garbage.ts'
-import { BuildError, explainLimit, type BuildProblem } from './build/errors.ts'
-import { citingEntries, indexEntries, indexEntry, newestFirst } from './build/index-entries.ts'
-import { manifestKey, manifestText } from './build/manifest-key.ts'
-import { type HeapLimits, memoryCap, planLine, planMemory } from './build/memory-plan.ts'
-import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './build/previous.ts'
-import { writeState } from './build/state-file.ts'
-import type { SearchState } from './build/search-shards.ts'
-import { searchStage } from './build/search-stage.ts'
-import { buildClock, markScheduled, publishedArticles } from './build/schedule.ts'
+} from './builder/dist.ts'
+import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './builder/entries.ts'
+import { collectGarbage } from './builder/collect-garbage.ts'
+import { BuildError, explainLimit, type BuildProblem } from './builder/errors.ts'
+import { citingEntries, indexEntries, indexEntry, newestFirst } from './builder/index-entries.ts'
+import { manifestKey, manifestText } from './builder/manifest-key.ts'
+import { type HeapLimits, memoryCap, planLine, planMemory } from './builder/memory-plan.ts'
+import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './builder/previous.ts'
+import { writeState } from './builder/state-file.ts'
+import type { SearchState } from './builder/search-shards.ts'
+import { searchStage } from './builder/search-stage.ts'
+import { buildClock, markScheduled, publishedArticles } from './builder/schedule.ts'
 
-export { BuildError } from './build/errors.ts'
-export type { Renderer } from './build/entries.ts'
+export { BuildError } from './builder/errors.ts'
+export type { Renderer } from './builder/entries.ts'
 
 export interface BuildOptions {
   /** false: skip the site search index (the live preview); the previous one, if any, stays. */
   search?: boolean
   /** Progress lines, e.g. console.log. */
   log?: (line: string) => void
-  /** The markdown renderer; scripts/build/renderer.ts unless a test swaps in another configuration. */
+  /** The markdown renderer; scripts/builder/renderer.ts unless a test swaps in another configuration. */
   renderer?: Renderer
   /**
    * The live preview: when articles changed what the list pages show, their pages land before

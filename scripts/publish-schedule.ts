@@ -1,5 +1,5 @@
 /**
- * Publishes scheduled articles when their date arrives (scripts/build/schedule.ts), without the
+ * Publishes scheduled articles when their date arrives (scripts/builder/schedule.ts), without the
  * writer running a build: at the instant the live build names (`nextPublication` in build.json)
  * the whole build runs again, in a process of its own, and lands as any build does, only once
  * every stage has succeeded. `npm start` runs this beside the server; the Compose deployment runs
@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { ROOT, readBuildInfo } from './build-state.ts'
-import { buildClock } from './build/schedule.ts'
+import { buildClock } from './builder/schedule.ts'
 
 /** How often the live build is read again: a build the writer runs may schedule an article. */
 export const RECHECK_MS = 10_000

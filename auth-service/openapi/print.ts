@@ -1,6 +1,6 @@
 /**
  * Prints the OpenAPI document for the origin given as the argument. The build runs this in a
- * process of its own (scripts/build/openapi.ts), as it runs Astro: it imports nothing of the
+ * process of its own (scripts/builder/openapi.ts), as it runs Astro: it imports nothing of the
  * service, and the document stays the service's own.
  */
 import { buildOpenApiDocument } from './document.ts'

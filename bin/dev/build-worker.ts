@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { build } from '../../scripts/build.ts'
-import { renderMarkdown } from '../../scripts/build/render/index.ts'
+import { renderMarkdown } from '../../scripts/builder/render/index.ts'
 import { toProblems } from './problems.ts'
 
 export interface BuildRequest {

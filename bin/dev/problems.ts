@@ -1,6 +1,6 @@
 import { relative, isAbsolute } from 'node:path'
 
-/** One thing wrong with the content, as the build reports it (scripts/build/errors.ts). */
+/** One thing wrong with the content, as the build reports it (scripts/builder/errors.ts). */
 export interface Problem {
   file: string
   field?: string

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 
-/** The About page as the build hands it to the site (scripts/build/about-page.ts). */
+/** The About page as the build hands it to the site (scripts/builder/about-page.ts). */
 export interface AboutPage {
   title: string
   description?: string

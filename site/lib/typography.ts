@@ -7,7 +7,7 @@
  */
 const NBSP = '\u00a0'
 
-/** As data, so that the renderer's version changes when a rule does (scripts/build/render/options.ts). */
+/** As data, so that the renderer's version changes when a rule does (scripts/builder/render/options.ts). */
 export const KEEP_TOGETHER = [
   // A number, a space, a percent (or per mille) sign: the space goes.
   { pattern: String.raw`(\d)[ \u00a0\u202f](?=[%‰‱](?![\p{L}\d]))`, replacement: '$1' },

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { loadSealingSecret } from '../../auth-service/auth/sealing-secret.ts'
 import { openSqliteStore } from '../../auth-service/store/sqlite-store.ts'
 import { build } from '../../scripts/build.ts'
-import type { BuildError, BuildProblem } from '../../scripts/build/errors.ts'
+import type { BuildError, BuildProblem } from '../../scripts/builder/errors.ts'
 import { tempDir } from '../support/temp.ts'
 
 const mode = (path: string) => statSync(path).mode & 0o777

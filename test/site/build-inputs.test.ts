@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { computeInputs } from '../../scripts/build-state.ts'
-import { listArticleFiles } from '../../scripts/build/source-stats.ts'
+import { listArticleFiles } from '../../scripts/builder/source-stats.ts'
 
 const BASE = 'http://localhost:4321'
 

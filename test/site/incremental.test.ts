@@ -22,7 +22,7 @@ import { EDGE_DIR, articleBucket, articleFile, type ArticleFileForm } from '../.
 import { detailFile } from '../../post-index/edge-files.ts'
 import { loadIndexFileSync, readIndexEntries } from '../../post-index/index-file-loader.ts'
 import { build, BuildError, type Renderer } from '../../scripts/build.ts'
-import { configKey } from '../../scripts/build/dist.ts'
+import { configKey } from '../../scripts/builder/dist.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { siteFile } from '../support/site-file.ts'
 
@@ -42,8 +42,8 @@ const otherRenderer: Renderer = {
 }
 
 it("keys the cache by the renderer's own version", async () => {
-  const { RENDERER_VERSION } = await import('../../scripts/build/renderer.ts')
-  expect(RENDERER_VERSION).toBe((await import('../../scripts/build/render/index.ts')).RENDERER_VERSION)
+  const { RENDERER_VERSION } = await import('../../scripts/builder/renderer.ts')
+  expect(RENDERER_VERSION).toBe((await import('../../scripts/builder/render/index.ts')).RENDERER_VERSION)
 })
 
 describe('an incremental build', () => {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { articleFile } from '../../model/article-bucket.ts'
 import { build, BuildError } from '../../scripts/build.ts'
-import { RACY_MS } from '../../scripts/build/source-stats.ts'
+import { RACY_MS } from '../../scripts/builder/source-stats.ts'
 import { tempDir } from '../support/temp.ts'
 
 const BASE = 'http://localhost:4321'

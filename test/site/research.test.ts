@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { authorPath } from '../../model/author-address.ts'
-import { jsonForScript } from '../../scripts/build/json-ld.ts'
+import { jsonForScript } from '../../scripts/builder/json-ld.ts'
 import { distOf, readIndexedPosts } from '../support/index.ts'
 import { siteFile } from '../support/site-file.ts'
 

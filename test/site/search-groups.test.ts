@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, writeFile
 import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { sharedStore } from '../../scripts/build/dist.ts'
+import { sharedStore } from '../../scripts/builder/dist.ts'
 import {
   type GroupEntry,
   groupBits,
@@ -10,17 +10,17 @@ import {
   mergeGroup,
   planGroups,
   writeSearchGroups,
-} from '../../scripts/build/search-groups.ts'
-import { BLOCK_FILES, groupEntry, SIGNATURE } from '../../scripts/build/search-group-file.ts'
-import { SCORES_DIR } from '../../scripts/build/search-scores.ts'
-import type { ShardStats } from '../../scripts/build/search-stats.ts'
+} from '../../scripts/builder/search-groups.ts'
+import { BLOCK_FILES, groupEntry, SIGNATURE } from '../../scripts/builder/search-group-file.ts'
+import { SCORES_DIR } from '../../scripts/builder/search-scores.ts'
+import type { ShardStats } from '../../scripts/builder/search-stats.ts'
 import { filesFor, readGroupWords, unpackList } from '../../site/public/scripts/search-group-file.js'
 import { chunksOf } from '../../site/public/scripts/search-rank.js'
 import { tempDir } from '../support/temp.ts'
 
 /**
  * Score groups: the score files of several shards merged into one index cut by word range
- * (scripts/build/search-groups.ts), which the browser reads in place of the shards' own.
+ * (scripts/builder/search-groups.ts), which the browser reads in place of the shards' own.
  */
 type Scores = Record<string, number[]>
 

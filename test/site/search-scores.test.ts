@@ -9,8 +9,8 @@ import {
   pageNumbers,
   SCORES_DIR,
   writeShardScores,
-} from '../../scripts/build/search-scores.ts'
-import { readShardIndex, shardStats } from '../../scripts/build/search-stats.ts'
+} from '../../scripts/builder/search-scores.ts'
+import { readShardIndex, shardStats } from '../../scripts/builder/search-stats.ts'
 import { readPlaces, wordsStarting } from '../../site/public/scripts/search-excerpt.js'
 import { tempDir } from '../support/temp.ts'
 

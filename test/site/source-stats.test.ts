@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadIndexFileSync, readIndexEntries } from '../../post-index/index-file-loader.ts'
 import { build } from '../../scripts/build.ts'
-import { RACY_MS } from '../../scripts/build/source-stats.ts'
+import { RACY_MS } from '../../scripts/builder/source-stats.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { articleFile } from '../../model/article-bucket.ts'
 
@@ -13,7 +13,7 @@ const BASE = 'http://localhost:4321'
 /** The files' mtime, in whole seconds: an edit can put it back exactly. */
 const MTIME = Date.parse('2025-06-01T00:00:00Z') / 1000
 
-/** The stat rule of scripts/build/source-stats.ts, through whole builds (no search index: it is not in question). */
+/** The stat rule of scripts/builder/source-stats.ts, through whole builds (no search index: it is not in question). */
 describe('change detection by stat', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'lattice-source-stats-'))
   const content = join(tmp, 'content')

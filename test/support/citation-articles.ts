@@ -2,7 +2,7 @@
  * Articles to cite in the citation tests: one with sensible defaults, and a set whose titles,
  * names and DOIs break naive escaping.
  */
-import type { ArticleMeta } from '../../scripts/build/content.ts'
+import type { ArticleMeta } from '../../scripts/builder/content.ts'
 
 /** An article's metadata, these fields overriding the defaults. */
 export const article = (over: Partial<ArticleMeta>): ArticleMeta => ({

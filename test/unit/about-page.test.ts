@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { renderAbout } from '../../scripts/build/about-page.ts'
-import type { BuildProblem } from '../../scripts/build/errors.ts'
+import { renderAbout } from '../../scripts/builder/about-page.ts'
+import type { BuildProblem } from '../../scripts/builder/errors.ts'
 
 describe('the About page from content/about.md', () => {
   it('renders its markdown sanitised, as an article’s, with "About" as the default title', async () => {

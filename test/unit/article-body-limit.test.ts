@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { IndexEntry } from '../../model/article.ts'
 import { BODY_MAX } from '../../model/wire-limits.ts'
-import { parseArticle } from '../../scripts/build/content.ts'
-import type { BuildProblem } from '../../scripts/build/errors.ts'
+import { parseArticle } from '../../scripts/builder/content.ts'
+import type { BuildProblem } from '../../scripts/builder/errors.ts'
 
 const FRONTMATTER = '---\ntitle: "Long"\ndescription: "Long."\ndate: 2025-01-02\nauthor: "A Writer"\n---\n\n'
 const parse = (body: string) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { articleLinks } from '../../scripts/build/article-links.ts'
-import type { ArticleMeta } from '../../scripts/build/content.ts'
+import { articleLinks } from '../../scripts/builder/article-links.ts'
+import type { ArticleMeta } from '../../scripts/builder/content.ts'
 
 const article = (n: number, tags = ['shared'], title = `Article ${n}`): ArticleMeta =>
   ({ slug: `a-${n}`, hash: `h${n}`, title, tags, date: `2025-01-${String(30 - n).padStart(2, '0')}` }) as ArticleMeta

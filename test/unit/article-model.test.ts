@@ -6,7 +6,7 @@ import { ARTICLE_PAGE_PATTERN, articlePath } from '../../model/article-address.t
 import { SCHEMAS } from '../../auth-service/openapi/schemas.ts'
 import { SAMPLE_POST } from '../../auth-service/routes/openapi-parts.ts'
 import { ARTICLES_CONF, BUCKETS_CONF, articlesConf, bucketsConf } from '../../scripts/deploy/nginx-articles.ts'
-import { readFrontMatter } from '../../scripts/build/front-matter.ts'
+import { readFrontMatter } from '../../scripts/builder/front-matter.ts'
 
 const entry: Omit<IndexEntry, 'markdown'> = {
   slug: 'a-post',

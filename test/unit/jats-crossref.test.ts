@@ -3,10 +3,10 @@
  * official schema (xmllint), the deposit reproducible, the depositor's settings checked.
  */
 import { describe, expect, it } from 'vitest'
-import { crossrefDeposit, depositTimestamp } from '../../scripts/build/crossref/index.ts'
-import { DEPOSITOR_DEFAULTS, depositor } from '../../scripts/build/crossref/depositor.ts'
-import { jatsArticle, jatsBody } from '../../scripts/build/jats/index.ts'
-import { renderMarkdown } from '../../scripts/build/render/index.ts'
+import { crossrefDeposit, depositTimestamp } from '../../scripts/builder/crossref/index.ts'
+import { DEPOSITOR_DEFAULTS, depositor } from '../../scripts/builder/crossref/depositor.ts'
+import { jatsArticle, jatsBody } from '../../scripts/builder/jats/index.ts'
+import { renderMarkdown } from '../../scripts/builder/render/index.ts'
 import { HOSTILE, article } from '../support/citation-articles.ts'
 import { validateCrossref, validateJats } from '../support/xml-schemas.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mapAhead } from '../../scripts/build/limited.ts'
+import { mapAhead } from '../../scripts/builder/limited.ts'
 
 describe('mapAhead', () => {
   it('yields in the order of the items, with no more than `ahead` calls under way', async () => {

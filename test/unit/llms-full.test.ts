@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { writeLlmsFull } from '../../scripts/build/llms-full.ts'
+import { writeLlmsFull } from '../../scripts/builder/llms-full.ts'
 import { tempDir } from '../support/temp.ts'
 
 async function* twins(texts: string[]) {

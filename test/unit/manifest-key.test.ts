@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ArticleMeta } from '../../scripts/build/content.ts'
-import { manifestKey } from '../../scripts/build/manifest-key.ts'
+import type { ArticleMeta } from '../../scripts/builder/content.ts'
+import { manifestKey } from '../../scripts/builder/manifest-key.ts'
 
 const article = (n: number, fields: Partial<ArticleMeta> = {}): ArticleMeta =>
   ({ slug: `a-${n}`, hash: `h${n}`, title: `Article ${n}`, tags: ['x'], draft: false, ...fields }) as ArticleMeta

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { totalmem } from 'node:os'
-import { BuildError, explainLimit } from '../../scripts/build/errors.ts'
-import { childFailure, heapFlags, type HeapLimit, workerLimits } from '../../scripts/build/heap-limits.ts'
+import { BuildError, explainLimit } from '../../scripts/builder/errors.ts'
+import { childFailure, heapFlags, type HeapLimit, workerLimits } from '../../scripts/builder/heap-limits.ts'
 import {
   defaultBuildMemoryMb,
   MEMORY_MODEL,
   planLine,
   planMemory,
   sitePeakMb,
-} from '../../scripts/build/memory-plan.ts'
-import { largestShard } from '../../scripts/build/search-shards.ts'
+} from '../../scripts/builder/memory-plan.ts'
+import { largestShard } from '../../scripts/builder/search-shards.ts'
 
 describe('the memory plan', () => {
   it('refuses a cap no build fits, naming the least that does', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { plainMath } from '../../scripts/build/render/plain-math.ts'
+import { plainMath } from '../../scripts/builder/render/plain-math.ts'
 
 describe('a formula as plain text', () => {
   it.each([

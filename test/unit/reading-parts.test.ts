@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Frontmatter } from '../../model/article.ts'
-import { coverHtml, navHtml, tocHtml } from '../../scripts/build/reading-parts.ts'
-import { RELATED_WINDOW, relatedArticles } from '../../scripts/build/related.ts'
+import { coverHtml, navHtml, tocHtml } from '../../scripts/builder/reading-parts.ts'
+import { RELATED_WINDOW, relatedArticles } from '../../scripts/builder/related.ts'
 import { pageHref, pageNumbers } from '../../site/lib/pagination.ts'
 
 describe('related articles', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { renderMarkdown } from '../../scripts/build/render/index.ts'
-import type { ReferenceInputs } from '../../scripts/build/references/index.ts'
+import { renderMarkdown } from '../../scripts/builder/render/index.ts'
+import type { ReferenceInputs } from '../../scripts/builder/references/index.ts'
 
 const BIB = `@article{knuth1984,
   author = {Knuth, Donald E.},

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { scan } from '../../scripts/build/references/syntax.ts'
+import { scan } from '../../scripts/builder/references/syntax.ts'
 
 const keysOf = (md: string) => scan(md).clusters.map((c) => c.items.map((i) => i.key))
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import { fromHtml } from 'hast-util-from-html'
 import type { Element, Root, RootContent } from 'hast'
-import { renderMarkdown } from '../../scripts/build/render/index.ts'
+import { renderMarkdown } from '../../scripts/builder/render/index.ts'
 
 /* What the renderer lets through of raw HTML, for chosen cases and for any markdown. */
 

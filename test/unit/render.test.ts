@@ -4,10 +4,10 @@ import {
   renderMarkdown,
   RENDERER_VERSION,
   type RenderedArticle,
-} from '../../scripts/build/render/index.ts'
-import { rendererSources, rendererVersion } from '../../scripts/build/render/version.ts'
-import { createWorkerPool } from '../../scripts/build/render/pool.ts'
-import { RENDER_OPTIONS, RENDER_PACKAGES } from '../../scripts/build/render/options.ts'
+} from '../../scripts/builder/render/index.ts'
+import { rendererSources, rendererVersion } from '../../scripts/builder/render/version.ts'
+import { createWorkerPool } from '../../scripts/builder/render/pool.ts'
+import { RENDER_OPTIONS, RENDER_PACKAGES } from '../../scripts/builder/render/options.ts'
 import { ARTICLE } from '../support/markdown-article.ts'
 
 afterEach(() => {

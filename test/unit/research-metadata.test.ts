@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { Frontmatter, indexFields, toPost } from '../../model/article.ts'
 import { License, joinNames, licenseUrl, orcidChecksumHolds } from '../../model/research.ts'
-import { parseArticle } from '../../scripts/build/content.ts'
-import type { BuildProblem } from '../../scripts/build/errors.ts'
+import { parseArticle } from '../../scripts/builder/content.ts'
+import type { BuildProblem } from '../../scripts/builder/errors.ts'
 import { SITE } from '../../site/lib/site.ts'
 
 const parse = (frontmatter: string) => {

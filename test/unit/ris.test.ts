@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { articleCitation, citedWork, risRecord } from '../../scripts/build/citation/index.ts'
-import { parseArticle, type ArticleMeta } from '../../scripts/build/content.ts'
-import type { BuildProblem } from '../../scripts/build/errors.ts'
+import { articleCitation, citedWork, risRecord } from '../../scripts/builder/citation/index.ts'
+import { parseArticle, type ArticleMeta } from '../../scripts/builder/content.ts'
+import type { BuildProblem } from '../../scripts/builder/errors.ts'
 
 const BASE = 'https://research.example.org'
 

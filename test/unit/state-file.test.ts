@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { ArticleMeta } from '../../scripts/build/content.ts'
-import type { BuildState } from '../../scripts/build/previous.ts'
-import { STATE_FILE, readState, writeState } from '../../scripts/build/state-file.ts'
+import type { ArticleMeta } from '../../scripts/builder/content.ts'
+import type { BuildState } from '../../scripts/builder/previous.ts'
+import { STATE_FILE, readState, writeState } from '../../scripts/builder/state-file.ts'
 import { tempDir } from '../support/temp.ts'
 
 const meta = (slug: string, title = `About ${slug}`): ArticleMeta =>

@@ -1,4 +1,4 @@
-// The site search index, in shards (scripts/build/search-shards.ts), searched as one index. The
+// The site search index, in shards (scripts/builder/search-shards.ts), searched as one index. The
 // ranking reads the scores the build wrote of each shard's words (search-scores.ts), merged per
 // group of shards into files by word range (search-groups.ts): a query term costs one file per
 // group, or the few a prefix spans, whatever the shard count, and only the words a term starts

@@ -2,7 +2,7 @@
  * The site search index, in shards. Pagefind holds a whole index in memory while it writes it
  * (about a megabyte per article), and rewrites it whole when anything changes. So the articles
  * are split by a hash of their slug into 2^bits shards, each indexed by its own Pagefind process
- * (scripts/build/search-shard-worker.ts), and the browser ranks the articles of all of them as
+ * (scripts/builder/search-shard-worker.ts), and the browser ranks the articles of all of them as
  * one index would, from the scores each shard's process writes beside its index
  * (site/public/scripts/search-rank.js). A rebuild re-indexes only the shards whose articles
  * changed; the others are linked from the live build.

@@ -48,7 +48,7 @@ export class LazyPool {
   private readonly renderer: Renderer
   private pool: ReturnType<Renderer['createPool']> | undefined
   private inThread = 0
-  /** Render threads the memory plan allows, and each one's heap (scripts/build/memory-plan.ts). */
+  /** Render threads the memory plan allows, and each one's heap (scripts/builder/memory-plan.ts). */
   threads: number | undefined
   heap: HeapLimit | undefined
   constructor(renderer: Renderer) {

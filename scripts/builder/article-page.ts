@@ -50,7 +50,7 @@ const MARKERS = [
   'nav',
 ]
 
-/** The reading aids' HTML (scripts/build/reading-parts.ts), made by the caller. */
+/** The reading aids' HTML (scripts/builder/reading-parts.ts), made by the caller. */
 export interface ReadingParts {
   cover: string
   toc: string

@@ -1,5 +1,5 @@
 /**
- * The markdown renderer the build uses (scripts/build/render/), loaded only when an article
+ * The markdown renderer the build uses (scripts/builder/render/), loaded only when an article
  * needs rendering: a rebuild where everything is cached never pays for loading the parser,
  * the highlighter and KaTeX.
  */
@@ -11,7 +11,7 @@ import type { HeapLimit } from './heap-limits.ts'
 
 export type { RenderedArticle }
 
-/** scripts/build/render/index.ts's RENDERER_VERSION, computed without loading the renderer. */
+/** scripts/builder/render/index.ts's RENDERER_VERSION, computed without loading the renderer. */
 export const RENDERER_VERSION: string = rendererVersion(RENDER_PACKAGES, RENDER_OPTIONS)
 
 const load = () => import('./render/index.ts')

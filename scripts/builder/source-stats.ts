@@ -23,7 +23,7 @@ export function recordableSignature(s: Stats, scannedAt: number): string | undef
   return Math.max(s.mtimeMs, s.ctimeMs) < scannedAt - RACY_MS ? statSignature(s) : undefined
 }
 
-/** The About page's file in CONTENT_DIR (scripts/build/about-page.ts): not an article. */
+/** The About page's file in CONTENT_DIR (scripts/builder/about-page.ts): not an article. */
 export const ABOUT_FILE = 'about.md'
 
 /** The article files of CONTENT_DIR (`*.md`, flat, but ABOUT_FILE), sorted by name. */

@@ -14,7 +14,7 @@ export function runAstro(
     manifest: string
     openapi: string
     cacheDir: string
-    /** The About page's JSON (scripts/build/about-page.ts), when the content has one. */
+    /** The About page's JSON (scripts/builder/about-page.ts), when the content has one. */
     about?: string
     /** Astro's heap limit, its share of the memory plan (heap-limits.ts). */
     heap?: HeapLimit
