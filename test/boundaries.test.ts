@@ -49,15 +49,15 @@ describe('the layers', () => {
 
   it('sees a crossing, static or dynamic, and lets a permitted one pass', () => {
     const root = tempDir('layers')
-    mkdirSync(join(root, 'scripts', 'build'), { recursive: true })
+    mkdirSync(join(root, 'scripts', 'builder'), { recursive: true })
     writeFileSync(
-      join(root, 'scripts', 'build', 'x.ts'),
+      join(root, 'scripts', 'builder', 'x.ts'),
       "import { a } from '../../model/a.ts'\nexport { b } from '../../auth-service/b.ts'\n" +
         "const c = await import('../../auth-service/c.ts')\n",
     )
     expect(crossings('scripts', root)).toEqual([
-      `scripts${sep}build${sep}x.ts -> auth-service${sep}b.ts`,
-      `scripts${sep}build${sep}x.ts -> auth-service${sep}c.ts`,
+      `scripts${sep}builder${sep}x.ts -> auth-service${sep}b.ts`,
+      `scripts${sep}builder${sep}x.ts -> auth-service${sep}c.ts`,
     ])
   })
 })

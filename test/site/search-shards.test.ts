@@ -212,7 +212,7 @@ describe('a sharded search index', () => {
     // A shell stands in for the build: it starts the shard process on an input this test holds
     // open (so the process never sees its end), naming itself as the build, says its pid, and
     // is killed.
-    const worker = join(ROOT, 'scripts', 'build', 'search-shard-worker.ts')
+    const worker = join(ROOT, 'scripts', 'builder', 'search-shard-worker.ts')
     const build = spawn('sh', ['-c', `"${process.execPath}" "${worker}" $$ <&3 & echo $!; wait`], {
       stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
     })
