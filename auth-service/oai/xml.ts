@@ -3,21 +3,14 @@
  * every answer is one OAI-PMH element with the response date, the request echoed, then the verb's
  * element or the errors. Written as text: the shapes are few and fixed.
  */
-import { escapeXml as escapeText } from '../../model/xml-text.ts'
+import { escapeAttribute, xmlAttributes } from '../../model/xml-text.ts'
 
 /** Text for an element or a quoted attribute; line breaks as references, so an attribute keeps them. */
-export const escapeXml = (s: string) => escapeText(s).replace(/[\n\r\t]/g, (c) => `&#${c.charCodeAt(0)};`)
+export const escapeXml = escapeAttribute
 
 /** `<name attr="…">text</name>`, the text escaped; undefined attributes left out. */
 export function element(name: string, text: string, attributes: Record<string, string | undefined> = {}): string {
-  return `<${name}${attributesOf(attributes)}>${escapeXml(text)}</${name}>`
-}
-
-function attributesOf(attributes: Record<string, string | undefined>): string {
-  let out = ''
-  for (const [name, value] of Object.entries(attributes))
-    if (value !== undefined) out += ` ${name}="${escapeXml(value)}"`
-  return out
+  return `<${name}${xmlAttributes(attributes)}>${escapeXml(text)}</${name}>`
 }
 
 export const OAI_NAMESPACE = 'http://www.openarchives.org/OAI/2.0/'

@@ -1,20 +1,14 @@
 /** Writing XML elements as text: names are the writer's own, attribute values and text escaped. */
-import { escapeXml } from '../../../model/xml-text.ts'
+import { escapeXml, xmlAttributes } from '../../../model/xml-text.ts'
 
 export { escapeXml }
 
 /** Attributes of an element, those undefined left out. */
 export type Attributes = Record<string, string | number | undefined>
 
-const attributes = (attrs: Attributes) =>
-  Object.entries(attrs)
-    .filter((e): e is [string, string | number] => e[1] !== undefined)
-    .map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`)
-    .join('')
-
 /** An element whose content is already XML: the content of each child, joined. */
 export const el = (name: string, attrs: Attributes, ...content: string[]) =>
-  `<${name}${attributes(attrs)}>${content.join('')}</${name}>`
+  `<${name}${xmlAttributes(attrs)}>${content.join('')}</${name}>`
 
 /** An element of text, escaped. */
 export const textEl = (name: string, text: string | number, attrs: Attributes = {}) =>

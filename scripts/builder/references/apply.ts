@@ -7,19 +7,11 @@
  * numbered `<caption>`, labelled equations an id, and headings their numbers.
  * Everything added is built here, or is citeproc's HTML parsed and sanitised (csl-html.ts).
  */
-import type { Element, ElementContent, Root, RootContent, Text } from 'hast'
+import type { Element, Root } from 'hast'
+import { el, type Node, text } from './hast-nodes.ts'
 import type { CslItem } from './bibliography.ts'
 import type { Rendered } from './citeproc.ts'
 import { LABEL_KINDS, TOKEN, type Cluster, type Label, type LineProblem, type Scanned } from './syntax.ts'
-
-type Node = RootContent | ElementContent
-const el = (tagName: string, properties: Element['properties'], children: Node[]): Element => ({
-  type: 'element',
-  tagName,
-  properties,
-  children: children as ElementContent[],
-})
-const text = (value: string): Text => ({ type: 'text', value })
 
 export const referenceId = (key: string) => `ref-${key}`
 

@@ -4,7 +4,8 @@
  * cited work's DOI or URL made a link where the style wrote it as text. Loaded with citeproc,
  * only for an article that cites.
  */
-import type { Element, ElementContent, Root, RootContent, Text } from 'hast'
+import type { ElementContent, Root } from 'hast'
+import { el, text } from './hast-nodes.ts'
 import { fromHtml } from 'hast-util-from-html'
 import { sanitize } from 'hast-util-sanitize'
 import type { CslItem } from './bibliography.ts'
@@ -16,15 +17,6 @@ const CSL_HTML = {
   protocols: { href: ['http', 'https'] },
   strip: ['script', 'style'],
 }
-
-type Node = RootContent | ElementContent
-const el = (tagName: string, properties: Element['properties'], children: Node[]): Element => ({
-  type: 'element',
-  tagName,
-  properties,
-  children: children as ElementContent[],
-})
-const text = (value: string): Text => ({ type: 'text', value })
 
 /**
  * citeproc's HTML as sanitised phrasing nodes: a `div.csl-entry` unwrapped, and the `div`s of
