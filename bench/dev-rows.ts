@@ -9,6 +9,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { chromium } from 'playwright-core'
+import { siteEnv } from '../test/support/processes.ts'
 import { generateCorpus } from './corpus.ts'
 
 export interface PreviewRow {
@@ -30,15 +31,7 @@ export async function measurePreview(options: { work: string; size: number; port
   const content = join(dir, 'content')
   cpSync(corpus, content, { recursive: true })
   const origin = `http://127.0.0.1:${port}`
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BASE_URL: `http://localhost:${port}`,
-    CONTENT_DIR: content,
-    DIST_DIR: join(dir, 'dist'),
-    DATA_DIR: join(dir, 'data'),
-  }
+  const env = siteEnv(dir, content, port)
 
   const started = performance.now()
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'dev.ts')], {

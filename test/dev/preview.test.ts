@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRequire } from 'node:module'
 import { launchChromium } from '../support/browser.ts'
 import { SHIPPED_CORPUS } from '../support/global-setup.ts'
-import { freePort, startProcess, type Running } from '../support/processes.ts'
+import { freePort, siteEnv, startProcess, type Running } from '../support/processes.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const SLUG = 'tail-latency-in-fan-out-services'
@@ -38,15 +38,7 @@ describe('npm run dev in Chromium', () => {
     )
     const port = await freePort()
     origin = `http://127.0.0.1:${port}`
-    const env = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: `http://localhost:${port}`,
-      CONTENT_DIR: content,
-      DIST_DIR: join(tmp, 'dist'),
-      DATA_DIR: join(tmp, 'data'),
-    }
+    const env = siteEnv(tmp, content, port)
     preview = await startProcess('npm', ['run', 'dev', '--silent'], {
       cwd: ROOT,
       env,
@@ -166,15 +158,7 @@ describe('npm run dev started on a broken article', () => {
     writeFileSync(article, good.replace(/^date: .*$/m, 'date: someday'))
     const port = await freePort()
     origin = `http://127.0.0.1:${port}`
-    const env = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: `http://localhost:${port}`,
-      CONTENT_DIR: content,
-      DIST_DIR: join(tmp, 'dist'),
-      DATA_DIR: join(tmp, 'data'),
-    }
+    const env = siteEnv(tmp, content, port)
     preview = await startProcess('npm', ['run', 'dev', '--silent'], {
       cwd: ROOT,
       env,

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
-import { freePort, startProcess, type Running } from '../support/processes.ts'
+import { freePort, siteEnv, startProcess, type Running } from '../support/processes.ts'
 import { sendRaw } from '../support/raw-http.ts'
 import { tempDir } from '../support/temp.ts'
 
@@ -194,13 +194,7 @@ describe.each([
     port = await freePort()
     origin = `http://127.0.0.1:${port}`
     const env = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: `http://localhost:${port}`,
-      CONTENT_DIR: content,
-      DIST_DIR: join(tmp, 'dist'),
-      DATA_DIR: join(tmp, 'data'),
+      ...siteEnv(tmp, content, port),
       LOG_LEVEL: 'warn',
       // As deployed behind nginx: forwarded addresses are read (and may be garbage).
       TRUST_PROXY: 'loopback',

@@ -5,7 +5,7 @@ import { articleFile } from '../../model/article-bucket.ts'
 import { loadIndexFileSync } from '../../post-index/index-file-loader.ts'
 import { build } from '../../scripts/build.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
-import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
+import { freePort, siteEnv, startProcess, waitFor, type Running } from '../support/processes.ts'
 import { tempDir } from '../support/temp.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -85,15 +85,7 @@ describe('npm start and a scheduled article', () => {
     writeFileSync(join(content, `${SLUG}.md`), article(due.toISOString().slice(0, 10)))
     const port = await freePort()
     origin = `http://127.0.0.1:${port}`
-    env = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: `http://localhost:${port}`,
-      CONTENT_DIR: content,
-      DIST_DIR: join(tmp, 'dist'),
-      DATA_DIR: join(tmp, 'data'),
-    }
+    env = siteEnv(tmp, content, port)
     // Built while the date is a day away (the real clock).
     await build(env)
   }, 240_000)

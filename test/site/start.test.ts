@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
-import { freePort, startProcess, waitFor, type Running } from '../support/processes.ts'
+import { freePort, siteEnv, startProcess, waitFor, type Running } from '../support/processes.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
@@ -19,15 +19,7 @@ describe('npm start', () => {
     cpSync(FIXTURE_CORPUS, content, { recursive: true })
     const port = await freePort()
     origin = `http://127.0.0.1:${port}`
-    env = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: `http://localhost:${port}`,
-      CONTENT_DIR: content,
-      DIST_DIR: join(tmp, 'dist'),
-      DATA_DIR: join(tmp, 'data'),
-    }
+    env = siteEnv(tmp, content, port)
     // No build exists yet: npm start must make one before it serves.
     server = await startProcess('npm', ['start', '--silent'], { cwd: ROOT, env, ready: /listening on/ })
   })

@@ -5,6 +5,21 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, openSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { join } from 'node:path'
+
+/**
+ * The environment of a whole site served from `dir` on `port` of 127.0.0.1, as `npm start` or
+ * `npm run dev` reads it: its articles in `content`, its builds and store beside them.
+ */
+export const siteEnv = (dir: string, content: string, port: number): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  BASE_URL: `http://localhost:${port}`,
+  CONTENT_DIR: content,
+  DIST_DIR: join(dir, 'dist'),
+  DATA_DIR: join(dir, 'data'),
+})
 
 /** A port the OS reports free on the loopback interface. */
 export async function freePort(): Promise<number> {
