@@ -11,9 +11,38 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ArticleMeta } from './content.ts'
-import type { BuildState } from './previous.ts'
+import type { SearchState } from './search-shards.ts'
 
 export const STATE_FILE = 'state.ndjson'
+
+/** What a build folder was made from, so that the next build can reuse its files. */
+export interface BuildState {
+  version: number
+  /** Site sources and BASE_URL: the article template's inputs. */
+  templateKey: string
+  /** The renderer and the build code that made the article pages: pages are reused only under the same. */
+  assemblyKey: string
+  /** Everything Astro read: its output is reused when this is unchanged. */
+  astroKey: string
+  /** The key of the list pages' manifest, and the list's slugs in order (manifest-key.ts). */
+  manifestKey?: string
+  order?: string[]
+  /** The shards of the search index in site/pagefind, or null when there is none. */
+  search: SearchState | null
+  /** Every valid article, drafts included. */
+  articles: ArticleMeta[]
+  /** Per article, the stat signature under which its file had its hash (source-stats.ts); absent: read it. */
+  sources?: Record<string, string>
+  /** Per article page, a hash of its links to other articles: the page is reused only if they are the same. */
+  navKeys?: Record<string, string>
+  /** What the pages' links follow from, and each page's related articles (article-links.ts). */
+  linksKey?: string
+  related?: number[][]
+  /** Each page's citing articles (references/cited-by.ts). */
+  citedBy?: number[][]
+  /** Where each published article is in site/llms-full.txt (llms-full.ts), when known. */
+  llmsFull?: Record<string, [number, number]>
+}
 
 type Head = Omit<BuildState, 'articles' | 'sources' | 'navKeys'>
 
