@@ -41,12 +41,13 @@ import {
   sharedStore,
   swapLive,
 } from './builder/dist.ts'
-import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool, type Renderer } from './builder/entries.ts'
+import type { BuildOptions } from './builder/build-options.ts'
+import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool } from './builder/entries.ts'
 import { collectGarbage } from './builder/collect-garbage.ts'
 import { BuildError, explainLimit, type BuildProblem } from './builder/errors.ts'
 import { citingEntries, indexEntries, indexEntry, newestFirst } from './builder/index-entries.ts'
 import { manifestKey, manifestText } from './builder/manifest-key.ts'
-import { type HeapLimits, memoryCap, planLine, planMemory } from './builder/memory-plan.ts'
+import { memoryCap, planLine, planMemory } from './builder/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './builder/previous.ts'
 import { writeState } from './builder/state-file.ts'
 import type { SearchState } from './builder/search-shards.ts'
@@ -56,23 +57,7 @@ import { buildClock, markScheduled, publishedArticles } from './builder/schedule
 export { BuildError } from './builder/errors.ts'
 export type { Renderer } from './builder/entries.ts'
 
-export interface BuildOptions {
-  /** false: skip the site search index (the live preview); the previous one, if any, stays. */
-  search?: boolean
-  /** Progress lines, e.g. console.log. */
-  log?: (line: string) => void
-  /** The markdown renderer; scripts/builder/renderer.ts unless a test swaps in another configuration. */
-  renderer?: Renderer
-  /**
-   * The live preview: when articles changed what the list pages show, their pages land before
-   * Astro rebuilds the lists, so a writer sees an edit sooner. Otherwise a build lands once,
-   * when every part of it (the search index too) is written.
-   */
-  landEarly?: boolean
-  /** Articles per search shard, and heap limits, instead of what the memory plan chooses (tests). */
-  shardArticles?: number
-  heaps?: Partial<HeapLimits>
-}
+export type { BuildOptions }
 
 const sha = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex')
 
@@ -130,7 +115,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // pages are assembled (a later render, should an entry vanish, starts them again).
     const rendering = entries.renderAll(fresh, problems).then(() => pool.close())
 
-    // Articles dated after now are built but not published until then (build/schedule.ts).
+    // Articles dated after now are built but not published until then (builder/schedule.ts).
     const { metas: marked, nextPublication } = markScheduled(metas, buildClock(env)())
     const published = publishedArticles(marked, env).sort(newestFirst)
     const manifest = manifestKey(published, prev)

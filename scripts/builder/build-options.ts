@@ -1,0 +1,21 @@
+/** What a caller of build() (scripts/build.ts) may choose besides the environment. */
+import type { Renderer } from './entries.ts'
+import type { HeapLimits } from './memory-plan.ts'
+
+export interface BuildOptions {
+  /** false: skip the site search index (the live preview); the previous one, if any, stays. */
+  search?: boolean
+  /** Progress lines, e.g. console.log. */
+  log?: (line: string) => void
+  /** The markdown renderer; scripts/builder/renderer.ts unless a test swaps in another configuration. */
+  renderer?: Renderer
+  /**
+   * The live preview: when articles changed what the list pages show, their pages land before
+   * Astro rebuilds the lists, so a writer sees an edit sooner. Otherwise a build lands once,
+   * when every part of it (the search index too) is written.
+   */
+  landEarly?: boolean
+  /** Articles per search shard, and heap limits, instead of what the memory plan chooses (tests). */
+  shardArticles?: number
+  heaps?: Partial<HeapLimits>
+}
