@@ -24,8 +24,8 @@ interface Probe {
 }
 
 /** Title words drawn as the service's bench always drew them: Zipf-common words, 1 to 3 per query. */
-export function commonWordQueries(titles: readonly string[], count = 5000): string[] {
-  const random = prng(7)
+export function commonWordQueries(titles: readonly string[], count = 5000, seed = 7): string[] {
+  const random = prng(seed)
   const vocabulary = titles.flatMap((t) => t.split(' ')).slice(0, 5000)
   return Array.from({ length: count }, () => {
     const n = 1 + Math.floor(random() * 3)

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { IndexEntry, detailFields, toPost } from '../../model/article.ts'
-import { buildKeywordSearch } from './minisearch-search.ts'
+import { buildKeywordSearch } from './minisearch-keyword-index.ts'
 import type { PostIndexCore, PreparedBody } from '../../post-index/post-index.ts'
 
 const FILE = 'post-index.json'

@@ -103,4 +103,21 @@ describe('the MCP tools answer as the API', () => {
     })
     expect(JSON.parse(found.content[0]!.text)).toEqual(found.structuredContent)
   })
+
+  it('page by page, following the cursors each gives, for words, prefixes, folded accents and compounds', async () => {
+    for (const q of ['memory', 'evic', 'latency budgets', 'CAFÉ', 'w tinylfu', 'qwertyuiop']) {
+      let cursor: string | null | undefined
+      let pages = 0
+      do {
+        const query = `q=${encodeURIComponent(q)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`
+        const res = await request(app).get(`/api/v1/search?${query}`)
+        expect(res.status, q).toBe(200)
+        const posts = await call('search_posts', { q, limit: 2, ...(cursor ? { cursor } : {}) })
+        expect(posts.structuredContent, `${q}, page ${pages + 1}`).toEqual(res.body)
+        cursor = res.body.next_cursor as string | null
+        pages++
+      } while (cursor && pages < 10)
+      if (q === 'memory') expect(pages, q).toBeGreaterThan(1)
+    }
+  })
 })
