@@ -47,11 +47,11 @@ export function keywordIndexBuilder() {
       const seen = new Set<string>()
       for (const token of [d.title, d.tags, d.description].flatMap(documentTokens)) {
         const term = normalizeTerm(token)
-        if (term && !seen.has(term)) {
-          seen.add(term)
-          const id = termIds.get(term) ?? termIds.set(term, counts.push(0) - 1).get(term)!
-          counts[id]!++
-        }
+        if (!term || seen.has(term)) continue
+        seen.add(term)
+        let id = termIds.get(term)
+        if (id === undefined) termIds.set(term, (id = counts.push(0) - 1))
+        counts[id]!++
       }
     }
     const terms = [...termIds.keys()]
