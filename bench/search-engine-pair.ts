@@ -131,7 +131,11 @@ for (let round = 0; round < rounds; round++)
     console.log(`round ${round + 1}, ${side}: ${JSON.stringify(f)}`)
   }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length / 2
+  return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!
+}
 console.log(`\n${size} articles, ${rounds} rounds of ${seconds} s, medians (keyword index / MiniSearch, paired ratio):`)
 for (const key of [
   'restRps',
