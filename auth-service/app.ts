@@ -22,8 +22,9 @@ import { originCheck } from './mcp/http.ts'
 import { buildOpenApiDocument } from './openapi/document.ts'
 import { requestLog } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
-import type { ActionContext } from './routes/action.ts'
-import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, endpointUrls, type Endpoint } from './routes/endpoints.ts'
+import type { ActionContext } from './http/action.ts'
+import { ENDPOINTS, endpointUrls } from './endpoints.ts'
+import { MCP_PATH, RESOURCE_PATH, type Endpoint } from './http/endpoint.ts'
 import { healthRouter } from './routes/health.ts'
 import type { Store } from './store/store.ts'
 
@@ -55,7 +56,7 @@ export interface AppDeps {
 
 /**
  * Builds the whole origin: one pipeline (http/pipeline.ts) runs every row of the endpoint table
- * (routes/endpoints.ts): API, agent and OAuth endpoints, MCP, discovery; Express answers the
+ * (endpoints.ts): API, agent and OAuth endpoints, MCP, discovery; Express answers the
  * rest (health, the static site) inside the same frame. No I/O here.
  */
 export function createApp(deps: AppDeps): RequestListener {

@@ -7,8 +7,8 @@ import {
   type ExchangeAction,
   type HandlerAction,
   type ReadAction,
-} from '../routes/action.ts'
-import type { Endpoint } from '../routes/endpoints.ts'
+} from './action.ts'
+import type { Endpoint } from './endpoint.ts'
 import type { PreparedBody } from '../../post-index/post-index.ts'
 import type { Scope } from '../auth/policy.ts'
 import { LazyQueryInput, type ReadInput } from './read-path.ts'

@@ -3,7 +3,7 @@ import type { ErrorRequestHandler } from 'express'
 import type { AuthorizationRequest } from '../auth/authorization-codes.ts'
 import { ServiceError } from '../errors.ts'
 import { escapeHtml, sendAuthorizationPage } from '../http/authorization-page.ts'
-import { SITE_PAGES } from './action.ts'
+import { SITE_PAGES } from './documents.ts'
 
 const SCOPE_MEANING: Record<string, string> = {
   'research.read': 'list and read the articles',

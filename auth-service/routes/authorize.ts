@@ -10,7 +10,7 @@ import { sendAuthorizationPage } from '../http/authorization-page.ts'
 import { consentBrowser } from '../http/consent-cookie.ts'
 import { optionalField, requiredField } from '../http/forms.ts'
 import { authorizationErrorPage, consentContent } from './authorization-pages.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
 import { markup } from './openapi-parts.ts'
 
 type Query = Record<string, unknown>

@@ -2,7 +2,7 @@ import { FIELD_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { bodyFields, formBody, jsonBody, optionalField } from '../http/forms.ts'
 import { error } from './openapi-parts.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
 
 const CLAIM_REQUEST = {
   type: 'object',

@@ -5,7 +5,7 @@ import { LABEL_MAX, LIFETIMES } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { bodyFields, formBody, hasBody, jsonBody, JSON_TYPES, FORM_TYPE } from '../http/forms.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
 import { describeDuration } from '../../model/duration.ts'
 
 /** POST /api/v1/keys (docs/api.md#an-api-key): no body, JSON or a form, with an optional short `label`. */

@@ -5,7 +5,7 @@ import { browserOf } from '../http/consent-cookie.ts'
 import { formBody, formFields, requiredField } from '../http/forms.ts'
 import { json, markup, ref } from './openapi-parts.ts'
 import { authorizationErrorPage } from './authorization-pages.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
 
 /**
  * POST /oauth2/authorize: the person's decision on the consent page. The transaction is single

@@ -16,7 +16,7 @@ import { InvalidTokenError, ServiceError } from '../errors.ts'
 import { formBody, formFields, optionalField, requiredField } from '../http/forms.ts'
 import { oauthNoStore } from '../http/conditional.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import type { ActionContext, HandlerAction } from './action.ts'
+import type { ActionContext, HandlerAction } from '../http/action.ts'
 
 type Fields = Record<string, unknown>
 type GrantHandler = (fields: Fields, res: Response) => Promise<void>

@@ -2,7 +2,7 @@ import express, { type RequestHandler } from 'express'
 import { BODY_LIMITS } from '../defaults.ts'
 import { SecurityEventError } from '../errors.ts'
 import { json, ref } from './openapi-parts.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
 
 const SET_TYPE = 'application/secevent+jwt'
 const readText = express.text({ type: () => true, limit: BODY_LIMITS.event })

@@ -4,7 +4,7 @@ import { CLIENT_METADATA_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { JSON_TYPES, bodyFields } from '../http/forms.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
 
 const registrationBody = express.json({ limit: CLIENT_METADATA_LIMITS.registrationBody, type: JSON_TYPES })
 

@@ -3,7 +3,8 @@ import { ID_JAG, SCOPES } from '../auth/policy.ts'
 import { ServiceError } from '../errors.ts'
 import { JSON_TYPES, bodyFields, jsonBody, requiredField } from '../http/forms.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import { SITE_PAGES, type HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
+import { SITE_PAGES } from './documents.ts'
 
 /**
  * POST /agent/identity (docs/api.md#the-agent-flow): anonymous registration;

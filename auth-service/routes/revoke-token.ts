@@ -8,7 +8,7 @@ import { InvalidTokenError } from '../errors.ts'
 import { oauthNoStore } from '../http/conditional.ts'
 import { formBody, formFields, optionalField, requiredField } from '../http/forms.ts'
 import { READ_ERRORS, error, ref } from './openapi-parts.ts'
-import type { ActionContext, HandlerAction } from './action.ts'
+import type { ActionContext, HandlerAction } from '../http/action.ts'
 
 /** POST /oauth2/revoke (RFC 7009): revokes an API key, an access token, a refresh token or an identity_assertion. */
 export const revokeToken: HandlerAction = {

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { rowAnswer, type RowParts } from '../../auth-service/http/row-answers.ts'
-import type { ExchangeAction } from '../../auth-service/routes/action.ts'
-import type { Endpoint } from '../../auth-service/routes/endpoints.ts'
+import type { ExchangeAction } from '../../auth-service/http/action.ts'
+import type { Endpoint } from '../../auth-service/http/endpoint.ts'
 
 const action: ExchangeAction = { operation: () => ({}), exchange: () => () => {} }
 const parts = { resources: [], ctx: {} } as unknown as RowParts

@@ -4,12 +4,21 @@ import type { PostIndex, PreparedBody } from '../../post-index/post-index.ts'
 import type { FetchOptions } from '../auth/client-metadata-fetch.ts'
 import type { SigningKey } from '../auth/signing-key.ts'
 import type { TokenService } from '../auth/tokens.ts'
-import type { Principal } from '../http/bearer.ts'
-import type { LogError } from '../http/errors-middleware.ts'
-import type { ReadInput } from '../http/read-path.ts'
-import type { RequestTarget } from '../http/request-target.ts'
+import type { Principal } from './bearer.ts'
+import type { LogError } from './errors-middleware.ts'
+import type { ReadInput } from './read-path.ts'
+import type { RequestTarget } from './request-target.ts'
 import type { Store } from '../store/store.ts'
-import type { Json, OperationContext } from './openapi-parts.ts'
+
+/** An OpenAPI fragment (routes/openapi-parts.ts builds them). */
+export type Json = Record<string, unknown>
+
+/** What an operation's description may depend on. */
+export interface OperationContext {
+  baseUrl: string
+  /** The absolute URL of an endpoint, by its operationId. */
+  url(operationId: string): string
+}
 
 /** What every action may use: state through interfaces only, never a driver or process.env. */
 export interface ActionContext {
@@ -86,20 +95,3 @@ export const isReadAction = (action: Action): action is ReadAction => 'read' in 
 
 /** Whether an action answers on the plain request itself. */
 export const isExchangeAction = (action: Action): action is ExchangeAction => 'exchange' in action
-
-/**
- * The Last-Modified of the service's own documents (catalogs, discovery, OpenAPI): they change
- * only with the deployment, so they date from when this process started, the same for every app
- * it builds.
- */
-export const DOCUMENTS_MODIFIED_MS = Date.now()
-
-/** Pages of the static site that the API's documents link to. */
-export const SITE_PAGES = {
-  /** The step-by-step guide for agents. */
-  guide: '/auth.md',
-  claim: '/claim',
-  developers: '/developers',
-  llms: '/llms.txt',
-  logo: '/favicon.svg',
-} as const

@@ -1,8 +1,8 @@
-import { mcpExchange } from '../mcp/http.ts'
-import { refusalOf } from '../mcp/refusals.ts'
-import { mcpServerFactory } from '../mcp/server.ts'
-import { READ_ERRORS, error, json, ref } from './openapi-parts.ts'
-import type { ExchangeAction } from './action.ts'
+import { mcpExchange } from './http.ts'
+import { refusalOf } from './refusals.ts'
+import { mcpServerFactory } from './server.ts'
+import { READ_ERRORS, error, json, ref } from '../routes/openapi-parts.ts'
+import type { ExchangeAction } from '../http/action.ts'
 
 const message = ref('JsonRpcMessage')
 
