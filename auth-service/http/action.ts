@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { ErrorRequestHandler, RequestHandler } from 'express'
 import type { PostIndex, PreparedBody } from '../../post-index/post-index.ts'
 import type { FetchOptions } from '../auth/client-metadata-fetch.ts'
 import type { SigningKey } from '../auth/signing-key.ts'
@@ -25,6 +24,8 @@ export interface ActionContext {
   baseUrl: string
   /** The absolute URL of an endpoint of the table, by its operationId. */
   url(operationId: string): string
+  /** A query string as every row reads it (Express's query parser, with the app's settings). */
+  parseQuery(search: string | null): Record<string, unknown>
   /** The live post index; a 503 `temporarily_unavailable` while the first one loads. */
   posts(): PostIndex
   store: Store
@@ -48,7 +49,7 @@ export interface ActionContext {
 
 /**
  * A GET answered from a prepared body: parse the input, find or build the body, or throw a
- * ServiceError. The pipeline sends it (http/pipeline.ts) without Express's request set-up.
+ * ServiceError. The runner's last step sends it in one write (http/runner.ts).
  */
 export interface ReadAction {
   /** Cache-Control of a success; the API's short shared caching when omitted. */
@@ -58,40 +59,44 @@ export interface ReadAction {
   read(ctx: ActionContext): (input: ReadInput) => PreparedBody
 }
 
-/** Any other action: Express-style handlers, thin and without try/catch (the pipeline forwards throws). */
-export interface HandlerAction {
-  operation(ctx: OperationContext): Json
-  handle(ctx: ActionContext): RequestHandler[]
-  /** Answers the route's refusals itself (an HTML page, not JSON); what it passes on goes to the one error answer. */
-  refuse?(ctx: ActionContext): ErrorRequestHandler
+/**
+ * One request as a row's steps and its action see it: what the pipeline and the steps before
+ * found out, and where the answer goes.
+ */
+export interface Call {
+  req: IncomingMessage
+  res: ServerResponse
+  /** The path's parameters, decoded (http/route-table.ts). */
+  params: Readonly<Record<string, string>>
+  /** The path and query of its target, parsed (never the raw request line: http/request-target.ts). */
+  target: RequestTarget
+  /** Name/value pairs every answer to it carries (the pipeline's, a budget's): pass them to writeHead. */
+  headers: string[]
+  /** The caller, once the credential step has run; anonymous before and without one. */
+  principal: Principal
+  /** The request body, once a body step has read it (http/forms.ts). */
+  body?: unknown
 }
 
 /**
- * A read that carries a body (a message to /mcp), answered on the plain request and response
- * without Express's set-up: the pipeline runs the row's stages (the resource's guard, the
- * credential, the read budget) and hands the action the caller; the action reads the body and
- * answers. A throw or a rejection is answered as an error, as on every row.
+ * The one handler shape: each step of a row, and its action, takes the call and refuses by
+ * throwing or rejecting. A step that has nothing to wait for returns nothing, so a row whose
+ * steps all do runs without a turn of the event loop (http/runner.ts).
  */
-export interface ExchangeAction {
+export type Step = (call: Call) => void | Promise<void>
+
+/** Any other action: its steps, each thin and without try/catch (the runner answers throws). */
+export interface HandlerAction {
   operation(ctx: OperationContext): Json
-  exchange(ctx: ActionContext): (call: ActionCall) => void | Promise<void>
+  handle(ctx: ActionContext): Step[]
+  /**
+   * Answers the row's refusals itself (an HTML page, not JSON): the page on its way, or false to
+   * leave the refusal to the one error answer (which also answers a page that fails).
+   */
+  refuse?(ctx: ActionContext): (err: unknown, call: Call) => Promise<void> | false
 }
 
-/** A request handed to an ExchangeAction, with what the pipeline found out. */
-export interface ActionCall {
-  req: IncomingMessage
-  res: ServerResponse
-  principal: Principal
-  /** The path and query of its target, parsed (never the raw request line: http/request-target.ts). */
-  target: RequestTarget
-  /** Name/value pairs every answer to it carries (the pipeline's, the budget's): pass them to writeHead. */
-  headers: readonly string[]
-}
-
-export type Action = ReadAction | HandlerAction | ExchangeAction
+export type Action = ReadAction | HandlerAction
 
 /** Whether an action answers from a prepared body. */
 export const isReadAction = (action: Action): action is ReadAction => 'read' in action
-
-/** Whether an action answers on the plain request itself. */
-export const isExchangeAction = (action: Action): action is ExchangeAction => 'exchange' in action

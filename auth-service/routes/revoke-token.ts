@@ -28,14 +28,14 @@ export const revokeToken: HandlerAction = {
   handle: (ctx) => [
     oauthNoStore,
     formBody,
-    async function revokeToken(req, res) {
-      const fields = formFields(req)
+    async function revokeToken(call) {
+      const fields = formFields(call)
       const token = requiredField(fields, 'token')
       optionalField(fields, 'token_type_hint')
       optionalField(fields, 'client_id')
       await revoke(ctx, token)
       // RFC 7009 §2.2: 200 whether or not the token was valid, so nothing about it leaks.
-      res.status(200).end()
+      call.res.writeHead(200, call.headers).end()
     },
   ],
 }
