@@ -56,6 +56,12 @@ export function rowAnswer(e: Endpoint, parts: RowParts): PipelineRow {
   const refuse = !isReadAction(e.action) && e.action.refuse ? e.action.refuse(parts.ctx) : undefined
 
   const run = compose(steps)
+  const failed = (call: Call, err: unknown, done: (status: number) => void) => {
+    const page = refuse?.(err, call)
+    if (page) page.catch((second: unknown) => answerError(call, second, parts.logError))
+    else answerError(call, err, parts.logError)
+    finished(call.res, done)
+  }
   return {
     method: e.method,
     path: e.path,
@@ -69,18 +75,17 @@ export function rowAnswer(e: Endpoint, parts: RowParts): PipelineRow {
         headers: ex.headers,
         principal: ANONYMOUS,
       }
-      const failed = (err: unknown) => {
-        const page = refuse?.(err, call)
-        if (page) page.catch((second: unknown) => answerError(call, second, parts.logError))
-        else answerError(call, err, parts.logError)
-        finished(call.res, done)
-      }
+      // No closure per request on the way that waits for nothing (an anonymous prepared read).
       try {
         const running = run(call)
-        if (running) running.then(() => ended(call, e, parts.logError, done), failed)
+        if (running)
+          running.then(
+            () => ended(call, e, parts.logError, done),
+            (err: unknown) => failed(call, err, done),
+          )
         else ended(call, e, parts.logError, done)
       } catch (err) {
-        failed(err)
+        failed(call, err, done)
       }
     },
   }
