@@ -14,7 +14,7 @@ import { apiNotFound, errorHandler, type LogError } from './http/errors-middlewa
 import { pipeline } from './http/pipeline.ts'
 import { addressKey, rateLimiters } from './http/rate-limits.ts'
 import { badCredentialBudget, readBudget } from './http/read-budget.ts'
-import { resourceCheck, rowAnswer, type RowParts } from './http/row-answers.ts'
+import { resourceCheck, rowAnswer, type RowParts } from './http/runner.ts'
 import type { Resource } from './http/row-stages.ts'
 import { apiSecurityHeaderList, securityHeaderList } from './http/security-headers.ts'
 import { staticSite } from './http/static-site.ts'
@@ -22,8 +22,9 @@ import { originCheck } from './mcp/http.ts'
 import { buildOpenApiDocument } from './openapi/document.ts'
 import { requestLog } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
-import type { ActionContext } from './routes/action.ts'
-import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, endpointUrls, type Endpoint } from './routes/endpoints.ts'
+import type { ActionContext } from './http/action.ts'
+import { ENDPOINTS, endpointUrls } from './endpoints.ts'
+import { MCP_PATH, RESOURCE_PATH, type Endpoint } from './http/endpoint.ts'
 import { healthRouter } from './routes/health.ts'
 import type { Store } from './store/store.ts'
 
@@ -55,15 +56,17 @@ export interface AppDeps {
 
 /**
  * Builds the whole origin: one pipeline (http/pipeline.ts) runs every row of the endpoint table
- * (routes/endpoints.ts): API, agent and OAuth endpoints, MCP, discovery; Express answers the
+ * (endpoints.ts): API, agent and OAuth endpoints, MCP, discovery; Express answers the
  * rest (health, the static site) inside the same frame. No I/O here.
  */
 export function createApp(deps: AppDeps): RequestListener {
   const url = endpointUrls(deps.baseUrl)
   const logError = deps.logError ?? ((err) => console.error(err))
+  const express = expressApp(deps.trustProxy)
   const ctx: ActionContext = {
     baseUrl: deps.baseUrl,
     url,
+    parseQuery: express.get('query parser fn'),
     posts() {
       const index = deps.posts()
       if (!index)
@@ -85,7 +88,6 @@ export function createApp(deps: AppDeps): RequestListener {
     ...(deps.oaiPageSize === undefined ? {} : { oaiPageSize: deps.oaiPageSize }),
   }
   const limits = deps.rateLimits
-  const express = expressApp(deps.trustProxy)
   // The protected resources: the REST API (every path under it), and the MCP endpoint alone, with
   // tokens of its own, a 401 naming its own metadata, and browsers of other origins refused first.
   const resources: Resource[] = [
@@ -113,17 +115,17 @@ export function createApp(deps: AppDeps): RequestListener {
     },
   ]
   const trust = express.get('trust proxy fn') as Parameters<typeof proxyaddr>[1]
+  const clientAddress = (req: IncomingMessage) => addressKey(proxyaddr(req, trust))
   const parts: RowParts = {
     ctx,
     resources,
     readBudget: limits && readBudget(deps.store, limits),
     // A refused credential draws on its own per-address budget.
     badCredentials: limits && badCredentialBudget(deps.store, limits),
-    limiters: limits && rateLimiters(deps.store, limits),
+    limiters: limits && rateLimiters(deps.store, limits, clientAddress),
     buildHeader: () => buildHeader(deps.posts()),
-    parseQuery: express.get('query parser fn'),
-    clientAddress: (req: IncomingMessage) => addressKey(proxyaddr(req, trust)),
-    express,
+    parseQuery: ctx.parseQuery,
+    clientAddress,
     logError,
   }
 

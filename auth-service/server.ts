@@ -12,10 +12,10 @@ import { loadOrCreateSigningKey } from './auth/signing-key.ts'
 import { createTokenService } from './auth/tokens.ts'
 import { createLogger, flushLogs } from './ops/logger.ts'
 import { forPerson, servingLine } from './ops/serving-line.ts'
-import { SERVER_INFO } from './mcp/server.ts'
+import { SERVER_INFO } from './routes/documents.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { openStore } from './store/open-store.ts'
-import { protectedResources } from './routes/endpoints.ts'
+import { protectedResources } from './http/endpoint.ts'
 import { createLimitedServer } from './http/server-limits.ts'
 import { SERVER_TIMEOUTS } from './defaults.ts'
 import { configBuildLink, findBuildFor } from '../model/build-dir.ts'
@@ -140,7 +140,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, options: MainOp
   })
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs
   const { port } = server.address() as AddressInfo
-  // `npm run build` without settings builds for the running server (scripts/build-targets.ts).
+  // `npm run build` without settings builds for the running server (scripts/builder/build-targets.ts).
   const forgetServing = recordServing(config.distDir, { port, baseUrl: config.baseUrl, contentDir: config.contentDir })
   const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
   const plain = forPerson(env, process.stdout)

@@ -1,7 +1,8 @@
 /**
  * The service's own rows for one store (embedded or Redis): start-up, reads by slug, list and
  * search under load, with an API key and an access token, the token exchange, key issuance, the
- * MCP tool calls and the process's memory, with their ratios to the references.
+ * MCP tool calls and the process's memory, with their ratios to the references; then the read by
+ * slug through `npm start` (start-rows.ts).
  */
 import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -24,6 +25,7 @@ import {
   redisPrefixes,
 } from './harness.ts'
 import { mcpRows, mcpWorkload } from './mcp-rows.ts'
+import { benchEnv, startRows } from './start-rows.ts'
 import { ratio, recordLoad, rows, type Row } from './table.ts'
 
 /** The service on the build in `dist`, with `store`; the token exchange's row goes into `refs`. */
@@ -49,19 +51,7 @@ export async function serviceRows(
   const dataDir = join(WORK, `data-${store}`)
   rmSync(dataDir, { recursive: true, force: true })
   const env = {
-    ...process.env,
-    PORT: String(port),
-    BASE_URL: 'http://localhost:4321',
-    DIST_DIR: dist,
-    DATA_DIR: dataDir,
-    SIGNING_KEY_SECRET: 'benchmark-secret-of-at-least-32-characters',
-    // Limits stay on (their cost is part of the stack) but far above the load.
-    RATE_LIMIT_ANONYMOUS_READS_PER_MINUTE: '100000000',
-    RATE_LIMIT_IDENTIFIED_READS_PER_MINUTE: '100000000',
-    RATE_LIMIT_KEYS_PER_HOUR: '100000000',
-    RATE_LIMIT_TOKENS_PER_MINUTE: '100000000',
-    RATE_LIMIT_IDENTITIES_PER_HOUR: '100000000',
-    RATE_LIMIT_WRITES_PER_MINUTE: '100000000',
+    ...benchEnv(port, dist, dataDir),
     ...(store === 'redis' ? { REDIS_URL, REDIS_KEY_PREFIX: `bench:${randomUUID()}:` } : {}),
   }
   if (env.REDIS_KEY_PREFIX) redisPrefixes.push(env.REDIS_KEY_PREFIX)
@@ -149,6 +139,9 @@ export async function serviceRows(
     console.log(`  RSS ${rss.toFixed(0)} MB (corpus ${corpusMb.toFixed(0)} MB)`)
   }
   await server.stop()
+  // The same read as a user starts the service: what `npm start` adds to server.ts.
+  if (store === 'embedded')
+    await startRows({ dist, contentDir: join(WORK, `corpus-${SERVICE_SIZE}`), posts, slugPaths, refs })
 }
 
 function dirSize(dir: string): number {

@@ -3,7 +3,7 @@
  * their date arrives, by running the build then (scripts/publish-schedule.ts), as `npm start`
  * does beside its server. It runs until stopped.
  */
-import { buildEnv } from '../scripts/build-state.ts'
+import { buildEnv } from '../scripts/builder/build-env.ts'
 import { publishOnSchedule } from '../scripts/publish-schedule.ts'
 
 const { contentDir, baseUrl, distDir } = buildEnv(process.env)

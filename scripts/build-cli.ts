@@ -1,6 +1,6 @@
 /** The command line of `npm run build` (bin/build.ts): builds every target, or exits 1 saying why not. */
 import { build } from './build.ts'
-import { buildTargets, builtLine } from './build-targets.ts'
+import { buildTargets, builtLine } from './builder/build-targets.ts'
 
 export async function buildCli(argv: readonly string[] = process.argv): Promise<void> {
   try {

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { loadSiteConfig } from '../model/site-config.ts'
+import { join } from 'node:path'
 import { configKey } from '../model/build-dir.ts'
 import { ABOUT_FILE, listArticleFiles, listReferenceFiles } from './builder/source-stats.ts'
-
-export const ROOT = resolve(import.meta.dirname, '..')
+import { ROOT } from './builder/build-env.ts'
 
 /** What a build depends on, recorded in `build.json` so `npm start` can tell when it is stale. */
 export interface BuildInputs {
@@ -22,12 +20,6 @@ export interface BuildInfo extends BuildInputs {
   articles: number
   /** When the first scheduled article is due (scripts/builder/schedule.ts): the build runs again then. */
   nextPublication?: string
-}
-
-/** The build's settings, parsed (and refused) exactly as the server parses them. */
-export function buildEnv(env: NodeJS.ProcessEnv): { contentDir: string; baseUrl: string; distDir: string } {
-  const { contentDir, baseUrl, distDir } = loadSiteConfig(env, ROOT)
-  return { contentDir, baseUrl, distDir }
 }
 
 /**

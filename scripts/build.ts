@@ -15,13 +15,8 @@ import { join } from 'node:path'
 import { appendable, keptEntries, writeIndexFile } from '../post-index/index-file-writer.ts'
 import { INDEX_FILES } from '../post-index/index-file.ts'
 import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
-import {
-  buildEnv,
-  buildSourcesFingerprint,
-  computeInputs,
-  siteSourcesFingerprint,
-  type BuildInfo,
-} from './build-state.ts'
+import { buildEnv } from './builder/build-env.ts'
+import { buildSourcesFingerprint, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
 import { writeArticles } from './builder/article-files.ts'
 import { depositor } from './builder/crossref/depositor.ts'
 import { articleLinks, type ArticleLinks } from './builder/article-links.ts'

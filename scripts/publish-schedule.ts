@@ -7,7 +7,8 @@
  */
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { ROOT, readBuildInfo } from './build-state.ts'
+import { readBuildInfo } from './build-state.ts'
+import { ROOT } from './builder/build-env.ts'
 import { buildClock } from './builder/schedule.ts'
 
 /** How often the live build is read again: a build the writer runs may schedule an article. */

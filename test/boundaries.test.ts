@@ -18,6 +18,30 @@ const ALLOWED: Record<string, readonly string[]> = {
   'auth-service': ['model', 'post-index'],
   bin: ['model', 'post-index', 'site', 'scripts', 'auth-service'],
 }
+/**
+ * The parts inside a top folder, lowest first: each part (a sub-folder, or a file directly in
+ * the folder) imports only the parts before it, so no two parts import each other, even through others.
+ */
+const ORDER: Record<string, readonly string[]> = {
+  'auth-service': [
+    'defaults.ts',
+    'errors.ts',
+    'config.ts',
+    'ops',
+    'store',
+    'auth',
+    'oai',
+    'http',
+    'schemas',
+    'routes',
+    'mcp',
+    'endpoints.ts',
+    'openapi',
+    'app.ts',
+    'server.ts',
+  ],
+  scripts: ['deploy', 'builder', 'build-state.ts', 'build.ts', 'build-cli.ts', 'publish-schedule.ts', 'postinstall.ts'],
+}
 const SOURCE = /\.(ts|mts|js|mjs|astro)$/
 /** Relative specifiers of static imports, re-exports and dynamic imports. */
 const SPECIFIER = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g
@@ -40,6 +64,53 @@ function crossings(folder: string, root = ROOT): string[] {
   }
   return found
 }
+
+/** The part of `folder` a path inside it belongs to: its first segment below the folder. */
+const partOf = (path: string) => path.split(sep)[1]!
+
+/** Every import between two parts of `folder` that points up its declared order, or leaves it. */
+function wrongWays(folder: string, root = ROOT, order = ORDER[folder]!): string[] {
+  const found: string[] = []
+  for (const file of sources(join(root, folder))) {
+    const from = partOf(relative(root, file))
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
+      const target = relative(root, resolve(dirname(file), spec!))
+      const to = partOf(target)
+      if (target.split(sep)[0] !== folder || to === from) continue
+      const arrow = `${relative(root, file)} -> ${target}`
+      const undeclared = [from, to].filter((part) => !order.includes(part))
+      if (undeclared.length > 0) found.push(`${arrow}: declare ${undeclared.join(' and ')} in the order of ${folder}/`)
+      else if (order.indexOf(to) > order.indexOf(from))
+        found.push(`${arrow}: ${from} stands below ${to} in the order of ${folder}/, so it may not import it`)
+    }
+  }
+  return found
+}
+
+describe('the parts inside a folder', () => {
+  for (const folder of Object.keys(ORDER)) {
+    it(`${folder}/ imports only down the order ${ORDER[folder]!.join(' < ')}`, () => {
+      expect(wrongWays(folder)).toEqual([])
+    })
+    it(`${folder}/ declares each of its parts`, () => {
+      const parts = new Set(sources(join(ROOT, folder)).map((f) => partOf(relative(ROOT, f))))
+      expect([...parts].filter((p) => !ORDER[folder]!.includes(p))).toEqual([])
+    })
+  }
+
+  it('refuses an import up the order, and so any cycle between two parts', () => {
+    const root = tempDir('parts')
+    mkdirSync(join(root, 'service', 'low'), { recursive: true })
+    mkdirSync(join(root, 'service', 'high'), { recursive: true })
+    writeFileSync(join(root, 'service', 'high', 'a.ts'), "import { b } from '../low/b.ts'\n")
+    writeFileSync(join(root, 'service', 'low', 'b.ts'), "export { a } from '../high/a.ts'\n")
+    writeFileSync(join(root, 'service', 'c.ts'), "const d = await import('./other/d.ts')\n")
+    expect(wrongWays('service', root, ['low', 'high', 'c.ts'])).toEqual([
+      `service${sep}c.ts -> service${sep}other${sep}d.ts: declare other in the order of service/`,
+      `service${sep}low${sep}b.ts -> service${sep}high${sep}a.ts: low stands below high in the order of service/, so it may not import it`,
+    ])
+  })
+})
 
 describe('the layers', () => {
   for (const folder of Object.keys(ALLOWED))

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Response } from 'express'
+import type { Call } from './action.ts'
 import { AUTHORIZE_TEMPLATE } from '../../model/build-dir.ts'
 import { CONTENT_SECURITY_POLICY } from './security-headers.ts'
 
@@ -31,7 +31,7 @@ async function template(siteDir: string | undefined): Promise<string> {
  * `formTarget` only (CSP form-action also governs the redirect that follows a form's POST).
  */
 export async function sendAuthorizationPage(
-  res: Response,
+  call: Call,
   siteDir: string | undefined,
   page: { status: number; title: string; content: string; formTarget?: string },
 ): Promise<void> {
@@ -39,15 +39,16 @@ export async function sendAuthorizationPage(
     .replaceAll('@@title@@', escapeHtml(page.title))
     .replace('@@content@@', () => page.content)
   const csp = { ...CONTENT_SECURITY_POLICY, 'form-action': ["'self'", ...(page.formTarget ? [page.formTarget] : [])] }
-  res.status(page.status)
-  res.setHeader(
-    'Content-Security-Policy',
-    Object.entries(csp)
-      .map(([name, values]) => `${name} ${values.join(' ')}`)
-      .join('; '),
-  )
-  res.setHeader('Cache-Control', 'no-store')
-  res.setHeader('Referrer-Policy', 'no-referrer')
-  res.setHeader('X-Frame-Options', 'DENY')
-  res.type('html').send(html)
+  const policy = Object.entries(csp)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ')
+  const body = Buffer.from(html)
+  const own = [
+    ...['Content-Security-Policy', policy, 'Cache-Control', 'no-store', 'Referrer-Policy', 'no-referrer'],
+    ...['X-Frame-Options', 'DENY', 'Content-Type', 'text/html; charset=utf-8', 'Content-Length', String(body.length)],
+  ]
+  // The page's own security headers take the place of the ones every page carries.
+  const replaced = new Set(own.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase()))
+  const kept = call.headers.filter((_, i, all) => !replaced.has(all[i - (i % 2)]!.toLowerCase()))
+  call.res.writeHead(page.status, [...kept, ...own]).end(call.req.method === 'HEAD' ? undefined : body)
 }

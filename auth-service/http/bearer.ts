@@ -1,4 +1,3 @@
-import type { Response } from 'express'
 import { KNOWN_CREDENTIALS_CACHE_SIZE } from '../defaults.ts'
 import type { Store } from '../store/store.ts'
 import { LRUCache } from 'lru-cache'
@@ -18,10 +17,6 @@ export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' })
 
 /** RFC 6750 §2.1 b64token, bounded so that no header makes us do unbounded work. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,4096}=*) *$/i
-
-export function principalOf(res: Response): Principal {
-  return (res.locals.principal as Principal | undefined) ?? { kind: 'anonymous' }
-}
 
 /**
  * The bearer check of every `/api/v1` call (RFC 6750 §2.1): no Authorization header reads

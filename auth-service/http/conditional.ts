@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RequestHandler } from 'express'
+import type { Step } from './action.ts'
 import fresh from 'fresh'
 import type { PreparedBody } from '../../post-index/post-index.ts'
 import { ServiceError } from '../errors.ts'
@@ -87,8 +87,7 @@ export function buildHeader(index: { build?: string } | undefined): string[] {
 }
 
 /** RFC 6749 §5.1: token responses and their errors are never cached. */
-export const oauthNoStore: RequestHandler = (_req, res, next) => {
+export const oauthNoStore: Step = ({ res }) => {
   res.setHeader('Cache-Control', 'no-store')
   res.setHeader('Pragma', 'no-cache')
-  next()
 }

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LIFETIMES } from '../defaults.ts'
 import { randomSecret } from '../auth/secrets.ts'
 
@@ -9,7 +9,7 @@ const NAME = 'lattice_consent'
  * whose digest the consent transaction keeps. A decision posted from another browser (a forged
  * form) lacks it and is refused, even with a valid transaction id.
  */
-export function consentBrowser(req: Request, res: Response, secure: boolean): string {
+export function consentBrowser(req: IncomingMessage, res: ServerResponse, secure: boolean): string {
   const known = browserOf(req)
   if (known) return known
   const value = randomSecret(32)
@@ -21,12 +21,12 @@ export function consentBrowser(req: Request, res: Response, secure: boolean): st
     'SameSite=Strict',
   ]
   if (secure) attributes.push('Secure')
-  res.append('Set-Cookie', attributes.join('; '))
+  res.appendHeader('Set-Cookie', attributes.join('; '))
   return value
 }
 
 /** The consent cookie's value, if the request carries a well-formed one. */
-export function browserOf(req: Request): string | undefined {
+export function browserOf(req: IncomingMessage): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [name, value] = part.trim().split('=', 2)
     if (name === NAME && value && /^[A-Za-z0-9_-]{43}$/.test(value)) return value

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express'
+import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 
 /** Answers any API path no route took (and anything the site does not serve): JSON, never HTML. */
@@ -26,7 +26,8 @@ export type LogError = (error: unknown, context: { method: string; path: string 
  * authorization refused goes back to the client as a 303, RFC 6749 §4.1.2.1). The issuance
  * budgets count successes only.
  */
-export const wasRefused = (res: Response): boolean => res.locals.refused === true
+export const wasRefused = (res: ServerResponse): boolean => refused.has(res)
+const refused = new WeakSet<ServerResponse>()
 
 /**
  * The one place errors become responses: an error of the family answers in its own wire shape
@@ -54,7 +55,7 @@ export function sendError(
   }
   const { status, headers: own, body } = e.response()
   const json = Buffer.from(JSON.stringify(body))
-  if ((res as Response).locals) (res as Response).locals.refused = true
+  refused.add(res)
   for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!)
   for (const [name, value] of Object.entries(own)) res.setHeader(name, value)
   res.setHeader('Cache-Control', 'no-store')

@@ -1,20 +1,37 @@
-import express, { type Request, type RequestHandler } from 'express'
+import type { IncomingMessage } from 'node:http'
+import express, { type RequestHandler } from 'express'
+import typeis from 'type-is'
 import { BODY_LIMITS, FIELD_LIMITS, type FieldName } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
+import type { Call, Step } from './action.ts'
+import { middleware } from './middleware-step.ts'
 
 export const JSON_TYPES = ['application/json', 'application/*+json']
 export const FORM_TYPE = 'application/x-www-form-urlencoded'
 
+/**
+ * A step that reads the body with one of Express's parsers (body-parser), when its type is the
+ * parser's: `call.body` is then what it parsed. A body already read is left as it is.
+ */
+export function bodyStep(parser: RequestHandler): Step {
+  const parse = middleware(parser)
+  return async (call) => {
+    await parse(call)
+    call.body = (call.req as { body?: unknown }).body
+  }
+}
+
 /** Bodies are small: a token request or a label. Bounded size and field count (413/400 beyond). */
-export const formBody: RequestHandler = express.urlencoded({
-  extended: false,
-  limit: BODY_LIMITS.form,
-  parameterLimit: BODY_LIMITS.fields,
-})
-export const jsonBody: RequestHandler = express.json({ limit: BODY_LIMITS.form, type: JSON_TYPES })
+export const formBody = bodyStep(
+  express.urlencoded({ extended: false, limit: BODY_LIMITS.form, parameterLimit: BODY_LIMITS.fields }),
+)
+export const jsonBody = bodyStep(express.json({ limit: BODY_LIMITS.form, type: JSON_TYPES }))
+
+/** Whether the request's body is of one of `types` (as Express's `req.is`): false without a body. */
+export const isType = (req: IncomingMessage, types: string[]): boolean => Boolean(typeis(req, types))
 
 /** True when the request carries a body of at least one byte. */
-export function hasBody(req: Request): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined
 }
 
@@ -70,8 +87,34 @@ export function requiredField(fields: Fields, name: FieldName): string {
 }
 
 /** The fields of a form-encoded request (RFC 6749 §4.1.3 and alike); anything else is a 400. */
-export function formFields(req: Request): Fields {
-  if (!req.is(FORM_TYPE))
+export function formFields(call: Call): Fields {
+  if (!isType(call.req, [FORM_TYPE]))
     throw new ServiceError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded.')
-  return bodyFields(req.body)
+  return bodyFields(call.body)
+}
+
+/** A JSON answer, as Express's `res.json` writes it, with the call's headers. */
+export function sendJson(call: Call, status: number, value: unknown): void {
+  const body = Buffer.from(JSON.stringify(value))
+  call.res
+    .writeHead(status, [
+      ...call.headers,
+      ...['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)],
+    ])
+    .end(call.req.method === 'HEAD' ? undefined : body)
+}
+
+/**
+ * A 303 to `url` (RFC 9110 §15.4.4), as Express's `res.redirect` answers a client that takes
+ * text: the note a person would see if their browser did not follow it.
+ */
+export function seeOther(call: Call, url: string): void {
+  const body = Buffer.from(`See Other. Redirecting to ${url}`)
+  call.res
+    .writeHead(303, [
+      ...call.headers,
+      ...['Location', url, 'Vary', 'Accept', 'Content-Type', 'text/plain; charset=utf-8'],
+      ...['Content-Length', String(body.length)],
+    ])
+    .end(call.req.method === 'HEAD' ? undefined : body)
 }

@@ -22,7 +22,7 @@ export interface Exchange {
   started: number
 }
 
-/** A row of the endpoint table as the pipeline runs it: its stages built once (http/row-answers.ts). */
+/** A row of the endpoint table as the pipeline runs it: its steps built once (http/runner.ts). */
 export interface PipelineRow extends Routed {
   /** The row answers pages for people (the consent page): they carry the pages' security headers. */
   page?: boolean
@@ -42,7 +42,7 @@ export interface PipelineDeps {
   /** False while the server drains: answers then close their connection. */
   accepting?: () => boolean
   logError: LogError
-  /** The bearer check of a path under a protected resource that no row has (row-answers.ts resourceCheck). */
+  /** The bearer check of a path under a protected resource that no row has (runner.ts resourceCheck). */
   checkCredential?: (ex: Exchange, path: string) => Promise<unknown> | undefined
   /** What answers a path no row or namespace of the table has: the site and the health endpoints. */
   rest: RequestListener
@@ -57,7 +57,7 @@ interface Built extends PipelineDeps {
 /**
  * The one way every request travels: request id, constant headers, a path that decodes, the
  * table's row (with CORS and a JSON 404 or 405 under the API's namespaces), the row's own stages
- * (credential, scope, budget, handler: row-answers.ts), then one log line and one metric. What
+ * (budgets, credential, scope, action: runner.ts), then one log line and one metric. What
  * is not the table's goes to `rest` with the same frame around it.
  */
 export function pipeline(deps: PipelineDeps): RequestListener {

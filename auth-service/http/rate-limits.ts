@@ -1,9 +1,12 @@
-import type { Request, RequestHandler } from 'express'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestHandler } from 'express'
 import { ipKeyGenerator, rateLimit, type Store as LimiterStore } from 'express-rate-limit'
 import { LRUCache } from 'lru-cache'
 import { ServiceError } from '../errors.ts'
 import { REFUSED_CLIENTS_CACHE_SIZE, type RateLimits } from '../defaults.ts'
 import { wasRefused } from './errors-middleware.ts'
+import type { Step } from './action.ts'
+import { middleware } from './middleware-step.ts'
 import type { Store } from '../store/store.ts'
 
 /**
@@ -122,14 +125,12 @@ export class BatchedCounters implements LimiterStore {
 /** The budget key of a client address, with IPv6 grouped by /56 so one host cannot rotate through its subnet. */
 export const addressKey = (ip: string | undefined) => `ip:${ipKeyGenerator(ip ?? 'unknown')}`
 
-/** The budget key of a request's client (Express's `req.ip`, which honours `trust proxy`). */
-export const clientAddress = (req: Request) => addressKey(req.ip ?? req.socket.remoteAddress)
-
 function limiter(
   store: Store,
   name: string,
   windowSeconds: number,
   options: { limit: number; issuance?: boolean },
+  clientAddress: (req: IncomingMessage) => string,
 ): RequestHandler {
   const issuance = options.issuance ?? false
   return rateLimit({
@@ -148,7 +149,8 @@ function limiter(
     // their own store calls with a 503.
     passOnStoreError: true,
     // Trust in X-Forwarded-For is configured explicitly (TRUST_PROXY). The key generator's
-    // source check is off: clientAddress groups IPv6 through addressKey, which calls ipKeyGenerator.
+    // source check is off: the key is the address behind the configured proxies (app.ts), grouped
+    // through addressKey, which calls ipKeyGenerator.
     validate: { trustProxy: false, xForwardedForHeader: false, keyGeneratorIpFallback: false },
     handler: (_req, _res, next) => {
       next(new ServiceError('rate_limited', 'Too many requests; wait for the time given in Retry-After, then retry.'))
@@ -161,14 +163,24 @@ function limiter(
  * read-budget.ts): `writes` bounds every POST whatever its outcome; the issuance budgets count
  * only successes. Each costs one store increment per request within the budget.
  */
-export function rateLimiters(store: Store, limits: RateLimits) {
+export function rateLimiters(store: Store, limits: RateLimits, clientAddress: (req: IncomingMessage) => string) {
   const w = WRITE_WINDOWS
+  const budget = (name: keyof typeof WRITE_WINDOWS, limit: number, issuance = true): Step => {
+    const step = middleware(limiter(store, name, w[name], { limit, issuance }, clientAddress))
+    return (call) => {
+      // The one method of Express's response the limiter calls beyond node's (for its draft-8
+      // headers); node's own appendHeader does the same.
+      const res = call.res as ServerResponse & { append?: (name: string, value: string) => void }
+      res.append ??= (name, value) => void res.appendHeader(name, value)
+      return step(call)
+    }
+  }
   return {
-    writes: limiter(store, 'writes', w.writes, { limit: limits.writesPerMinute }),
-    tokens: limiter(store, 'tokens', w.tokens, { limit: limits.tokensPerMinute, issuance: true }),
-    keys: limiter(store, 'keys', w.keys, { limit: limits.keysPerHour, issuance: true }),
-    identities: limiter(store, 'identities', w.identities, { limit: limits.identitiesPerHour, issuance: true }),
-    clients: limiter(store, 'clients', w.clients, { limit: limits.clientsPerHour, issuance: true }),
+    writes: budget('writes', limits.writesPerMinute, false),
+    tokens: budget('tokens', limits.tokensPerMinute),
+    keys: budget('keys', limits.keysPerHour),
+    identities: budget('identities', limits.identitiesPerHour),
+    clients: budget('clients', limits.clientsPerHour),
   }
 }
 

@@ -1,6 +1,6 @@
 import type { PreparedBody } from '../../post-index/post-index.ts'
 import { ServiceError } from '../errors.ts'
-import type { ActionContext } from '../routes/action.ts'
+import type { ActionContext } from '../http/action.ts'
 import { readArticle } from '../routes/get-post.ts'
 import { searchPosts } from '../routes/search-posts.ts'
 import { fetchDocument } from './article-documents.ts'

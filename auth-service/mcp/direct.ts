@@ -6,7 +6,8 @@ import { MCP_LIMITS } from '../defaults.ts'
 import { modernToolCall, type ToolCall } from './modern-call.ts'
 import { META } from './protocol.ts'
 import { RPC_CODES } from './rpc-error.ts'
-import { SERVER_INFO, type McpServerFactory, type ToolAnswer } from './server.ts'
+import { SERVER_INFO } from '../routes/documents.ts'
+import type { McpServerFactory, ToolAnswer } from './server.ts'
 
 /**
  * The answer to a message, as the bytes of a JSON-RPC response in parts sent one after another,

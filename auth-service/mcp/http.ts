@@ -12,7 +12,7 @@ import { BODY_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { hasScope, insufficientScope, type Principal } from '../http/bearer.ts'
 import { JSON_TYPES, MAX_JSON_DEPTH, nestsTooDeep } from '../http/forms.ts'
-import type { ActionCall } from '../routes/action.ts'
+import type { Call } from '../http/action.ts'
 import { directAnswerer } from './direct.ts'
 import { RPC_CODES } from './rpc-error.ts'
 import type { McpServerFactory } from './server.ts'
@@ -73,7 +73,7 @@ export function originCheck(baseUrl: string): (req: IncomingMessage) => void {
  * -32600 invalid request), answered as JSON-RPC with HTTP 400 (MCP 2026-07-28, Streamable HTTP,
  * Server Validation), not with the REST error envelope: a client of /mcp reads JSON-RPC.
  */
-function rpcRefusal(call: ActionCall, status: number, code: number, message: string, id: unknown = null): void {
+function rpcRefusal(call: Call, status: number, code: number, message: string, id: unknown = null): void {
   const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: idOf(id), error: { code, message } }))
   const headers = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)]
   call.res.writeHead(status, [...call.headers, 'Cache-Control', 'no-store', ...headers]).end(body)
@@ -99,7 +99,7 @@ export function mcpExchange(deps: {
   resourceMetadataUrl: string
   baseUrl: string
   onerror: (e: Error) => void
-}): (call: ActionCall) => Promise<void> {
+}): (call: Call) => Promise<void> {
   const toolScopes = new Map<string, Scope>(deps.servers.tools.map((t) => [t.name, t.scope]))
   const answerDirectly = directAnswerer(deps.servers)
   const origin = new URL(deps.baseUrl).origin
@@ -111,7 +111,7 @@ export function mcpExchange(deps: {
     onerror: deps.onerror,
   })
 
-  return async function handleMcp(call: ActionCall): Promise<void> {
+  return async function handleMcp(call: Call): Promise<void> {
     const { req, res, principal } = call
     // The SDK's own test of the media type (application/json, with any parameters), so that the
     // direct answer takes exactly what the SDK would (MCP, Streamable HTTP: the body is JSON).

@@ -1,11 +1,11 @@
 import { SCOPES } from '../auth/policy.ts'
-import { SITE_PAGES, type ActionContext } from '../routes/action.ts'
+import type { ActionContext } from '../http/action.ts'
+import { SERVER_INFO, SITE_PAGES } from '../routes/documents.ts'
 import { PROTOCOL_VERSIONS } from './protocol.ts'
-import { CAPABILITIES, INSTRUCTIONS, SERVER_DESCRIPTION, SERVER_INFO, type McpServerFactory } from './server.ts'
+import { CAPABILITIES, INSTRUCTIONS, SERVER_DESCRIPTION, type McpServerFactory } from './server.ts'
 
 /** The card's schema (experimental Server Card extension, tracking SEP-2127). */
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'
-export const SERVER_CARD_TYPE = 'application/mcp-server-card+json'
 
 /**
  * The MCP server card (https://github.com/modelcontextprotocol/experimental-ext-server-card):

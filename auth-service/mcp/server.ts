@@ -4,7 +4,8 @@ import type { PostIndex, PreparedBody } from '../../post-index/post-index.ts'
 import { MCP_LIMITS } from '../defaults.ts'
 import { LatticeError, ServiceError, isLoggable } from '../errors.ts'
 import type { LogError } from '../http/errors-middleware.ts'
-import type { ActionContext } from '../routes/action.ts'
+import type { ActionContext } from '../http/action.ts'
+import { SERVER_INFO } from '../routes/documents.ts'
 import { PROTOCOL_VERSIONS } from './protocol.ts'
 import { RefusingServer } from './refusals.ts'
 import { articleResources } from './resources.ts'
@@ -26,8 +27,6 @@ export interface McpServerFactory {
  * out for this call (with its text form), or a tool error result.
  */
 export type ToolAnswer = { prepared: PreparedBody } | { document: ToolDocument } | { refusal: CallToolResult }
-
-export const SERVER_INFO = { name: 'lattice-research', title: 'Lattice Research', version: '1.0.0' } as const
 
 export const SERVER_DESCRIPTION = 'Research articles: search them, fetch one as markdown, list the newest.'
 

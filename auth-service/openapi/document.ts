@@ -1,10 +1,12 @@
-import { SITE_PAGES } from '../routes/action.ts'
-import { ENDPOINTS, MCP_PATH, RESOURCE_PATH, endpointUrls, openApiPath, type Endpoint } from '../routes/endpoints.ts'
-import { COMMON, RATE_LIMIT_HEADERS, type Json } from '../routes/openapi-parts.ts'
+import { SITE_PAGES } from '../routes/documents.ts'
+import { ENDPOINTS, endpointUrls } from '../endpoints.ts'
+import { MCP_PATH, RESOURCE_PATH, openApiPath, type Endpoint } from '../http/endpoint.ts'
+import type { Json } from '../http/action.ts'
+import { COMMON, RATE_LIMIT_HEADERS } from '../routes/openapi-parts.ts'
 import { API_CACHE_CONTROL, CREDENTIAL_CACHE_CONTROL } from '../http/conditional.ts'
 import { CORS_HEADERS } from '../http/cors.ts'
 import { RESPONSE_HEADERS } from './response-headers.ts'
-import { SCHEMAS } from './schemas.ts'
+import { SCHEMAS } from '../schemas/schemas.ts'
 
 const optionalBearer = [{}, { bearer: [] }]
 /**

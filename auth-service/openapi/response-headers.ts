@@ -9,8 +9,8 @@ import { CORS_HEADERS } from '../http/cors.ts'
 import { WRITE_WINDOWS } from '../http/rate-limits.ts'
 import { READ_BUDGET_NAMES, WINDOW_SECONDS } from '../http/read-budget.ts'
 import { ORIGIN_MAX, SENT_URL_MAX } from '../../model/wire-limits.ts'
-import type { Json } from '../routes/openapi-parts.ts'
-import { LINE_MAX } from './schemas/shared.ts'
+import type { Json } from '../http/action.ts'
+import { LINE_MAX } from '../schemas/shared.ts'
 
 const bounded = (maxLength: number) => ({ type: 'string', maxLength })
 const longest = (values: readonly string[]) => Math.max(...values.map((v) => v.length))

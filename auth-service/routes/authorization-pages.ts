@@ -1,9 +1,9 @@
 /** What the two authorization endpoint actions share: the pages' content and the error page. */
-import type { ErrorRequestHandler } from 'express'
+import type { Call } from '../http/action.ts'
 import type { AuthorizationRequest } from '../auth/authorization-codes.ts'
 import { ServiceError } from '../errors.ts'
 import { escapeHtml, sendAuthorizationPage } from '../http/authorization-page.ts'
-import { SITE_PAGES } from './action.ts'
+import { SITE_PAGES } from './documents.ts'
 
 const SCOPE_MEANING: Record<string, string> = {
   'research.read': 'list and read the articles',
@@ -52,11 +52,13 @@ export function consentContent(request: AuthorizationRequest, transaction: strin
  * Refusals before the client and its redirect URI are known, or after the transaction is gone:
  * shown on a page, never redirected (RFC 6749 §4.1.2.1), with the error's status.
  */
-export function authorizationErrorPage(siteDir: string | undefined): ErrorRequestHandler {
-  return function authorizationErrorPage(err, _req, res, next) {
-    if (!(err instanceof ServiceError) || res.headersSent) return next(err)
-    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value)
-    void sendAuthorizationPage(res, siteDir, {
+export function authorizationErrorPage(
+  siteDir: string | undefined,
+): (err: unknown, call: Call) => Promise<void> | false {
+  return function authorizationErrorPage(err, call) {
+    if (!(err instanceof ServiceError) || call.res.headersSent) return false
+    for (const [name, value] of Object.entries(err.headers)) call.res.setHeader(name, value)
+    return sendAuthorizationPage(call, siteDir, {
       status: err.status,
       title: 'This authorization cannot go on',
       content:
@@ -64,6 +66,6 @@ export function authorizationErrorPage(siteDir: string | undefined): ErrorReques
 <p class="lede">${escapeHtml(err.message)}</p>
 <p>Error code: <code>${escapeHtml(err.code)}</code>. Go back to the application and start again; ` +
         `if it keeps happening, the application's developer can read <a href="${SITE_PAGES.guide}">auth.md</a>.</p>`,
-    }).catch(next)
+    })
   }
 }

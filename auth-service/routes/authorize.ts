@@ -10,7 +10,7 @@ import { sendAuthorizationPage } from '../http/authorization-page.ts'
 import { consentBrowser } from '../http/consent-cookie.ts'
 import { optionalField, requiredField } from '../http/forms.ts'
 import { authorizationErrorPage, consentContent } from './authorization-pages.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
 import { markup } from './openapi-parts.ts'
 
 type Query = Record<string, unknown>
@@ -71,8 +71,8 @@ export const authorize: HandlerAction = {
     },
   }),
   handle: (ctx) => [
-    async function authorize(req, res) {
-      const query = req.query as Query
+    async function authorize(call) {
+      const query: Query = ctx.parseQuery(call.target.search)
       // Everything is checked before anything is written or anyone is redirected.
       const clientId = requiredField(query, 'client_id')
       const redirectUri = requiredField(query, 'redirect_uri')
@@ -107,10 +107,10 @@ export const authorize: HandlerAction = {
       // HEAD is safe (RFC 9110 §9.2.1, §9.3.2): it answers as GET would, with a transaction id of the
       // same length that is never stored, and neither starts a consent nor sets the browser cookie.
       const transaction =
-        req.method === 'HEAD'
+        call.req.method === 'HEAD'
           ? randomSecret(32)
-          : await startConsent(ctx.store, request, consentBrowser(req, res, ctx.baseUrl.startsWith('https:')))
-      await sendAuthorizationPage(res, ctx.siteDir, {
+          : await startConsent(ctx.store, request, consentBrowser(call.req, call.res, ctx.baseUrl.startsWith('https:')))
+      await sendAuthorizationPage(call, ctx.siteDir, {
         status: 200,
         title: 'Allow access',
         content: consentContent(request, transaction, new URL(ctx.url('authorize')).pathname),

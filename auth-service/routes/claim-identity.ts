@@ -2,7 +2,7 @@ import { FIELD_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
 import { bodyFields, formBody, jsonBody, optionalField } from '../http/forms.ts'
 import { error } from './openapi-parts.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
 
 const CLAIM_REQUEST = {
   type: 'object',
@@ -31,9 +31,9 @@ export const claimIdentity: HandlerAction = {
   handle: () => [
     jsonBody,
     formBody,
-    function claimIdentity(req, res) {
+    function claimIdentity({ res, body }) {
       res.setHeader('Cache-Control', 'no-store')
-      optionalField(bodyFields(req.body), 'claim_token')
+      optionalField(bodyFields(body), 'claim_token')
       // Claims are never completed here, whatever the token: the agent keeps exchanging its
       // identity_assertion. The same answer for every token also reveals nothing about them.
       throw new ServiceError(

@@ -1,11 +1,10 @@
-import type { Request } from 'express'
 import { issueApiKey } from '../auth/api-keys.ts'
 import { SCOPES } from '../auth/policy.ts'
 import { LABEL_MAX, LIFETIMES } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
-import { bodyFields, formBody, hasBody, jsonBody, JSON_TYPES, FORM_TYPE } from '../http/forms.ts'
+import { FORM_TYPE, JSON_TYPES, bodyFields, formBody, hasBody, isType, jsonBody, sendJson } from '../http/forms.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import type { HandlerAction } from './action.ts'
+import type { Call, HandlerAction } from '../http/action.ts'
 import { describeDuration } from '../../model/duration.ts'
 
 /** POST /api/v1/keys (docs/api.md#an-api-key): no body, JSON or a form, with an optional short `label`. */
@@ -45,23 +44,23 @@ export const createApiKey: HandlerAction = {
   handle: (ctx) => [
     jsonBody,
     formBody,
-    async function createApiKey(req, res) {
-      const label = parseLabel(req)
+    async function createApiKey(call) {
+      const label = parseLabel(call)
       const issued = await issueApiKey(ctx.store, label)
       ctx.onIssued('api_key')
-      res.setHeader('Cache-Control', 'no-store')
-      res.status(201).json(issued)
+      call.res.setHeader('Cache-Control', 'no-store')
+      sendJson(call, 201, issued)
     },
   ],
 }
 
-function parseLabel(req: Request): string | null {
-  if (hasBody(req) && !req.is([...JSON_TYPES, FORM_TYPE]))
+function parseLabel({ req, body }: Call): string | null {
+  if (hasBody(req) && !isType(req, [...JSON_TYPES, FORM_TYPE]))
     throw new ServiceError(
       'unsupported_media_type',
       'Send the body as application/json or application/x-www-form-urlencoded, or send none.',
     )
-  const raw = bodyFields(req.body).label
+  const raw = bodyFields(body).label
   if (raw === undefined || raw === null) return null
   if (typeof raw !== 'string')
     throw new ServiceError('invalid_request', `"label" must be a string of at most ${LABEL_MAX} characters.`)

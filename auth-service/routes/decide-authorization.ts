@@ -2,10 +2,10 @@ import { issueCode, takeConsent } from '../auth/authorization-codes.ts'
 import { registerAnonymousIdentity } from '../auth/identities.ts'
 import { AuthorizationRedirectError, ServiceError, authorizationResponseUrl } from '../errors.ts'
 import { browserOf } from '../http/consent-cookie.ts'
-import { formBody, formFields, requiredField } from '../http/forms.ts'
+import { formBody, formFields, requiredField, seeOther } from '../http/forms.ts'
 import { json, markup, ref } from './openapi-parts.ts'
 import { authorizationErrorPage } from './authorization-pages.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
 
 /**
  * POST /oauth2/authorize: the person's decision on the consent page. The transaction is single
@@ -34,13 +34,13 @@ export const decideAuthorization: HandlerAction = {
   }),
   handle: (ctx) => [
     formBody,
-    async function decideAuthorization(req, res) {
-      res.setHeader('Cache-Control', 'no-store')
-      const fields = formFields(req)
+    async function decideAuthorization(call) {
+      call.res.setHeader('Cache-Control', 'no-store')
+      const fields = formFields(call)
       const decision = requiredField(fields, 'decision')
       if (decision !== 'approve' && decision !== 'deny')
         throw new ServiceError('invalid_request', '"decision" must be "approve" or "deny".')
-      const request = await takeConsent(ctx.store, requiredField(fields, 'transaction'), browserOf(req))
+      const request = await takeConsent(ctx.store, requiredField(fields, 'transaction'), browserOf(call.req))
       if (request === undefined)
         throw new ServiceError(
           'invalid_request',
@@ -59,7 +59,7 @@ export const decideAuthorization: HandlerAction = {
       const identity = await registerAnonymousIdentity(ctx.store)
       ctx.onIssued('identity')
       const code = await issueCode(ctx.store, { ...request, sub: identity.id })
-      res.redirect(303, authorizationResponseUrl(request.redirectUri, { code, state: request.state, iss: ctx.baseUrl }))
+      seeOther(call, authorizationResponseUrl(request.redirectUri, { code, state: request.state, iss: ctx.baseUrl }))
     },
   ],
   refuse: (ctx) => authorizationErrorPage(ctx.siteDir),

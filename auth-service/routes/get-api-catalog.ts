@@ -1,7 +1,7 @@
 import { prepareBody } from '../../post-index/post-index.ts'
-import { SERVER_CARD_TYPE } from '../mcp/server-card.ts'
 import { READ_ERRORS, cachedRead, ref } from './openapi-parts.ts'
-import { DOCUMENTS_MODIFIED_MS, SITE_PAGES, type ReadAction } from './action.ts'
+import type { ReadAction } from '../http/action.ts'
+import { DOCUMENTS_MODIFIED_MS, SERVER_CARD_TYPE, SITE_PAGES } from './documents.ts'
 import { OAI_PMH_SPEC } from './oai.ts'
 
 /** RFC 9727 §4.2: the catalog is a linkset (RFC 9264 §4.2) with this profile. */

@@ -1,6 +1,7 @@
 import { prepareBody } from '../../post-index/post-index.ts'
 import { READ_ERRORS, cachedRead, json, ref } from './openapi-parts.ts'
-import { DOCUMENTS_MODIFIED_MS, SITE_PAGES, type ReadAction } from './action.ts'
+import type { ReadAction } from '../http/action.ts'
+import { DOCUMENTS_MODIFIED_MS, SITE_PAGES } from './documents.ts'
 
 interface Operation {
   summary?: string

@@ -1,5 +1,6 @@
 import { prepareBody } from '../../post-index/post-index.ts'
-import { DOCUMENTS_MODIFIED_MS, type ReadAction } from './action.ts'
+import type { ReadAction } from '../http/action.ts'
+import { DOCUMENTS_MODIFIED_MS } from './documents.ts'
 
 /** GET /openapi.json: the OpenAPI 3.1 description, with this origin as its server. */
 export const getOpenApi: ReadAction = {

@@ -3,7 +3,7 @@ import { ServiceError } from '../errors.ts'
 import { READ_ERRORS, SAMPLE_POST, cachedRead, error, json, ref } from './openapi-parts.ts'
 import type { ArticleParts, PostIndex, PreparedBody } from '../../post-index/post-index.ts'
 import type { ReadInput } from '../http/read-path.ts'
-import type { ReadAction } from './action.ts'
+import type { ReadAction } from '../http/action.ts'
 
 /** GET /api/v1/posts/:slug (docs/api.md#the-api): one article with its markdown. */
 export const getPost: ReadAction = {

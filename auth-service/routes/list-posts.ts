@@ -14,7 +14,7 @@ import {
   nextLink,
   ref,
 } from './openapi-parts.ts'
-import type { ReadAction } from './action.ts'
+import type { ReadAction } from '../http/action.ts'
 
 const PARAMS = ['limit', 'cursor', 'tag', 'author', 'updated_since'] as const
 const SLUG = new RegExp(SLUG_PATTERN)

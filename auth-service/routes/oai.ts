@@ -1,13 +1,14 @@
-import express, { type Request, type RequestHandler } from 'express'
+import express from 'express'
 import { BODY_LIMITS, OAI_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
-import { FORM_TYPE, hasBody } from '../http/forms.ts'
-import { SERVER_INFO } from '../mcp/server.ts'
+import { FORM_TYPE, bodyStep, hasBody, isType } from '../http/forms.ts'
+import { SERVER_INFO } from './documents.ts'
 import { ARGUMENT_MAX_LENGTH, VERBS } from '../oai/arguments.ts'
 import { TOKEN_MAX_LENGTH, tokenKey } from '../oai/tokens.ts'
 import { answerRequest, type Repository } from '../oai/verbs.ts'
-import type { ActionContext, HandlerAction } from './action.ts'
-import { READ_ERRORS, error, markup, type Json } from './openapi-parts.ts'
+import type { ActionContext, Call, HandlerAction, Step } from '../http/action.ts'
+import type { Json } from '../http/action.ts'
+import { READ_ERRORS, error, markup } from './openapi-parts.ts'
 
 /** The path of the OAI-PMH endpoint: its base URL (§3.1 of the protocol). */
 export const OAI_PATH = '/oai'
@@ -38,26 +39,27 @@ function repository(ctx: ActionContext): Repository {
 
 /** §3.1.2.1: every protocol answer, error or not, is a 200 with the XML. */
 const send =
-  (repo: Repository, pairsOf: (req: Request) => [string, string][]): RequestHandler =>
-  (req, res) => {
-    const xml = answerRequest(repo, pairsOf(req))
-    res.status(200).set({ 'Content-Type': XML_TYPE, 'Cache-Control': 'no-store' }).send(xml)
+  (repo: Repository, pairsOf: (call: Call) => [string, string][]): Step =>
+  (call) => {
+    const xml = Buffer.from(answerRequest(repo, pairsOf(call)))
+    call.res
+      .writeHead(200, [
+        ...call.headers,
+        ...['Content-Type', XML_TYPE, 'Cache-Control', 'no-store', 'Content-Length', String(xml.length)],
+      ])
+      .end(call.req.method === 'HEAD' ? undefined : xml)
   }
 
 /** The query: everything after the first `?` (RFC 3986 §3.4), which may itself hold `?`. */
-const queryPairs = (req: Request) => {
-  const at = req.originalUrl.indexOf('?')
-  return [...new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1))]
-}
+const queryPairs = (call: Call) => [...new URLSearchParams(call.target.search ?? '')]
 
 /** §3.1.1.2: a POST carries the arguments as a form; anything else is not an OAI-PMH request. */
-const formText = express.text({ type: FORM_TYPE, limit: BODY_LIMITS.form })
-const onlyForms: RequestHandler = (req, _res, next) => {
-  if (hasBody(req) && !req.is(FORM_TYPE))
+const formText = bodyStep(express.text({ type: FORM_TYPE, limit: BODY_LIMITS.form }))
+const onlyForms: Step = ({ req }) => {
+  if (hasBody(req) && !isType(req, [FORM_TYPE]))
     throw new ServiceError('unsupported_media_type', `POST the OAI-PMH arguments as ${FORM_TYPE}, or use GET.`)
-  next()
 }
-const formPairs = (req: Request) => [...new URLSearchParams(typeof req.body === 'string' ? req.body : '')]
+const formPairs = (call: Call) => [...new URLSearchParams(typeof call.body === 'string' ? call.body : '')]
 
 const ARGUMENTS = ['verb', 'identifier', 'metadataPrefix', 'from', 'until', 'set', 'resumptionToken']
 /** Each argument's schema, with the bound the code holds it to (a longer value is refused). */

@@ -1,17 +1,9 @@
+import type { Json } from '../http/action.ts'
 import { CURSOR_MAX_LENGTH } from '../http/cursor.ts'
 
 /** Building blocks of the OpenAPI operations that the actions describe themselves with. */
 
-export type Json = Record<string, unknown>
-
-/** What an operation's description may depend on. */
-export interface OperationContext {
-  baseUrl: string
-  /** The absolute URL of an endpoint, by its operationId. */
-  url(operationId: string): string
-}
-
-/** A schema of openapi/schemas.ts (the OpenAPI validity test resolves every reference). */
+/** A schema of schemas/schemas.ts (the OpenAPI validity test resolves every reference). */
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 
 export const json = (schema: Json, example?: unknown) => ({

@@ -1,23 +1,21 @@
-import express, { type RequestHandler } from 'express'
+import express from 'express'
 import { BODY_LIMITS } from '../defaults.ts'
 import { SecurityEventError } from '../errors.ts'
 import { json, ref } from './openapi-parts.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction, Step } from '../http/action.ts'
+import { bodyStep, isType } from '../http/forms.ts'
 
 const SET_TYPE = 'application/secevent+jwt'
-const readText = express.text({ type: () => true, limit: BODY_LIMITS.event })
+const readText = bodyStep(express.text({ type: () => true, limit: BODY_LIMITS.event }))
 
 /** Reads the body; a body that cannot be read is refused in RFC 8935's terms, like every error here. */
-const eventBody: RequestHandler = (req, res, next) =>
-  readText(req, res, (err?: unknown) => {
-    if (err === undefined) return next()
+const eventBody: Step = (call) =>
+  readText(call)!.catch((err: unknown) => {
     const tooLarge = (err as { status?: number }).status === 413
-    next(
-      new SecurityEventError(
-        'invalid_request',
-        tooLarge ? 'The Security Event Token is too large.' : 'The body could not be read.',
-        { cause: err },
-      ),
+    throw new SecurityEventError(
+      'invalid_request',
+      tooLarge ? 'The Security Event Token is too large.' : 'The body could not be read.',
+      { cause: err },
     )
   })
 
@@ -51,11 +49,11 @@ export const receiveSecurityEvent: HandlerAction = {
   }),
   handle: () => [
     eventBody,
-    function receiveSecurityEvent(req, res) {
+    function receiveSecurityEvent({ req, res, body }) {
       res.setHeader('Cache-Control', 'no-store')
-      if (!req.is(SET_TYPE))
+      if (!isType(req, [SET_TYPE]))
         throw new SecurityEventError('invalid_request', `Send a Security Event Token with Content-Type: ${SET_TYPE}.`)
-      const token = typeof req.body === 'string' ? req.body.trim() : ''
+      const token = typeof body === 'string' ? body.trim() : ''
       if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token))
         throw new SecurityEventError('invalid_request', 'The body must be one compact-serialised JWT.')
       if (decodeIssuer(token) === undefined)

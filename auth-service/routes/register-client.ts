@@ -2,11 +2,11 @@ import express from 'express'
 import { registerClient as register, validateClientMetadata } from '../auth/clients.ts'
 import { CLIENT_METADATA_LIMITS } from '../defaults.ts'
 import { ServiceError } from '../errors.ts'
-import { JSON_TYPES, bodyFields } from '../http/forms.ts'
+import { JSON_TYPES, bodyFields, bodyStep, isType, sendJson } from '../http/forms.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import type { HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
 
-const registrationBody = express.json({ limit: CLIENT_METADATA_LIMITS.registrationBody, type: JSON_TYPES })
+const registrationBody = bodyStep(express.json({ limit: CLIENT_METADATA_LIMITS.registrationBody, type: JSON_TYPES }))
 
 /**
  * POST /oauth2/register: dynamic client registration (RFC 7591) for public clients only, the
@@ -37,16 +37,16 @@ export const registerClient: HandlerAction = {
   }),
   handle: (ctx) => [
     registrationBody,
-    async function registerClient(req, res) {
-      res.setHeader('Cache-Control', 'no-store')
-      if (!req.is(JSON_TYPES))
+    async function registerClient(call) {
+      call.res.setHeader('Cache-Control', 'no-store')
+      if (!isType(call.req, JSON_TYPES))
         throw new ServiceError(
           'invalid_request',
           'Send the client metadata as JSON with Content-Type: application/json.',
         )
-      const metadata = validateClientMetadata(bodyFields(req.body))
+      const metadata = validateClientMetadata(bodyFields(call.body))
       const { client, issuedAt } = await register(ctx.store, metadata)
-      res.status(201).json({
+      sendJson(call, 201, {
         client_id: client.client_id,
         client_id_issued_at: issuedAt,
         ...(client.client_name ? { client_name: client.client_name } : {}),

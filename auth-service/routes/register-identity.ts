@@ -1,9 +1,10 @@
 import { registerAnonymousIdentity } from '../auth/identities.ts'
 import { ID_JAG, SCOPES } from '../auth/policy.ts'
 import { ServiceError } from '../errors.ts'
-import { JSON_TYPES, bodyFields, jsonBody, requiredField } from '../http/forms.ts'
+import { JSON_TYPES, bodyFields, isType, jsonBody, requiredField, sendJson } from '../http/forms.ts'
 import { READ_ERRORS, error, json, noStore, ref } from './openapi-parts.ts'
-import { SITE_PAGES, type HandlerAction } from './action.ts'
+import type { HandlerAction } from '../http/action.ts'
+import { SITE_PAGES } from './documents.ts'
 
 /**
  * POST /agent/identity (docs/api.md#the-agent-flow): anonymous registration;
@@ -26,14 +27,14 @@ export const registerIdentity: HandlerAction = {
   }),
   handle: (ctx) => [
     jsonBody,
-    async function registerIdentity(req, res) {
-      res.setHeader('Cache-Control', 'no-store')
-      if (!req.is(JSON_TYPES))
+    async function registerIdentity(call) {
+      call.res.setHeader('Cache-Control', 'no-store')
+      if (!isType(call.req, JSON_TYPES))
         throw new ServiceError(
           'invalid_request',
           'Send a JSON body such as {"type": "anonymous"} with Content-Type: application/json.',
         )
-      const fields = bodyFields(req.body)
+      const fields = bodyFields(call.body)
       const type = requiredField(fields, 'type')
       switch (type) {
         case 'anonymous': {
@@ -45,7 +46,7 @@ export const registerIdentity: HandlerAction = {
           const identity = await registerAnonymousIdentity(ctx.store)
           const { token, claims } = await ctx.tokens.signIdentityAssertion({ sub: identity.id })
           ctx.onIssued('identity')
-          res.status(200).json({
+          sendJson(call, 200, {
             registration_id: identity.id,
             registration_type: 'anonymous',
             identity_assertion: token,

@@ -8,7 +8,7 @@ import { InvalidTokenError } from '../errors.ts'
 import { oauthNoStore } from '../http/conditional.ts'
 import { formBody, formFields, optionalField, requiredField } from '../http/forms.ts'
 import { READ_ERRORS, error, ref } from './openapi-parts.ts'
-import type { ActionContext, HandlerAction } from './action.ts'
+import type { ActionContext, HandlerAction } from '../http/action.ts'
 
 /** POST /oauth2/revoke (RFC 7009): revokes an API key, an access token, a refresh token or an identity_assertion. */
 export const revokeToken: HandlerAction = {
@@ -28,14 +28,14 @@ export const revokeToken: HandlerAction = {
   handle: (ctx) => [
     oauthNoStore,
     formBody,
-    async function revokeToken(req, res) {
-      const fields = formFields(req)
+    async function revokeToken(call) {
+      const fields = formFields(call)
       const token = requiredField(fields, 'token')
       optionalField(fields, 'token_type_hint')
       optionalField(fields, 'client_id')
       await revoke(ctx, token)
       // RFC 7009 §2.2: 200 whether or not the token was valid, so nothing about it leaks.
-      res.status(200).end()
+      call.res.writeHead(200, call.headers).end()
     },
   ],
 }

@@ -14,7 +14,7 @@ import {
   ref,
 } from './openapi-parts.ts'
 import { readListPosition } from './list-posts.ts'
-import type { ReadAction } from './action.ts'
+import type { ReadAction } from '../http/action.ts'
 
 const PARAMS = ['q', 'limit', 'cursor'] as const
 /** More query words than any query can match. */

@@ -1,7 +1,8 @@
 import { prepareBody, type PreparedBody } from '../../post-index/post-index.ts'
 import { GRANTS, ID_JAG, SCOPES } from '../auth/policy.ts'
 import { documentResponses } from './openapi-parts.ts'
-import { DOCUMENTS_MODIFIED_MS, SITE_PAGES, type ActionContext, type ReadAction } from './action.ts'
+import type { ActionContext, ReadAction } from '../http/action.ts'
+import { DOCUMENTS_MODIFIED_MS, SITE_PAGES } from './documents.ts'
 
 /** Discovery documents change only with the deployment: cached for five minutes. */
 const DOCUMENT_CACHE = 'public, max-age=300'

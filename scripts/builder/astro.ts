@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process'
 import { mkdirSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { ROOT } from '../build-state.ts'
+import { ROOT } from './build-env.ts'
 import { childFailure, heapFlags, type HeapLimit } from './heap-limits.ts'
 
 export function runAstro(

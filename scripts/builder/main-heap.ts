@@ -4,8 +4,8 @@
  * unless it already has a limit. This module loads only what the limit needs: it is loaded twice.
  */
 import { readdirSync } from 'node:fs'
-import { buildEnv } from '../build-state.ts'
-import { buildTargets } from '../build-targets.ts'
+import { buildEnv } from './build-env.ts'
+import { buildTargets } from './build-targets.ts'
 import { heapFlags, mainHeap } from './heap-limits.ts'
 
 /** The flags the build's process needs; none when it runs with a heap limit already. */

@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
-import { ROOT } from '../build-state.ts'
+import { ROOT } from './build-env.ts'
 
 const PRINT = join(ROOT, 'auth-service', 'openapi', 'print.ts')
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROOT } from '../build-state.ts'
+import { ROOT } from './build-env.ts'
 import type { SharedStore } from './dist.ts'
 import type { MemoryPlan } from './memory-plan.ts'
 import { groupBits, planGroups } from './search-groups.ts'

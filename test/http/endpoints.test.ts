@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { DEFAULT_RATE_LIMITS } from '../../auth-service/defaults.ts'
 import { allowedMethods } from '../../auth-service/http/route-table.ts'
-import { ENDPOINTS, openApiPath, type Endpoint } from '../../auth-service/routes/endpoints.ts'
+import { ENDPOINTS } from '../../auth-service/endpoints.ts'
+import { openApiPath, type Endpoint } from '../../auth-service/http/endpoint.ts'
 import { BASE_URL, testDeps } from '../support/index.ts'
 
 const rows = ENDPOINTS as readonly Endpoint[]

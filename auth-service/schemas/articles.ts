@@ -3,9 +3,9 @@
  * (model/article.ts), their stricter `…Complete` forms, and the list and search pages of them.
  */
 import { z } from 'zod'
-import { Post, PostDetail } from '../../../model/article.ts'
-import { CURSOR_MAX_LENGTH } from '../../http/cursor.ts'
-import { READ_LIMITS } from '../../defaults.ts'
+import { Post, PostDetail } from '../../model/article.ts'
+import { CURSOR_MAX_LENGTH } from '../http/cursor.ts'
+import { READ_LIMITS } from '../defaults.ts'
 import { list, text } from './shared.ts'
 
 // A cursor the service gives is one it takes back: at most CURSOR_MAX_LENGTH.

@@ -1,78 +1,29 @@
-import type { Scope } from '../auth/policy.ts'
-import type { Action } from './action.ts'
-import { authorize } from './authorize.ts'
-import { claimIdentity } from './claim-identity.ts'
-import { createApiKey } from './create-api-key.ts'
-import { decideAuthorization } from './decide-authorization.ts'
-import { exchangeToken } from './exchange-token.ts'
-import { getApiCatalog } from './get-api-catalog.ts'
-import { getCatalog } from './get-catalog.ts'
-import { getAiCatalog, getMcpServerCard, getMcpServerCardWellKnown } from './get-mcp-server-card.ts'
-import { getOpenApi } from './get-openapi.ts'
-import { getPost } from './get-post.ts'
-import { listPosts } from './list-posts.ts'
-import { mcp } from './mcp.ts'
-import { OAI_PATH, oaiGet, oaiPost } from './oai.ts'
-import { receiveSecurityEvent } from './receive-security-event.ts'
-import { registerClient } from './register-client.ts'
-import { registerIdentity } from './register-identity.ts'
-import { revokeToken } from './revoke-token.ts'
-import { searchPosts } from './search-posts.ts'
+import { authorize } from './routes/authorize.ts'
+import { claimIdentity } from './routes/claim-identity.ts'
+import { createApiKey } from './routes/create-api-key.ts'
+import { decideAuthorization } from './routes/decide-authorization.ts'
+import { exchangeToken } from './routes/exchange-token.ts'
+import { getApiCatalog } from './routes/get-api-catalog.ts'
+import { getCatalog } from './routes/get-catalog.ts'
+import { getAiCatalog, getMcpServerCard, getMcpServerCardWellKnown } from './mcp/server-card-reads.ts'
+import { getOpenApi } from './routes/get-openapi.ts'
+import { getPost } from './routes/get-post.ts'
+import { listPosts } from './routes/list-posts.ts'
+import { mcp } from './mcp/endpoint.ts'
+import { OAI_PATH, oaiGet, oaiPost } from './routes/oai.ts'
+import { receiveSecurityEvent } from './routes/receive-security-event.ts'
+import { registerClient } from './routes/register-client.ts'
+import { registerIdentity } from './routes/register-identity.ts'
+import { revokeToken } from './routes/revoke-token.ts'
+import { searchPosts } from './routes/search-posts.ts'
 import {
   getAuthorizationServerMetadata,
   getJwks,
   getMcpProtectedResourceMetadata,
   getProtectedResourceMetadata,
   getProtectedResourceMetadataForPath,
-} from './well-known.ts'
-
-/**
- * Budgets an endpoint draws on (limits in defaults.ts). `reads` counts every read; the issuance
- * budgets count only what was issued. Every POST also draws on the general `writes` budget.
- */
-export type Budget = 'reads' | 'keys' | 'identities' | 'tokens' | 'clients'
-
-/**
- * What a request to the endpoint does: `read` changes nothing (a GET, or a message to /mcp);
- * `write` stores something; `credential` issues, revokes or consents to a credential. Writes and
- * credentials draw on the general `writes` budget; reads never do.
- */
-export type Kind = 'read' | 'write' | 'credential'
-
-export interface Endpoint {
-  /** The OpenAPI operationId, and the name other documents refer to the endpoint by. */
-  operationId: string
-  method: 'GET' | 'POST'
-  /** An Express path (`:name` parameters). */
-  path: string
-  kind: Kind
-  budget?: Budget
-  /**
-   * The scope an identified caller needs. The pipeline checks it on reads; a message to /mcp may
-   * need more, which its handler checks. Rows under a protected resource are bearer-checked.
-   */
-  scope?: Scope
-  /**
-   * The row answers pages for people (the consent page), which carry the pages' security
-   * headers; every other row answers programs (http/security-headers.ts apiSecurityHeaderList).
-   */
-  page?: true
-  action: Action
-}
-
-/** The protected resource (RFC 9728): every path under it is bearer-checked. */
-export const RESOURCE_PATH = '/api/v1'
-
-/** The MCP endpoint (Streamable HTTP), a second protected resource with its own metadata. */
-export const MCP_PATH = '/mcp'
-
-/**
- * The protected resources access tokens are issued for (RFC 8707 `resource`), as absolute URLs;
- * the REST API first, as the default audience of a token requested without `resource`.
- */
-export function protectedResources(baseUrl: string): [string, ...string[]] {
-  return [`${baseUrl}${RESOURCE_PATH}`, `${baseUrl}${MCP_PATH}`]
-}
+} from './routes/well-known.ts'
+import { MCP_PATH, RESOURCE_PATH, openApiPath, type Endpoint } from './http/endpoint.ts'
 
 /**
  * The one endpoint table. The pipeline (http/pipeline.ts: routing, the 405s and their `Allow`,
@@ -278,9 +229,6 @@ export const ENDPOINTS = [
   { operationId: 'getOai', method: 'GET', path: OAI_PATH, kind: 'read', budget: 'reads', action: oaiGet },
   { operationId: 'postOai', method: 'POST', path: OAI_PATH, kind: 'read', budget: 'reads', action: oaiPost },
 ] as const satisfies readonly Endpoint[]
-
-/** `/api/v1/posts/:slug` as OpenAPI writes it: `/api/v1/posts/{slug}`. */
-export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 
 /** The absolute URL of every endpoint, by operationId (templates keep their `{name}`). */
 export function endpointUrls(baseUrl: string): (operationId: string) => string {

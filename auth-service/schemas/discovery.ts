@@ -3,7 +3,7 @@
  * documents (RFC 9728, RFC 8414), the signing keys, the linkset, the MCP server card and the
  * JSON-RPC envelope of MCP.
  */
-import { GRANTS, ID_JAG, SCOPES } from '../../auth/policy.ts'
+import { GRANTS, ID_JAG, SCOPES } from '../auth/policy.ts'
 import { LINE_MAX, OWN_LIST_MAX, constant, list, oneOf, text, uri } from './shared.ts'
 
 const line = text(LINE_MAX)

@@ -4,7 +4,7 @@
  * discovery) composes them. Every string and list carries its bound (OWASP API4:2023,
  * unrestricted resource consumption), taken from the limit the code holds it to.
  */
-import { SENT_URL_MAX } from '../../../model/wire-limits.ts'
+import { SENT_URL_MAX } from '../../model/wire-limits.ts'
 
 /** An absolute URL the service writes (model/wire-limits.ts). */
 export const uri = { type: 'string', format: 'uri', maxLength: SENT_URL_MAX } as const

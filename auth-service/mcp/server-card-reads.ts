@@ -1,8 +1,10 @@
 import { prepareBody, type PreparedBody } from '../../post-index/post-index.ts'
-import { SERVER_CARD_TYPE, serverCard } from '../mcp/server-card.ts'
-import { SERVER_INFO, mcpServerFactory } from '../mcp/server.ts'
-import { DOCUMENTS_MODIFIED_MS, type ReadAction } from './action.ts'
-import { READ_ERRORS, cachedRead, ref } from './openapi-parts.ts'
+import { SERVER_CARD_TYPE, SERVER_INFO } from '../routes/documents.ts'
+import { serverCard } from './server-card.ts'
+import { mcpServerFactory } from './server.ts'
+import type { ReadAction } from '../http/action.ts'
+import { DOCUMENTS_MODIFIED_MS } from '../routes/documents.ts'
+import { READ_ERRORS, cachedRead, ref } from '../routes/openapi-parts.ts'
 
 /**
  * GET <mcp-url>/server-card, the location the current Server Card draft reserves, and

@@ -1,7 +1,7 @@
-import { ARTICLE_SCHEMAS } from './schemas/articles.ts'
-import { CREDENTIAL_SCHEMAS } from './schemas/credentials.ts'
-import { DISCOVERY_SCHEMAS } from './schemas/discovery.ts'
-import { ERROR_SCHEMAS } from './schemas/errors.ts'
+import { ARTICLE_SCHEMAS } from './articles.ts'
+import { CREDENTIAL_SCHEMAS } from './credentials.ts'
+import { DISCOVERY_SCHEMAS } from './discovery.ts'
+import { ERROR_SCHEMAS } from './errors.ts'
 
 /**
  * JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of every body the service sends, in the order

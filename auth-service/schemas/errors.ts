@@ -2,7 +2,7 @@
  * The schemas of the errors the service sends: the one error body of the API, agent and OAuth
  * endpoints, and the error of the Security Event Token receiver.
  */
-import { ERROR_CODES, ERROR_DESCRIPTION_MAX, EVENT_ERROR_CODES } from '../../errors.ts'
+import { ERROR_CODES, ERROR_DESCRIPTION_MAX, EVENT_ERROR_CODES } from '../errors.ts'
 import { oneOf, text } from './shared.ts'
 
 export const ERROR_SCHEMAS = {

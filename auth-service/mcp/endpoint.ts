@@ -1,8 +1,8 @@
-import { mcpExchange } from '../mcp/http.ts'
-import { refusalOf } from '../mcp/refusals.ts'
-import { mcpServerFactory } from '../mcp/server.ts'
-import { READ_ERRORS, error, json, ref } from './openapi-parts.ts'
-import type { ExchangeAction } from './action.ts'
+import { mcpExchange } from './http.ts'
+import { refusalOf } from './refusals.ts'
+import { mcpServerFactory } from './server.ts'
+import { READ_ERRORS, error, json, ref } from '../routes/openapi-parts.ts'
+import type { HandlerAction } from '../http/action.ts'
 
 const message = ref('JsonRpcMessage')
 
@@ -13,7 +13,7 @@ const message = ref('JsonRpcMessage')
  * every article is a resource. GET and DELETE are 405:
  * without sessions there is no stream to open and nothing to end.
  */
-export const mcp: ExchangeAction = {
+export const mcp: HandlerAction = {
   operation: (ctx) => ({
     tags: ['MCP'],
     summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
@@ -66,17 +66,19 @@ export const mcp: ExchangeAction = {
       '503': READ_ERRORS['503'],
     },
   }),
-  exchange(ctx) {
-    return mcpExchange({
-      servers: mcpServerFactory(ctx, ctx.logError),
-      resourceMetadataUrl: ctx.url('getMcpProtectedResourceMetadata'),
-      baseUrl: ctx.baseUrl,
-      // A refusal of a request is the client's mistake, answered and noted; anything else is the service's.
-      onerror: (e) => {
-        const refusal = refusalOf(e)
-        if (refusal) ctx.logRefusal(refusal, { method: 'POST', path: '/mcp' })
-        else ctx.logError(e, { method: 'POST', path: '/mcp' })
-      },
-    })
+  handle(ctx) {
+    return [
+      mcpExchange({
+        servers: mcpServerFactory(ctx, ctx.logError),
+        resourceMetadataUrl: ctx.url('getMcpProtectedResourceMetadata'),
+        baseUrl: ctx.baseUrl,
+        // A refusal of a request is the client's mistake, answered and noted; anything else is the service's.
+        onerror: (e) => {
+          const refusal = refusalOf(e)
+          if (refusal) ctx.logRefusal(refusal, { method: 'POST', path: '/mcp' })
+          else ctx.logError(e, { method: 'POST', path: '/mcp' })
+        },
+      }),
+    ]
   },
 }

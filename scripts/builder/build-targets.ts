@@ -5,8 +5,8 @@
  * only when none runs for the defaults. With settings, it is for them, and says so when no
  * running server will pick it up.
  */
-import { runningServers, type ServingRecord } from '../model/serving-record.ts'
-import { buildEnv } from './build-state.ts'
+import { runningServers, type ServingRecord } from '../../model/serving-record.ts'
+import { buildEnv } from './build-env.ts'
 
 export interface BuildTarget {
   env: NodeJS.ProcessEnv

@@ -3,10 +3,10 @@
  * endpoints, client registration (RFC 7591) and the authorization decision. Request fields carry
  * the limits the code enforces.
  */
-import { API_KEY_LENGTH, API_KEY_PATTERN, API_KEY_PREFIX_LENGTH } from '../../auth/api-keys.ts'
-import { IDENTITY_ID_LENGTH } from '../../auth/identities.ts'
-import { GRANTS, ID_JAG, SCOPES } from '../../auth/policy.ts'
-import { CLIENT_METADATA_LIMITS, FIELD_LIMITS, LABEL_MAX, LIFETIMES, type FieldName } from '../../defaults.ts'
+import { API_KEY_LENGTH, API_KEY_PATTERN, API_KEY_PREFIX_LENGTH } from '../auth/api-keys.ts'
+import { IDENTITY_ID_LENGTH } from '../auth/identities.ts'
+import { GRANTS, ID_JAG, SCOPES } from '../auth/policy.ts'
+import { CLIENT_METADATA_LIMITS, FIELD_LIMITS, LABEL_MAX, LIFETIMES, type FieldName } from '../defaults.ts'
 import { constant, list, oneOf, text, timestamp, uri } from './shared.ts'
 
 /**
