@@ -62,7 +62,8 @@ export function planDelta(
   // The base, as it was indexed: today's articles, those changed as they were then.
   const base: ShardArticle[] = []
   for (const a of published) if (!(a.slug in was)) base.push(a)
-  for (const slug of changed) if (was[slug]) base.push({ slug, hash: was[slug]!, title: '', author: '', description: '' })
+  for (const slug of changed)
+    if (was[slug]) base.push({ slug, hash: was[slug]!, title: '', author: '', description: '' })
   const baseShards = planShards(base, bits, version)
   const liveBase = Object.entries(live.shards).filter(([name]) => name !== live.delta?.shard)
   // The keys prove it: each base shard is exactly what the live one was indexed from.
@@ -73,7 +74,10 @@ export function planDelta(
     if (!was[slug]) continue
     const shard = shardOf(slug, bits)
     const page = pageNumbers(baseShards.get(shard)!.articles.map((a) => a.slug)).get(slug)!
-    hidden.set(shard, [...(hidden.get(shard) ?? []), page].sort((a, b) => a - b))
+    hidden.set(
+      shard,
+      [...(hidden.get(shard) ?? []), page].sort((a, b) => a - b),
+    )
   }
   // The key covers what the base hides too: a deletion changes the index.
   const h = createHash('sha256').update(`${version}\0delta`)

@@ -5,7 +5,13 @@ import { planShards, shardOf, type ShardArticle } from '../../scripts/builder/se
 
 const BITS = 2
 const VERSION = 'v'
-const article = (slug: string, hash = `h-${slug}`): ShardArticle => ({ slug, hash, title: slug, author: '', description: '' })
+const article = (slug: string, hash = `h-${slug}`): ShardArticle => ({
+  slug,
+  hash,
+  title: slug,
+  author: '',
+  description: '',
+})
 const corpus = Array.from({ length: 200 }, (_, i) => article(`article-${i}`))
 
 /** The live index as a full build leaves it: its shards' keys, and the articles it was made from. */
