@@ -2,16 +2,16 @@
  * The site search index, in shards. Pagefind holds a whole index in memory while it writes it
  * (about a megabyte per article), and rewrites it whole when anything changes. So the articles
  * are split by a hash of their slug into 2^bits shards, each indexed by its own Pagefind process
- * (scripts/builder/search-shard-worker.ts), and the browser ranks the articles of all of them as
+ * (search-shard-worker.ts), and the browser ranks the articles of all of them as
  * one index would, from the scores each shard's process writes beside its index
- * (site/public/scripts/search-rank.js). A rebuild re-indexes only the shards whose articles
+ * (search/browser/search-rank.js). A rebuild re-indexes only the shards whose articles
  * changed; the others are linked from the live build.
  *
  * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index,
- * its scores, `scores/`, and its pages' places, `places/`: search-scores.ts), one per group of
- * shards (`g<bits>-<n>/`, their scores merged by word range: search-groups.ts), and `shards.json`
+ * its scores, `scores/`, and its pages' places, `places/`: search/build/scores.ts), one per group of
+ * shards (`g<bits>-<n>/`, their scores merged by word range: search/build/groups.ts), and `shards.json`
  * naming them, with each shard's pages, their lengths, its chunks and its score files
- * (search-stats.ts), from which the browser ranks results with the whole index's statistics,
+ * (search/pagefind/index-files.ts), from which the browser ranks results with the whole index's statistics,
  * and each group's shards and files. The browser reads the groups' scores, not the shards'.
  * The runtime files, the same in every shard, are hard links.
  */
@@ -33,9 +33,9 @@ import { join } from 'node:path'
 import { childFailure, heapFlags, type HeapLimit } from './heap-limits.ts'
 import { forEachLimited } from './limited.ts'
 import type { SharedStore } from './dist.ts'
-import { type GroupPlan, writeSearchGroups } from './search-groups.ts'
-import { pageOrder } from './search-scores.ts'
-import { readShardIndex, shardStats } from './search-stats.ts'
+import { type GroupPlan, writeSearchGroups } from '../../search/build/groups.ts'
+import { pageOrder } from '../../search/build/scores.ts'
+import { readShardIndex, shardStats } from '../../search/pagefind/index-files.ts'
 
 /** An article as its shard is keyed and indexed. */
 export interface ShardArticle {

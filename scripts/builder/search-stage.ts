@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { ROOT } from '../build-state.ts'
 import type { SharedStore } from './dist.ts'
 import type { MemoryPlan } from './memory-plan.ts'
-import { groupBits, planGroups } from './search-groups.ts'
+import { groupBits, planGroups } from '../../search/build/groups.ts'
 import { planShards, searchUpToDate, writeSearchShards, type SearchState, type ShardArticle } from './search-shards.ts'
 
 const PAGEFIND_VERSION = (

@@ -1,6 +1,6 @@
 // The site search index, in shards (scripts/builder/search-shards.ts), searched as one index. The
-// ranking reads the scores the build wrote of each shard's words (search-scores.ts), merged per
-// group of shards into files by word range (search-groups.ts): a query term costs one file per
+// ranking reads the scores the build wrote of each shard's words (search/build/scores.ts), merged per
+// group of shards into files by word range (search/build/groups.ts): a query term costs one file per
 // group, or the few a prefix spans, whatever the shard count, and only the words a term starts
 // are read from them (search-group-file.js). With the pages' lengths
 // (shards.json), search-rank.js ranks every shard's articles with the statistics of the whole

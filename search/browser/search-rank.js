@@ -1,6 +1,6 @@
 // Ranks the articles of every shard of the search index as one Pagefind index of all of them
 // would, from the scores the build wrote beside each shard's word index (scripts/builder/
-// search-scores.ts: per word and page, the sum of the weights of its places and the ranked
+// search/build/scores.ts: per word and page, the sum of the weights of its places and the ranked
 // metadata fields holding it) and the pages' lengths (shards.json). Pagefind scores a page with
 // BM25 from its own index's statistics (how many pages, their average length, how many hold
 // each word), so each shard alone would rank by different ones; here they are the whole index's.

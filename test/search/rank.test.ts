@@ -8,7 +8,7 @@ import {
   Ranked,
   rankPages,
   UNIT,
-} from '../../site/public/scripts/search-rank.js'
+} from '../../search/browser/search-rank.js'
 
 /** A score file's list for pages `pages` ([page, places, fields]): pages as differences, weights in Pagefind's unit. */
 const list = (pages: Array<[number, number, number?]>) => {
