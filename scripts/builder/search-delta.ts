@@ -13,7 +13,7 @@
  * records indexes the changed shards anew instead, and that index has no delta (the compaction).
  */
 import { createHash } from 'node:crypto'
-import { pageNumbers } from './search-scores.ts'
+import { pageNumbers } from '../../search/build/scores.ts'
 import { planShards, shardOf, type ShardArticle, type ShardPlan } from './search-shards.ts'
 
 /** Changed articles a delta holds at most: past them, the changed shards are indexed anew. */

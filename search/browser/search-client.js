@@ -183,10 +183,14 @@ export async function openSearch(base = '/pagefind/') {
     }
   }
 
-  /** A quoted query: Pagefind's own matches of the phrase in every shard, by its scores. */
+  /** A quoted query: Pagefind's own matches of the phrase in every shard, by its scores; not a shard's hidden pages. */
   async function searchPhrase(query) {
     const answers = await Promise.all(
-      shards.map(async (name) => (await call(name, 'phrase', [query])).map((result) => ({ name, result }))),
+      shards.map(async (name) => {
+        const hidden = new Set(stats[name].hidden?.ids)
+        const found = await call(name, 'phrase', [query])
+        return found.filter((result) => !hidden.has(result.id)).map((result) => ({ name, result }))
+      }),
     )
     const ranked = answers
       .flat()

@@ -80,6 +80,12 @@ export function planGroups(shards: ReadonlyMap<string, { key: string }>, bits: n
   return groups
 }
 
+/** The group of the delta shard (search-delta.ts): that shard alone, `g<shard>`. */
+export function deltaGroup(shard: string, key: string): [string, { key: string; shards: string[] }] {
+  const h = createHash('sha256').update(`group ${GROUP_VERSION} ${GROUP_FILE_BYTES} ${BLOCK_FILES}`)
+  return [`g${shard}`, { key: h.update(`\0${shard}:${key}`).digest('hex'), shards: [shard] }]
+}
+
 export interface WriteGroupsOptions {
   /** site/pagefind of the new build, holding a link per shard. */
   outDir: string

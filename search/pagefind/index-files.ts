@@ -28,6 +28,12 @@ export interface ShardStats {
   fields: string[]
   /** The folder of the pages' fragments and places (`places/<places>/<page>.pf_places`). */
   places: string
+  /**
+   * Pages of articles changed or deleted since the shard was indexed, whose current text is in
+   * the delta shard (search-delta.ts): by their number in the scores, and by Pagefind's page
+   * hash (a phrase's matches name that).
+   */
+  hidden?: { pages: number[]; ids: string[] }
 }
 
 /** One language's index of a shard, as its metadata file and the page filter describe it. */

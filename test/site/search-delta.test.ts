@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DELTA_ARTICLES, planDelta } from '../../scripts/builder/search-delta.ts'
-import { pageNumbers } from '../../scripts/builder/search-scores.ts'
+import { pageNumbers } from '../../search/build/scores.ts'
 import { planShards, shardOf, type ShardArticle } from '../../scripts/builder/search-shards.ts'
 
 const BITS = 2
