@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { defineConfig } from 'astro/config'
 import sitemap from '@astrojs/sitemap'
 import { articlePath } from './model/article-address.ts'
+import { searchScripts } from './search/site-scripts.ts'
 
 // The build is fully static: every page is prerendered and the service (or nginx) serves
 // dist/. BASE_URL only feeds the absolute links baked into the pages, the feed and the sitemap.
@@ -38,6 +39,7 @@ export default defineConfig({
   // Scripts are never inlined into a page, whatever their size: the CSP allows no inline script.
   vite: { build: { assetsInlineLimit: (file) => (file.endsWith('.js') ? false : undefined) } },
   integrations: [
+    searchScripts(),
     sitemap({
       customPages: [...articlePages.keys()],
       filter: (page) => !TEMPLATE_PAGES.includes(new URL(page).pathname),

@@ -1,7 +1,7 @@
 /**
  * Running the build and the service as the bench measures them, as a user runs them: a command's
  * time and the peak memory of its whole session (`npm run build` through npm, in a session of its
- * own, every process summed), a build's phase timings, the service started on a build, an edit
+ * own, every process summed), a build's phase timings, `npm start` on a build, an edit
  * made as an editor saves (a new file renamed over the old) timed until the service serves it,
  * and polling for that.
  */
@@ -9,10 +9,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { waitFor } from '../test/support/processes.ts'
-import { SessionPeak } from './session-memory.ts'
+import { SessionPeak, sessionRss } from './session-memory.ts'
 
 const ROOT = join(import.meta.dirname, '..')
-const NODE = process.execPath
 
 export interface Measured {
   seconds: number
@@ -79,13 +78,36 @@ export function npmBuild(
 export const phase = (output: string, name: string) =>
   Number(new RegExp(`${name} after ([\\d.]+) s`).exec(output)?.[1] ?? NaN)
 
-/** The service on `port` of 127.0.0.1, serving the build `env` names, without rate limits. */
-export function startServer(env: NodeJS.ProcessEnv, port: number, dataDir: string): ChildProcess {
-  return spawn(NODE, [join(ROOT, 'auth-service', 'server.ts')], {
+/**
+ * The service on `port` of 127.0.0.1, serving the build `env` names, without rate limits, as a
+ * user runs it: `npm start` (bin/start.ts, through npm) in a session of its own. `stop()` ends
+ * the session; `rssMb()` sums its processes' resident memory (npm's included).
+ */
+export function startServer(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  dataDir: string,
+): { pid: number; stop: () => Promise<void>; rssMb: () => number } {
+  const child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMITS: 'off' },
+    detached: true,
     stdio: 'ignore',
   })
+  const exited = new Promise((r) => child.once('exit', r))
+  return {
+    pid: child.pid!,
+    stop: async () => {
+      // The session's process group: npm, and the service it started.
+      try {
+        process.kill(-child.pid!, 'SIGTERM')
+      } catch {
+        // already gone
+      }
+      await exited
+    },
+    rssMb: () => [...sessionRss(child.pid!).values()].reduce((sum, mb) => sum + mb, 0),
+  }
 }
 
 /** The articles of a bench corpus, by slug, in name order. */

@@ -145,13 +145,12 @@ async function editToServed(size: number, corpus: string, env: NodeJS.ProcessEnv
         figure: `build ${size}: one article edited → served by a running server`,
         unit: 's',
         values: [servedAt],
-        note: `search index follows at ${searchAt.toFixed(1)} s`,
+        note: `in the search index at ${searchAt.toFixed(1)} s (one swap lands both)`,
         limit: { max: size >= 10_000 ? 10 : 3, text: size >= 10_000 ? '≤ 10 s' : '≤ 3 s' },
       },
     ]
   } finally {
-    server.kill('SIGTERM')
-    await new Promise((r) => server.once('exit', r))
+    await server.stop()
     rmSync(data, { recursive: true, force: true })
   }
 }

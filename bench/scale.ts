@@ -8,7 +8,7 @@
  * on 24 GB).
  * BUILD_MEMORY_MB applies to the builds as set.
  */
-import { readFileSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { corpusSlugs, editUnderServer, phase, startServer, until } from './build-process.ts'
@@ -84,7 +84,7 @@ async function editAndRestart(size: number, corpus: string, env: NodeJS.ProcessE
     row(`service ${size}: start-up to ready`, 's', (performance.now() - t) / 1000)
     for (const slug of corpusSlugs(corpus).slice(0, 200))
       await fetch(`${origin}/api/v1/posts/${slug}`).then((r) => r.arrayBuffer())
-    row(`service ${size}: resident memory after reads`, 'MB', rssMb(server.pid!))
+    row(`service ${size}: resident memory after reads`, 'MB', server.rssMb(), 'npm start: npm and the service')
     const { served, searchable, build: done } = await editUnderServer(corpus, env, origin)
     row(
       `build ${size}: one article edited → served`,
@@ -98,19 +98,13 @@ async function editAndRestart(size: number, corpus: string, env: NodeJS.ProcessE
       searchable,
       /\((\d+ of \d+) shards indexed/.exec(done.output)?.[1] ?? '',
     )
-    server.kill('SIGTERM')
-    await new Promise((r) => server.once('exit', r))
+    await server.stop()
     t = performance.now()
     server = start()
     await until(async () => (await fetch(`${origin}/readyz`)).ok, 120_000)
     row(`service ${size}: restart on an existing build, to ready`, 's', (performance.now() - t) / 1000)
   } finally {
-    server.kill('SIGTERM')
-    await new Promise((r) => server.once('exit', r))
+    await server.stop()
     rmSync(data, { recursive: true, force: true })
   }
-}
-
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
 }

@@ -134,6 +134,7 @@ const stopWatching = watchSources(
   [
     { dir: config.contentDir, recursive: false, accept: (n) => isArticleFile(n) || isReferenceFile(n) },
     { dir: join(ROOT, 'site'), recursive: true, accept: isSourceFile },
+    { dir: join(ROOT, 'search', 'browser'), recursive: true, accept: isSourceFile },
   ],
   (files) => loop.changed(files),
   (e) => say(`watching stopped working (${e.message}): restart the preview`),

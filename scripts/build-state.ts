@@ -59,8 +59,9 @@ export function siteSourcesFingerprint(): string {
 }
 
 /**
- * The build's own code (scripts/ and model/), which assembles the article pages, and the post
- * index's (post-index/), which lays out the API answers the build writes as files.
+ * The build's own code (scripts/, search/ and model/), which assembles the article pages and the
+ * search index, and the post index's (post-index/), which lays out the API answers the build
+ * writes as files.
  */
 export function buildSourcesFingerprint(): string {
   const hash = createHash('sha256')
@@ -70,6 +71,8 @@ export function buildSourcesFingerprint(): string {
 
 function addSiteSources(files: FileHasher): void {
   files.walk(join(ROOT, 'site'), () => true)
+  // The search page's browser files, copied into the site by Astro (search/site-scripts.ts).
+  files.walk(join(ROOT, 'search', 'browser'), () => true)
   for (const f of ['astro.config.mjs', 'package-lock.json']) files.add(join(ROOT, f))
 }
 
@@ -77,6 +80,7 @@ function addBuildSources(files: FileHasher): void {
   files.walk(join(ROOT, 'scripts'), (n) => n.endsWith('.ts'))
   files.walk(join(ROOT, 'model'), (n) => n.endsWith('.ts'))
   files.walk(join(ROOT, 'post-index'), (n) => n.endsWith('.ts'))
+  files.walk(join(ROOT, 'search'), (n) => n.endsWith('.ts'))
 }
 
 class FileHasher {

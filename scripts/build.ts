@@ -187,7 +187,13 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       return { ...files, ...links }
     }
 
-    const searching = searchStage(published, memory, renderer.version, distDir)
+    // The live index and the articles it was made from: a small change adds a delta to it.
+    const liveIndex = prev?.state.search && {
+      dir: join(prev.dir, 'site', 'pagefind'),
+      state: prev.state.search,
+      articles: new Map((prev.state.order ?? []).map((slug) => [slug, prev!.bySlug.get(slug)?.hash ?? ''])),
+    }
+    const searching = searchStage(published, memory, renderer.version, distDir, liveIndex || undefined)
     const reindex = (had: SearchState | null) => options.search !== false && searching.stale(had)
 
     let info: BuildInfo | undefined

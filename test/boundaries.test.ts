@@ -14,7 +14,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   model: [],
   'post-index': ['model'],
   site: ['model'],
-  scripts: ['model', 'post-index', 'site'],
+  scripts: ['model', 'post-index', 'site', 'search'],
   'auth-service': ['model', 'post-index'],
   bin: ['model', 'post-index', 'site', 'scripts', 'auth-service'],
 }

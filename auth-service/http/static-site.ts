@@ -49,7 +49,7 @@ function signpostsOf(buildDir: string, baseUrl: string, url: string): string | u
 /**
  * Files whose names carry a content hash never change: cache them for a year. In the search
  * index: a shard's Pagefind files and places (scripts/builder/search-shards.ts), and the score
- * groups' files (search-groups.ts); not its entry files nor shards.json, which a build rewrites,
+ * groups' files (search/build/groups.ts); not its entry files nor shards.json, which a build rewrites,
  * nor a shard's score files, named by the chunk they are read from, not by their own bytes. The
  * same rule is in deploy/nginx/default.conf.template.
  */

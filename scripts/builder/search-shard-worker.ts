@@ -1,5 +1,5 @@
 /**
- * One shard of the site search index (search-shards.ts), in a process of its own: reads its job
+ * One shard of the site search index (scripts/builder/search-shards.ts), in a process of its own: reads its job
  * on standard input, each article's text from the build cache, and writes a Pagefind index; the
  * scores the browser ranks with are read from it by another process once this one has ended and
  * Pagefind's memory is given back (search-score-worker.ts). Its one argument is the pid of the
@@ -10,7 +10,7 @@ import * as pagefind from 'pagefind'
 import { openCache } from './cache.ts'
 import { stopWhenOrphaned } from './orphaned.ts'
 import type { ShardJob } from './search-shards.ts'
-import { PAGE_FILTER, pageNumbers } from './search-scores.ts'
+import { PAGE_FILTER, pageNumbers } from '../../search/build/scores.ts'
 import { articlePath } from '../../model/article-address.ts'
 
 stopWhenOrphaned(Number(process.argv[2]))

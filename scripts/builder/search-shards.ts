@@ -2,16 +2,16 @@
  * The site search index, in shards. Pagefind holds a whole index in memory while it writes it
  * (about a megabyte per article), and rewrites it whole when anything changes. So the articles
  * are split by a hash of their slug into 2^bits shards, each indexed by its own Pagefind process
- * (scripts/builder/search-shard-worker.ts), and the browser ranks the articles of all of them as
+ * (search-shard-worker.ts), and the browser ranks the articles of all of them as
  * one index would, from the scores each shard's process writes beside its index
- * (site/public/scripts/search-rank.js). A rebuild re-indexes only the shards whose articles
+ * (search/browser/search-rank.js). A rebuild re-indexes only the shards whose articles
  * changed; the others are linked from the live build.
  *
  * Layout of `site/pagefind/`: one folder per shard (`<bits>-<n>/`, a complete Pagefind index,
- * its scores, `scores/`, and its pages' places, `places/`: search-scores.ts), one per group of
- * shards (`g<bits>-<n>/`, their scores merged by word range: search-groups.ts), and `shards.json`
+ * its scores, `scores/`, and its pages' places, `places/`: search/build/scores.ts), one per group of
+ * shards (`g<bits>-<n>/`, their scores merged by word range: search/build/groups.ts), and `shards.json`
  * naming them, with each shard's pages, their lengths, its chunks and its score files
- * (search-stats.ts), from which the browser ranks results with the whole index's statistics,
+ * (search/pagefind/index-files.ts), from which the browser ranks results with the whole index's statistics,
  * and each group's shards and files. The browser reads the groups' scores, not the shards'.
  * The runtime files, the same in every shard, are hard links.
  */
@@ -33,9 +33,10 @@ import { join } from 'node:path'
 import { childFailure, heapFlags, type HeapLimit } from './heap-limits.ts'
 import { forEachLimited } from './limited.ts'
 import type { SharedStore } from './dist.ts'
-import { type GroupPlan, writeSearchGroups } from './search-groups.ts'
-import { pageOrder } from './search-scores.ts'
-import { readShardIndex, shardStats } from './search-stats.ts'
+import type { DeltaRecord } from './search-delta.ts'
+import { type GroupPlan, writeSearchGroups } from '../../search/build/groups.ts'
+import { pageOrder } from '../../search/build/scores.ts'
+import { readShardIndex, shardStats } from '../../search/pagefind/index-files.ts'
 
 /** An article as its shard is keyed and indexed. */
 export interface ShardArticle {
@@ -52,6 +53,8 @@ export interface SearchState {
   shards: Record<string, string>
   /** Absent in an index written before its scores were grouped. */
   groups?: Record<string, string>
+  /** The delta shard, and what it stands for (search-delta.ts); absent in an index without one. */
+  delta?: DeltaRecord
 }
 
 export const SHARDS_FILE = 'shards.json'
@@ -129,6 +132,8 @@ export interface WriteShardsOptions {
   heaps?: { shard: HeapLimit; score: HeapLimit }
   /** What the shard process needs to read each article's text from the build cache. */
   cache: { root: string; rendererVersion: string }
+  /** With a delta shard: what it stands for, and the base shards' pages it replaces (search-delta.ts). */
+  delta?: DeltaRecord & { hidden: ReadonlyMap<string, readonly number[]> }
   log?: (line: string) => void
 }
 
@@ -192,7 +197,14 @@ export async function writeSearchShards(
     [...plan.keys()].map((name) => {
       const dir = join(o.outDir, name)
       const index = readShardIndex(dir)
-      return [name, shardStats(dir, pageOrder(dir, index), index)]
+      const order = pageOrder(dir, index)
+      const stats = shardStats(dir, order, index)
+      const hidden = o.delta?.hidden.get(name)
+      if (hidden) {
+        const ids = index.pages.filter((_, i) => hidden.includes(order[i]!)).map((p) => p.hash)
+        stats.hidden = { pages: [...hidden], ids }
+      }
+      return [name, stats]
     }),
   )
   // The shards' scores merged per group: what the browser fetches.
@@ -207,7 +219,12 @@ export async function writeSearchShards(
   })
   writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()], stats, groups }))
   const keys = (m: ReadonlyMap<string, { key: string }>) => Object.fromEntries([...m].map(([name, s]) => [name, s.key]))
-  return { state: { shards: keys(plan), groups: keys(o.groups) }, indexed: stale.length, merged }
+  const delta = o.delta && { shard: o.delta.shard, was: o.delta.was }
+  return {
+    state: { shards: keys(plan), groups: keys(o.groups), ...(delta && { delta }) },
+    indexed: stale.length,
+    merged,
+  }
 }
 
 /** Replaces a shard's runtime files with links to another's: one copy on disk, whatever the shard count. */

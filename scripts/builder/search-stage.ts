@@ -4,12 +4,13 @@
  * new build's folder, before it lands.
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT } from './build-env.ts'
 import type { SharedStore } from './dist.ts'
 import type { MemoryPlan } from './memory-plan.ts'
-import { groupBits, planGroups } from './search-groups.ts'
+import { deltaGroup, groupBits, planGroups } from '../../search/build/groups.ts'
+import { planDelta } from './search-delta.ts'
 import { planShards, searchUpToDate, writeSearchShards, type SearchState, type ShardArticle } from './search-shards.ts'
 
 const PAGEFIND_VERSION = (
@@ -28,24 +29,55 @@ export interface SearchWrite {
   log: (line: string) => void
 }
 
-/** The index the published articles need, for a renderer version and a memory plan. */
+/** The live index a build starts from: its folder, its state, and the articles it was made from (slug to hash). */
+export interface LiveSearch {
+  dir: string
+  state: SearchState
+  articles: ReadonlyMap<string, string>
+}
+
+/**
+ * The index the published articles need, for a renderer version and a memory plan: the live
+ * index and a delta shard for a small change (search-delta.ts), else each changed shard anew.
+ */
 export function searchStage(
   articles: readonly ShardArticle[],
   memory: MemoryPlan,
   rendererVersion: string,
   distDir: string,
+  live?: LiveSearch,
 ) {
   // Shard names carry their bits: with other bits, no shard matches and all are indexed.
   const key = createHash('sha256')
     .update([PAGEFIND_VERSION, rendererVersion, `${SEARCH_RECORD_VERSION}`].join('\0'))
     .digest('hex')
-  const shards = planShards(articles, memory.shardBits, key)
-  const groups = planGroups(shards, groupBits(articles.length, memory.shardBits))
+  const bits = groupBits(articles.length, memory.shardBits)
+  const full = { shards: planShards(articles, memory.shardBits, key), delta: undefined }
+  const planned = live && planDelta(articles, memory.shardBits, key, live.state, live.articles)
+  // The base shards must be on disk to be kept; the delta's own is made anew when missing.
+  const delta =
+    planned &&
+    [...planned.shards.keys()].every(
+      (name) => name === planned.shard || existsSync(join(live.dir, name, 'pagefind-entry.json')),
+    )
+      ? planned
+      : undefined
+  const plan = delta ? { shards: delta.shards, delta } : full
+  const base = new Map([...plan.shards].filter(([name]) => name !== delta?.shard))
+  const groups = new Map([
+    ...planGroups(base, bits),
+    ...(delta ? [deltaGroup(delta.shard, plan.shards.get(delta.shard)!.key)] : []),
+  ])
+  // The delta is kept only over the live index it was planned on.
+  const chosen = (had: SearchState | null) => (delta && had === live?.state ? plan : full)
+  const groupsFor = (had: SearchState | null) => (chosen(had) === plan ? groups : planGroups(full.shards, bits))
   return {
     /** Whether an index with state `had` is not the one needed. */
-    stale: (had: SearchState | null) => !searchUpToDate(had, shards, groups),
+    stale: (had: SearchState | null) => !searchUpToDate(had, chosen(had).shards, groupsFor(had)),
     /** Writes the index, linking the live index's unchanged shards; returns its state and counts. */
     async write(o: SearchWrite): Promise<{ state: SearchState; counts: string }> {
+      const { shards, delta: used } = chosen(o.live)
+      const groups = groupsFor(o.live)
       const written = await writeSearchShards({
         outDir: o.outDir,
         previousDir: o.liveDir,
@@ -53,6 +85,7 @@ export function searchStage(
         previous: o.live,
         plan: shards,
         groups,
+        ...(used && { delta: { shard: used.shard, was: used.was, hidden: used.hidden } }),
         parallel: memory.shardParallel,
         scoresBeside: memory.scoresBeside,
         heaps: memory.heaps,
@@ -60,9 +93,10 @@ export function searchStage(
         log: o.log,
       })
       const { indexed, merged } = written
+      const changed = used ? `, ${Object.keys(used.was).length} articles in the delta` : ''
       return {
         state: written.state,
-        counts: `${indexed} of ${shards.size} shards indexed, ${merged} of ${groups.size} groups merged`,
+        counts: `${indexed} of ${shards.size} shards indexed, ${merged} of ${groups.size} groups merged${changed}`,
       }
     },
   }

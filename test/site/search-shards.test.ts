@@ -109,7 +109,7 @@ describe('a sharded search index', () => {
   // 40 articles in shards of at most 10: 8 shards.
   const rebuild = () => build(env, { shardArticles: 10 })
 
-  it('indexes only the shard of an edited, a new or a deleted article', async () => {
+  it('indexes anew only the shard of a deleted article, and puts edited and new ones in a delta shard', async () => {
     generateCorpus(content, 40)
     await rebuild()
     const first = shardFiles()
@@ -126,28 +126,45 @@ describe('a sharded search index', () => {
       expect(s.chunks).toEqual([...s.chunks].sort())
     }
 
+    // A deletion alone: its shard is indexed anew (nothing to put in a delta).
+    unlinkSync(join(content, 'article-00013.md'))
+    await rebuild()
+    const second = shardFiles()
+    expect(changed(first, second)).toEqual([shardOf('article-00013', 3)])
+    // A shard indexed again is a new shared folder; the others are the same folders, linked.
+    expect(changed(firstLinks, shardLinks())).toEqual([shardOf('article-00013', 3)])
+
+    // An edit: every shard kept, and the article in a delta shard of its own; its old page hidden.
     const edited = 'article-00007'
     writeFileSync(
       join(content, `${edited}.md`),
       `${readFileSync(join(content, `${edited}.md`), 'utf8')}\nA new closing sentence.\n`,
     )
     await rebuild()
-    const second = shardFiles()
-    expect(changed(first, second)).toEqual([shardOf(edited, 3)])
-    // A shard indexed again is a new shared folder; the others are the same folders, linked.
-    expect(changed(firstLinks, shardLinks())).toEqual([shardOf(edited, 3)])
+    const third = shardFiles()
+    const [delta] = changed(second, third)
+    expect(changed(second, third)).toEqual([delta])
+    expect(delta).toMatch(/^d-[0-9a-f]{16}$/)
+    const index = () =>
+      JSON.parse(readFileSync(join(pagefind(), 'shards.json'), 'utf8')) as {
+        stats: Record<string, { pages: number; hidden?: { pages: number[]; ids: string[] } }>
+        groups: Array<{ name: string; shards: string[] }>
+      }
+    expect(index().stats[delta!]!.pages).toBe(1)
+    expect(index().stats[shardOf(edited, 3)]!.hidden?.pages).toHaveLength(1)
+    expect(index().stats[shardOf(edited, 3)]!.hidden?.ids).toHaveLength(1)
+    expect(index().groups.at(-1)!.shards).toEqual([delta])
 
+    // A new article joins the delta, which is made anew; the base shards are still kept.
     writeFileSync(
       join(content, 'a-new-article.md'),
       readFileSync(join(content, 'article-00001.md'), 'utf8').replace(/^title: .*$/m, 'title: A new article'),
     )
     await rebuild()
-    const third = shardFiles()
-    expect(changed(second, third)).toEqual([shardOf('a-new-article', 3)])
-
-    unlinkSync(join(content, 'article-00013.md'))
-    await rebuild()
-    expect(changed(third, shardFiles())).toEqual([shardOf('article-00013', 3)])
+    const fourth = shardFiles()
+    const [, next] = changed(third, fourth)
+    expect(changed(third, fourth)).toEqual([delta, next].sort())
+    expect(index().stats[next!]!.pages).toBe(2)
 
     // Nothing changed: no new search index at all.
     const live = readFileSync(join(dist, 'current', 'build.json'), 'utf8')

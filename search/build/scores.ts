@@ -14,13 +14,13 @@
  * the results shown need the places themselves, of those pages only: they are written per page
  * with the page's fragment (Pagefind's JSON of its url, title and text), so that showing a
  * result is one file: `places/<index hash>/<page>.pf_places`, gzip of the fragment's JSON on one
- * line, then a line per word, `"word"places` (search-places.ts: the places as the word index
+ * line, then a line per word, `"word"places` (search/formats/places.ts: the places as the word index
  * lists them, a variant's after its word's), the folder named by the hash Pagefind names the
  * index by, so that a page's URL changes with the index. The browser reads the score files
- * merged per group of shards (search-groups.ts).
+ * merged per group of shards (search/build/groups.ts).
  *
  * Pages are numbered by SHA-256 of their slugs: each record carries its number as the `page`
- * filter (search-shard-worker.ts), which also lets the browser ask Pagefind for the excerpts of
+ * filter (scripts/builder/search-shard-worker.ts), which also lets the browser ask Pagefind for the excerpts of
  * the results it shows only. As a shard holds the articles whose hashes start with its bits,
  * ordering by (shard, number) is ordering by hash: equal scores rank alike in every shard count.
  */
@@ -28,9 +28,16 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
-import { CborCursor } from './cbor-cursor.ts'
-import { PagePlaces, placesKey } from './search-places.ts'
-import { array, CBOR_START, pagefindData, readPagefindFile, readShardIndex, type ShardIndex } from './search-stats.ts'
+import { CborCursor } from '../formats/cbor-cursor.ts'
+import { PagePlaces, placesKey } from '../formats/places.ts'
+import {
+  array,
+  CBOR_START,
+  pagefindData,
+  readPagefindFile,
+  readShardIndex,
+  type ShardIndex,
+} from '../pagefind/index-files.ts'
 import { WordScores } from './word-scores.ts'
 
 export const SCORES_DIR = 'scores'
@@ -66,7 +73,7 @@ export function writeShardScores(dir: string, index = readShardIndex(dir)): numb
   const order = pageOrder(dir, index)
   mkdirSync(join(dir, SCORES_DIR), { recursive: true })
   // Read in place, one chunk of the word index at a time; each page's places are kept as the
-  // bytes of its file's text (search-places.ts) until every chunk has been read.
+  // bytes of its file's text (search/formats/places.ts) until every chunk has been read.
   const places = new PagePlaces(index.pages.length)
   const scores = new WordScores(index.pages.length)
   for (const chunk of index.chunks) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { CborCursor } from '../../scripts/builder/cbor-cursor.ts'
-import { PagePlaces, placesKey } from '../../scripts/builder/search-places.ts'
-import { wordsStarting } from '../../site/public/scripts/search-excerpt.js'
-import { WordScores } from '../../scripts/builder/word-scores.ts'
+import { CborCursor } from '../../search/formats/cbor-cursor.ts'
+import { PagePlaces, placesKey } from '../../search/formats/places.ts'
+import { wordsStarting } from '../../search/browser/search-excerpt.js'
+import { WordScores } from '../../search/build/word-scores.ts'
 
 /** CBOR (RFC 8949) of integers, as Pagefind writes a list of places. */
 function cborInts(ints: number[]): Buffer {

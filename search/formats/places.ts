@@ -1,5 +1,5 @@
 /**
- * Each page's places file (search-scores.ts) as it is read from the word index: per page, the
+ * Each page's places file (search/build/scores.ts) as it is read from the word index: per page, the
  * text of its words' places, a line per word, `\n"word"place,place,…` (the word as a JSON string,
  * the places as JSON numbers), held as UTF-8 bytes in a buffer of its own. Bytes take a fraction
  * of the memory of millions of small strings and none of their collection, and are what gzip is

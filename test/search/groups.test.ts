@@ -10,17 +10,17 @@ import {
   mergeGroup,
   planGroups,
   writeSearchGroups,
-} from '../../scripts/builder/search-groups.ts'
-import { BLOCK_FILES, groupEntry, SIGNATURE } from '../../scripts/builder/search-group-file.ts'
-import { SCORES_DIR } from '../../scripts/builder/search-scores.ts'
-import type { ShardStats } from '../../scripts/builder/search-stats.ts'
-import { filesFor, readGroupWords, unpackList } from '../../site/public/scripts/search-group-file.js'
-import { chunksOf } from '../../site/public/scripts/search-rank.js'
+} from '../../search/build/groups.ts'
+import { BLOCK_FILES, groupEntry, SIGNATURE } from '../../search/formats/group-file.ts'
+import { SCORES_DIR } from '../../search/build/scores.ts'
+import type { ShardStats } from '../../search/pagefind/index-files.ts'
+import { filesFor, readGroupWords, unpackList } from '../../search/browser/search-group-file.js'
+import { chunksOf } from '../../search/browser/search-rank.js'
 import { tempDir } from '../support/temp.ts'
 
 /**
  * Score groups: the score files of several shards merged into one index cut by word range
- * (scripts/builder/search-groups.ts), which the browser reads in place of the shards' own.
+ * (search/build/groups.ts), which the browser reads in place of the shards' own.
  */
 type Scores = Record<string, number[]>
 

@@ -3,15 +3,9 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import * as pagefind from 'pagefind'
 import { beforeAll, describe, expect, it } from 'vitest'
-import {
-  PAGE_FILTER,
-  PLACES_DIR,
-  pageNumbers,
-  SCORES_DIR,
-  writeShardScores,
-} from '../../scripts/builder/search-scores.ts'
-import { readShardIndex, shardStats } from '../../scripts/builder/search-stats.ts'
-import { readPlaces, wordsStarting } from '../../site/public/scripts/search-excerpt.js'
+import { PAGE_FILTER, PLACES_DIR, pageNumbers, SCORES_DIR, writeShardScores } from '../../search/build/scores.ts'
+import { readShardIndex, shardStats } from '../../search/pagefind/index-files.ts'
+import { readPlaces, wordsStarting } from '../../search/browser/search-excerpt.js'
 import { tempDir } from '../support/temp.ts'
 
 /**

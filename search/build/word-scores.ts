@@ -1,5 +1,5 @@
 /**
- * One word's scores across a shard's pages (search-scores.ts), gathered in arrays indexed by
+ * One word's scores across a shard's pages (search/build/scores.ts), gathered in arrays indexed by
  * page number rather than a map of objects: a shard's word index has a million pages of words.
  */
 export class WordScores {

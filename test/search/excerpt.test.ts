@@ -6,8 +6,8 @@ import {
   resultData,
   weightedPlaces,
   wordsStarting,
-} from '../../site/public/scripts/search-excerpt.js'
-import { lengthBonus } from '../../site/public/scripts/search-rank.js'
+} from '../../search/browser/search-excerpt.js'
+import { lengthBonus } from '../../search/browser/search-rank.js'
 
 describe("a search result's excerpt, from the places of its words", () => {
   it('weighs each place a term matches once, and doubles a place two terms match', () => {

@@ -1,7 +1,7 @@
 /**
  * What a shard of the search index holds, for the browser to rank all shards as one index: its
  * number of pages, each page's word count, where its word index is cut into chunks and the
- * files of scores beside them (search-scores.ts), read from the shard's Pagefind files as
+ * files of scores beside them (search/build/scores.ts), read from the shard's Pagefind files as
  * Pagefind's runtime reads them (pagefind_web/src/metadata.rs: after a 12-byte signature, a CBOR
  * array of the generator version, the pages, each [hash, word count, …], the index chunks, each
  * [first word, last word, hash], the filters, each [name, hash], the sorts and the names of the
@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ARRAY, BYTES, CborCursor, NEGINT, TEXT, UINT } from './cbor-cursor.ts'
+import { ARRAY, BYTES, CborCursor, NEGINT, TEXT, UINT } from '../formats/cbor-cursor.ts'
 import { gunzipSync } from 'node:zlib'
 
 export interface ShardStats {
@@ -22,12 +22,18 @@ export interface ShardStats {
   chunks: string[]
   /** The file of scores of each chunk (`scores/<name>.pf_score`), in the order of `chunks`. */
   scores: string[]
-  /** Each page's word count, by its number in the shard's scores (search-scores.ts). */
+  /** Each page's word count, by its number in the shard's scores (search/build/scores.ts). */
   lengths: number[]
   /** The metadata fields Pagefind ranks by, by their number in the scores' field masks. */
   fields: string[]
   /** The folder of the pages' fragments and places (`places/<places>/<page>.pf_places`). */
   places: string
+  /**
+   * Pages of articles changed or deleted since the shard was indexed, whose current text is in
+   * the delta shard (search-delta.ts): by their number in the scores, and by Pagefind's page
+   * hash (a phrase's matches name that).
+   */
+  hidden?: { pages: number[]; ids: string[] }
 }
 
 /** One language's index of a shard, as its metadata file and the page filter describe it. */
@@ -93,7 +99,7 @@ export function metaIndex(file: Buffer): Omit<ShardIndex, 'key'> {
 
 /**
  * The shard's figures for the browser. `order`: each Pagefind page number's number in the scores
- * (search-scores.ts, pageOrder).
+ * (search/build/scores.ts, pageOrder).
  */
 export function shardStats(dir: string, order: readonly number[], index = readShardIndex(dir)): ShardStats {
   const lengths = new Array<number>(index.pages.length).fill(0)
@@ -118,7 +124,7 @@ export function array(value: CborValue | undefined, what: string): CborValue[] {
   return value
 }
 
-/** One item as a tree of values: integers, strings and arrays of definite length (cbor-cursor.ts). */
+/** One item as a tree of values: integers, strings and arrays of definite length (search/formats/cbor-cursor.ts). */
 function cborValue(cursor: CborCursor): CborValue {
   const n = cursor.head()
   switch (cursor.major) {

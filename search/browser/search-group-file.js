@@ -1,4 +1,4 @@
-// A score group's file (scripts/builder/search-group-file.ts writes it), read in place. Once
+// A score group's file (search/formats/group-file.ts writes it), read in place. Once
 // unpacked it is the signature, then per word in order: the word's UTF-8 length and bytes, the
 // length of the rest of its entry, how many shards list it, and per shard a list: its shard's
 // position in the group's shards, how many pages, its weight unit times two plus one if it

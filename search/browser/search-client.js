@@ -1,6 +1,6 @@
 // The site search index, in shards (scripts/builder/search-shards.ts), searched as one index. The
-// ranking reads the scores the build wrote of each shard's words (search-scores.ts), merged per
-// group of shards into files by word range (search-groups.ts): a query term costs one file per
+// ranking reads the scores the build wrote of each shard's words (search/build/scores.ts), merged per
+// group of shards into files by word range (search/build/groups.ts): a query term costs one file per
 // group, or the few a prefix spans, whatever the shard count, and only the words a term starts
 // are read from them (search-group-file.js). With the pages' lengths
 // (shards.json), search-rank.js ranks every shard's articles with the statistics of the whole
@@ -183,10 +183,14 @@ export async function openSearch(base = '/pagefind/') {
     }
   }
 
-  /** A quoted query: Pagefind's own matches of the phrase in every shard, by its scores. */
+  /** A quoted query: Pagefind's own matches of the phrase in every shard, by its scores; not a shard's hidden pages. */
   async function searchPhrase(query) {
     const answers = await Promise.all(
-      shards.map(async (name) => (await call(name, 'phrase', [query])).map((result) => ({ name, result }))),
+      shards.map(async (name) => {
+        const hidden = new Set(stats[name].hidden?.ids)
+        const found = await call(name, 'phrase', [query])
+        return found.filter((result) => !hidden.has(result.id)).map((result) => ({ name, result }))
+      }),
     )
     const ranked = answers
       .flat()

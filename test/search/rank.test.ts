@@ -8,7 +8,7 @@ import {
   Ranked,
   rankPages,
   UNIT,
-} from '../../site/public/scripts/search-rank.js'
+} from '../../search/browser/search-rank.js'
 
 /** A score file's list for pages `pages` ([page, places, fields]): pages as differences, weights in Pagefind's unit. */
 const list = (pages: Array<[number, number, number?]>) => {
@@ -173,5 +173,39 @@ describe('ranking the shards of the search index as one index', () => {
       [0, 0],
     ])
     expect(order(2)).toEqual(order(4).slice(0, 2))
+  })
+})
+
+describe("a shard's hidden pages (a delta shard holds their articles now)", () => {
+  it('neither finds them nor counts them: the ranking is that of the index without them', () => {
+    // Page 1 of the first shard was edited: its new text is the delta shard's page 0.
+    const withDelta = [
+      {
+        ...shard([50, 300, 900], {
+          rare: [
+            [0, 2],
+            [1, 5],
+            [2, 1],
+          ],
+        }),
+        hidden: { pages: [1], ids: ['en_old'] },
+      },
+      shard([320], { rare: [[0, 1]] }),
+    ]
+    const fromScratch = [
+      shard([50, 900], {
+        rare: [
+          [0, 2],
+          [1, 1],
+        ],
+      }),
+      shard([320], { rare: [[0, 1]] }),
+    ]
+    const a = rankPages(withDelta, ['rare'], ['rare'])
+    const b = rankPages(fromScratch, ['rare'], ['rare'])
+    expect(a.total).toBe(3)
+    expect(a.ranked.some((r: { shard: number; page: number }) => r.shard === 0 && r.page === 1)).toBe(false)
+    // The same scores: pages 0 and 2 of the first shard are pages 0 and 1 of the other.
+    expect(a.ranked.map((r: { score: number }) => r.score)).toEqual(b.ranked.map((r: { score: number }) => r.score))
   })
 })

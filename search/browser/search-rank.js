@@ -1,6 +1,6 @@
 // Ranks the articles of every shard of the search index as one Pagefind index of all of them
 // would, from the scores the build wrote beside each shard's word index (scripts/builder/
-// search-scores.ts: per word and page, the sum of the weights of its places and the ranked
+// search/build/scores.ts: per word and page, the sum of the weights of its places and the ranked
 // metadata fields holding it) and the pages' lengths (shards.json). Pagefind scores a page with
 // BM25 from its own index's statistics (how many pages, their average length, how many hold
 // each word), so each shard alone would rank by different ones; here they are the whole index's.
@@ -114,9 +114,13 @@ export class Ranking {
     this.terms = stems.length
     let pages = 0
     let totalWords = 0
+    // A shard's hidden pages are articles changed since it was indexed, found in the delta shard
+    // (scripts/builder/search-delta.ts): not counted, not found.
     for (const shard of shards) {
-      pages += shard.pages
+      const hidden = shard.hidden?.pages ?? []
+      pages += shard.pages - hidden.length
       totalWords += shard.words
+      for (const page of hidden) totalWords -= shard.lengths[page] ?? 0
     }
     this.pages = pages
     this.average = pages > 0 ? totalWords / pages : 0
@@ -181,6 +185,9 @@ export class Ranking {
   result() {
     const { terms } = this
     const containing = new Array(terms).fill(0)
+    for (const [s, shard] of this.shards.entries())
+      if (this.sums[s])
+        for (const page of shard.hidden?.pages ?? []) this.sums[s].on.fill(0, page * terms, (page + 1) * terms)
     for (const sums of this.sums) if (sums) for (let i = 0; i < sums.on.length; i++) containing[i % terms] += sums.on[i]
     const idfs = containing.map((c) => idf(this.pages, c))
     const ranked = new Ranked()

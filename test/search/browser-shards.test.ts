@@ -6,14 +6,14 @@ import type { Browser } from 'playwright-core'
 import { build } from '../../scripts/build.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
 import { launchChromium, openWatched, serveSite } from '../support/browser.ts'
-import { chunksOf } from '../../site/public/scripts/search-rank.js'
+import { chunksOf } from '../../search/browser/search-rank.js'
 import { tempDir } from '../support/temp.ts'
 
 /**
  * The sharded search index against one index of the same corpus (one shard and eight), searched
  * on the site's search page in Chromium: the same number of matches, the same articles in the
  * same order. Each shard alone would rank with its own statistics and offer near matches for a
- * word it lacks; the page ranks with the whole index's (site/public/scripts/search-rank.js).
+ * word it lacks; the page ranks with the whole index's (search/browser/search-rank.js).
  */
 const ARTICLES = 300
 const tmp = tempDir('search-shards-browser')

@@ -1,6 +1,6 @@
 // A result's data as Pagefind 1.6's result.data() gives it (url, meta, excerpt), made from its
 // fragment (the page's text, as Pagefind indexed it) and the places of its words, which the
-// build wrote per page (scripts/builder/search-scores.ts): Pagefind would need its whole word-index
+// build wrote per page (search/build/scores.ts): Pagefind would need its whole word-index
 // chunk for each term in each shard, every place of the term on every page, to tell the places
 // on the pages shown. The places are weighted as Pagefind weighs them for excerpts
 // (pagefind_web/src/search.rs: a place each term matches counts once, for the first word of the
@@ -15,8 +15,8 @@ export const EXCERPT_LENGTH = 30
 const bytes = (s) => new TextEncoder().encode(s).length
 
 /**
- * A page's places file, unpacked (scripts/builder/search-scores.ts): its fragment, and its words'
- * places, the text of a line per word, `\n"word"places` (search-places.ts), left as text for
+ * A page's places file, unpacked (search/build/scores.ts): its fragment, and its words'
+ * places, the text of a line per word, `\n"word"places` (search/formats/places.ts), left as text for
  * wordsStarting to search. A file of the earlier format, the JSON `{ fragment, words }`, gives
  * its words as their object (an index built before, live while the new one is written).
  */

@@ -1,12 +1,12 @@
 /**
- * Score groups: the scores of consecutive search shards (search-scores.ts), merged into one index
+ * Score groups: the scores of consecutive search shards (search/build/scores.ts), merged into one index
  * cut by word range, so that the browser fetches for a query term one file per group (or the few
  * a prefix spans) rather than one per shard and word-index chunk: each request costs the browser
  * far more than the bytes it carries.
  *
  * A group holds the shards whose names share their top `bits` bits (`g<bits>-<n>`, as shard names
  * are `<bits>-<n>`). Its folder holds files `<hash>.pf_group`, each gzip (RFC 1952) of the
- * binary entries of search-group-file.ts: every word of the group's shards in a range, in
+ * binary entries of search/formats/group-file.ts: every word of the group's shards in a range, in
  * JavaScript's string order, with each shard's list as its score file gives it. Files are cut at
  * about GROUP_FILE_BYTES packed, and named by a hash of their bytes: a group merged again from
  * the same shards makes the same files. `shards.json` lists per group its format, its shards and,
@@ -23,11 +23,11 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { GROUP_FORMAT } from '../../site/public/scripts/search-group-file.js'
-import type { SharedStore } from './dist.ts'
-import { BLOCK_FILES, GROUP_FILE_BYTES, groupEntry, type GroupFiles, GroupWriter } from './search-group-file.ts'
-import { SCORES_DIR } from './search-scores.ts'
-import type { ShardStats } from './search-stats.ts'
+import { GROUP_FORMAT } from '../browser/search-group-file.js'
+import type { SharedStore } from '../../scripts/builder/dist.ts'
+import { BLOCK_FILES, GROUP_FILE_BYTES, groupEntry, type GroupFiles, GroupWriter } from '../formats/group-file.ts'
+import { SCORES_DIR } from './scores.ts'
+import type { ShardStats } from '../pagefind/index-files.ts'
 
 /** Articles per group at most, about: fewer groups, fewer requests per term; more to merge after an edit. */
 export const GROUP_ARTICLES = 8000
@@ -80,6 +80,12 @@ export function planGroups(shards: ReadonlyMap<string, { key: string }>, bits: n
   return groups
 }
 
+/** The group of the delta shard (search-delta.ts): that shard alone, `g<shard>`. */
+export function deltaGroup(shard: string, key: string): [string, { key: string; shards: string[] }] {
+  const h = createHash('sha256').update(`group ${GROUP_VERSION} ${GROUP_FILE_BYTES} ${BLOCK_FILES}`)
+  return [`g${shard}`, { key: h.update(`\0${shard}:${key}`).digest('hex'), shards: [shard] }]
+}
+
 export interface WriteGroupsOptions {
   /** site/pagefind of the new build, holding a link per shard. */
   outDir: string
@@ -89,7 +95,7 @@ export interface WriteGroupsOptions {
   previous?: Record<string, string>
   store: SharedStore
   groups: GroupPlan
-  /** Each shard's figures (search-stats.ts): its score files. */
+  /** Each shard's figures (search/pagefind/index-files.ts): its score files. */
   stats: Record<string, ShardStats>
   log?: (line: string) => void
 }

@@ -2,7 +2,7 @@
  * A cursor over CBOR items (RFC 8949, section 3: https://www.rfc-editor.org/rfc/rfc8949#section-3)
  * that reads them in place, without building a tree: a shard's word index holds millions of
  * small arrays, whose allocation and collection cost more than reading them. Integers, strings
- * and arrays of definite length only, as Pagefind writes them (search-stats.ts reads small files
+ * and arrays of definite length only, as Pagefind writes them (search/pagefind/index-files.ts reads small files
  * into a tree of values with it).
  */
 export const UINT = 0

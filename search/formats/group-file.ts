@@ -1,6 +1,6 @@
 /**
- * A score group's files (search-groups.ts merges the words into them), in the binary format the
- * browser reads in place (site/public/scripts/search-group-file.js, which describes it): per
+ * A score group's files (search/build/groups.ts merges the words into them), in the binary format the
+ * browser reads in place (search/browser/search-group-file.js, which describes it): per
  * word, its bytes and, per shard listing it, its scores as unsigned LEB128 varints. Binary
  * rather than JSON because the browser parsed JSON for every word of every file a query fetched:
  * at 50,000 articles a two-letter prefix fetched 14 MB of it, and the parse and its garbage were
@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { GROUP_SIGNATURE } from '../../site/public/scripts/search-group-file.js'
+import { GROUP_SIGNATURE } from '../browser/search-group-file.js'
 
 /** The packed size a group file is cut at. */
 export const GROUP_FILE_BYTES = 64 * 1024
