@@ -15,8 +15,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   'post-index': ['model'],
   site: ['model'],
   scripts: ['model', 'post-index', 'site', 'search'],
+  search: ['model'],
   'auth-service': ['model', 'post-index'],
-  bin: ['model', 'post-index', 'site', 'scripts', 'auth-service'],
+  bin: ['model', 'post-index', 'site', 'search', 'scripts', 'auth-service'],
 }
 const SOURCE = /\.(ts|mts|js|mjs|astro)$/
 /** Relative specifiers of static imports, re-exports and dynamic imports. */

@@ -24,10 +24,9 @@ import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFi
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { GROUP_FORMAT } from '../browser/search-group-file.js'
-import type { SharedStore } from '../../scripts/builder/dist.ts'
 import { BLOCK_FILES, GROUP_FILE_BYTES, groupEntry, type GroupFiles, GroupWriter } from '../formats/group-file.ts'
 import { SCORES_DIR } from './scores.ts'
-import type { ShardStats } from '../pagefind/index-files.ts'
+import type { ShardStats } from '../pagefind/adapter.ts'
 
 /** Articles per group at most, about: fewer groups, fewer requests per term; more to merge after an edit. */
 export const GROUP_ARTICLES = 8000
@@ -80,6 +79,14 @@ export function planGroups(shards: ReadonlyMap<string, { key: string }>, bits: n
   return groups
 }
 
+/**
+ * Where a group merged anew is made: a folder shared by builds (the build's store,
+ * scripts/builder/dist.ts), and the link to it from a build's site/pagefind/.
+ */
+export interface SharedStore {
+  folder(name: string): { path: string; link: string }
+}
+
 export interface WriteGroupsOptions {
   /** site/pagefind of the new build, holding a link per shard. */
   outDir: string
@@ -89,7 +96,7 @@ export interface WriteGroupsOptions {
   previous?: Record<string, string>
   store: SharedStore
   groups: GroupPlan
-  /** Each shard's figures (search/pagefind/index-files.ts): its score files. */
+  /** Each shard's figures (search/pagefind/adapter.ts): its score files. */
   stats: Record<string, ShardStats>
   log?: (line: string) => void
 }

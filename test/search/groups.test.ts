@@ -13,7 +13,7 @@ import {
 } from '../../search/build/groups.ts'
 import { BLOCK_FILES, groupEntry, SIGNATURE } from '../../search/formats/group-file.ts'
 import { SCORES_DIR } from '../../search/build/scores.ts'
-import type { ShardStats } from '../../search/pagefind/index-files.ts'
+import type { ShardStats } from '../../search/pagefind/adapter.ts'
 import { filesFor, readGroupWords, unpackList } from '../../search/browser/search-group-file.js'
 import { chunksOf } from '../../search/browser/search-rank.js'
 import { tempDir } from '../support/temp.ts'
