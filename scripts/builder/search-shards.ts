@@ -34,6 +34,7 @@ import { childFailure, heapFlags, type HeapLimit } from './heap-limits.ts'
 import { forEachLimited } from './limited.ts'
 import type { SharedStore } from './dist.ts'
 import { type GroupPlan, writeSearchGroups } from '../../search/build/groups.ts'
+import { mergeVocabularies, writeIndexVocabulary } from '../../search/build/vocabulary.ts'
 import { pageOrder } from '../../search/build/scores.ts'
 import {
   ENTRY_FILE,
@@ -204,7 +205,9 @@ export async function writeSearchShards(
     stats,
     log: o.log,
   })
-  writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()], stats, groups }))
+  // The groups' vocabularies summed, cut by letter: what the page corrects a typo from.
+  const vocabulary = writeIndexVocabulary(o.outDir, mergeVocabularies(groups.map((g) => join(o.outDir, g.name))))
+  writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()], stats, groups, vocabulary }))
   const keys = (m: ReadonlyMap<string, { key: string }>) => Object.fromEntries([...m].map(([name, s]) => [name, s.key]))
   return { state: { shards: keys(plan), groups: keys(o.groups) }, indexed: stale.length, merged }
 }

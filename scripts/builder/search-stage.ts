@@ -11,8 +11,8 @@ import { groupBits, planGroups } from '../../search/build/groups.ts'
 import { checkPagefindVersion, installedPagefindVersion, PAGEFIND_VERSION } from '../../search/pagefind/adapter.ts'
 import { planShards, searchUpToDate, writeSearchShards, type SearchState, type ShardArticle } from './search-shards.ts'
 
-/** Bump when what a search record holds, or a shard's files (its places), change: every shard is indexed again. */
-const SEARCH_RECORD_VERSION = 5
+/** Bump when what a search record holds, or a shard's files (its places, its vocabulary), change: all are indexed again. */
+const SEARCH_RECORD_VERSION = 6
 
 export interface SearchWrite {
   /** site/pagefind of the new build. */

@@ -26,6 +26,7 @@ import { gunzipSync } from 'node:zlib'
 import { GROUP_FORMAT } from '../browser/search-group-file.js'
 import { BLOCK_FILES, GROUP_FILE_BYTES, groupEntry, type GroupFiles, GroupWriter } from '../formats/group-file.ts'
 import { SCORES_DIR } from './scores.ts'
+import { mergeVocabularies, writeVocabulary } from './vocabulary.ts'
 import type { ShardStats } from '../pagefind/adapter.ts'
 
 /** Articles per group at most, about: fewer groups, fewer requests per term; more to merge after an edit. */
@@ -113,6 +114,7 @@ export function writeSearchGroups(o: WriteGroupsOptions): { entries: GroupEntry[
       const started = performance.now()
       const shards = group.shards.map((shard) => ({ name: shard, dir: join(o.outDir, shard), ...o.stats[shard]! }))
       const entry: GroupEntry = { name, format: GROUP_FORMAT, shards: group.shards, ...mergeGroup(shards, path) }
+      writeVocabulary(path, mergeVocabularies(shards.map((s) => s.dir)))
       writeFileSync(join(path, GROUP_FILE), JSON.stringify(entry))
       symlinkSync(link, join(o.outDir, name))
       merged++

@@ -42,6 +42,7 @@ import {
   readShardIndex,
   type ShardIndex,
 } from '../pagefind/adapter.ts'
+import { countPageWords, writeVocabulary } from './vocabulary.ts'
 import { WordScores } from './word-scores.ts'
 
 export const SCORES_DIR = 'scores'
@@ -72,7 +73,7 @@ export function pageOrder(dir: string, index: ShardIndex): number[] {
   return order
 }
 
-/** Writes the shard's score and places files; returns the pages' order (pageOrder). */
+/** Writes the shard's score, places and vocabulary files; returns the pages' order (pageOrder). */
 export function writeShardScores(dir: string, index = readShardIndex(dir)): number[] {
   const order = pageOrder(dir, index)
   mkdirSync(join(dir, SCORES_DIR), { recursive: true })
@@ -108,12 +109,16 @@ export function writeShardScores(dir: string, index = readShardIndex(dir)): numb
   }
   const placesDir = join(dir, PLACES_DIR, index.key)
   mkdirSync(placesDir, { recursive: true })
+  const vocabulary = new Map<string, number>()
   for (const [page, { hash }] of index.pages.entries()) {
     const fragment = readFragmentJson(fragmentFile(dir, hash))
+    const { content, meta } = JSON.parse(fragment.toString()) as { content: string; meta: { title?: string } }
+    countPageWords(`${meta.title ?? ''}\n${content}`, vocabulary)
     const file = Buffer.concat([fragment, places.take(page), NEWLINE])
     // Level 4: twice as fast as the default, 4% larger.
     writeFileSync(join(placesDir, `${order[page]}.pf_places`), gzipSync(file, { level: 4 }))
   }
+  writeVocabulary(dir, vocabulary)
   return order
 }
 
