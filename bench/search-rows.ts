@@ -163,8 +163,21 @@ export async function searchRows(siteDir: string, label: string, queries: string
   return rows
 }
 
-/** A query mix: a rare word, a common word, two words, a prefix, gibberish. */
-export const SEARCH_QUERIES = ['quiholmo', 'nugan', 'kalo mi', 'holpe', 'vofa', 'qwertyuiop', 'lumwafel']
+/**
+ * A query mix: a rare word, a common word, two words, a prefix, gibberish, a typo the page
+ * corrects ("quihomlo": "quiholmo" with two letters swapped), a two-letter prefix.
+ */
+export const SEARCH_QUERIES = [
+  'quiholmo',
+  'nugan',
+  'kalo mi',
+  'holpe',
+  'vofa',
+  'qwertyuiop',
+  'lumwafel',
+  'quihomlo',
+  'ho',
+]
 
 if (import.meta.main) {
   const dir = process.argv[2]

@@ -15,8 +15,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   'post-index': ['model'],
   site: ['model'],
   scripts: ['model', 'post-index', 'site', 'search'],
+  search: ['model'],
   'auth-service': ['model', 'post-index'],
-  bin: ['model', 'post-index', 'site', 'scripts', 'auth-service'],
+  bin: ['model', 'post-index', 'site', 'search', 'scripts', 'auth-service'],
 }
 /**
  * The parts inside a top folder, lowest first: each part (a sub-folder, or a file directly in

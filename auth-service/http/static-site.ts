@@ -48,10 +48,10 @@ function signpostsOf(buildDir: string, baseUrl: string, url: string): string | u
 
 /**
  * Files whose names carry a content hash never change: cache them for a year. In the search
- * index: a shard's Pagefind files and places (scripts/builder/search-shards.ts), and the score
- * groups' files (search/build/groups.ts); not its entry files nor shards.json, which a build rewrites,
- * nor a shard's score files, named by the chunk they are read from, not by their own bytes. The
- * same rule is in deploy/nginx/default.conf.template.
+ * index: a shard's Pagefind files (search/pagefind/adapter.ts, HASHED_FOLDERS) and places, and
+ * the score groups' files (search/build/groups.ts); not its entry files nor shards.json, which a
+ * build rewrites, nor a shard's score files, named by the chunk they are read from, not by their
+ * own bytes. The same rule is in deploy/nginx/default.conf.template.
  */
 const HASHED = new RegExp(
   '^/(_astro/' +

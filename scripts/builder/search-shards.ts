@@ -35,8 +35,16 @@ import { forEachLimited } from './limited.ts'
 import type { SharedStore } from './dist.ts'
 import type { DeltaRecord } from './search-delta.ts'
 import { type GroupPlan, writeSearchGroups } from '../../search/build/groups.ts'
+import { mergeVocabularies, writeIndexVocabulary } from '../../search/build/vocabulary.ts'
 import { pageOrder } from '../../search/build/scores.ts'
-import { readShardIndex, shardStats } from '../../search/pagefind/index-files.ts'
+import {
+  ENTRY_FILE,
+  RUNTIME_FILES,
+  RUNTIME_SCRIPT,
+  readShardIndex,
+  shardStats,
+  UI_FILES,
+} from '../../search/pagefind/adapter.ts'
 
 /** An article as its shard is keyed and indexed. */
 export interface ShardArticle {
@@ -58,10 +66,6 @@ export interface SearchState {
 }
 
 export const SHARDS_FILE = 'shards.json'
-/** Files of a Pagefind index only a browser's own UI would load: not written. */
-const UI_FILES = /^pagefind-(component-ui|modular-ui|ui|highlight)\.(js|css)$/
-/** Runtime files, the same in every shard of one Pagefind version. */
-const RUNTIME_FILES = /^(pagefind\.js|pagefind-worker\.js|wasm\.[a-z-]+\.pagefind)$/
 
 /** Hashing spreads unevenly: the largest of several shards holds about a fifth above the mean. */
 const SPREAD = 1.2
@@ -145,15 +149,11 @@ export async function writeSearchShards(
   mkdirSync(o.outDir, { recursive: true })
   const stale: Array<[string, ShardArticle[]]> = []
   for (const [name, shard] of plan) {
-    if (
-      o.previousDir &&
-      o.previous?.shards[name] === shard.key &&
-      existsSync(join(o.previousDir, name, 'pagefind-entry.json'))
-    )
+    if (o.previousDir && o.previous?.shards[name] === shard.key && existsSync(join(o.previousDir, name, ENTRY_FILE)))
       symlinkSync(readlinkSync(join(o.previousDir, name)), join(o.outDir, name))
     else stale.push([name, shard.articles])
   }
-  let runtime = [...plan.keys()].find((name) => existsSync(join(o.outDir, name, 'pagefind.js')))
+  let runtime = [...plan.keys()].find((name) => existsSync(join(o.outDir, name, RUNTIME_SCRIPT)))
   // One score process at a time; with scoresBeside, the shard's slot is free for the next shard
   // while it runs. The first failure stops further shards from starting.
   let scoring: Promise<unknown> = Promise.resolve()
@@ -217,7 +217,9 @@ export async function writeSearchShards(
     stats,
     log: o.log,
   })
-  writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()], stats, groups }))
+  // The groups' vocabularies summed, cut by letter: what the page corrects a typo from.
+  const vocabulary = writeIndexVocabulary(o.outDir, mergeVocabularies(groups.map((g) => join(o.outDir, g.name))))
+  writeFileSync(join(o.outDir, SHARDS_FILE), JSON.stringify({ shards: [...plan.keys()], stats, groups, vocabulary }))
   const keys = (m: ReadonlyMap<string, { key: string }>) => Object.fromEntries([...m].map(([name, s]) => [name, s.key]))
   const delta = o.delta && { shard: o.delta.shard, was: o.delta.was }
   return {

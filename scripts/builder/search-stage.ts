@@ -4,20 +4,17 @@
  * new build's folder, before it lands.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROOT } from './build-env.ts'
 import type { SharedStore } from './dist.ts'
 import type { MemoryPlan } from './memory-plan.ts'
 import { deltaGroup, groupBits, planGroups } from '../../search/build/groups.ts'
+import { checkPagefindVersion, installedPagefindVersion, PAGEFIND_VERSION } from '../../search/pagefind/adapter.ts'
 import { planDelta } from './search-delta.ts'
 import { planShards, searchUpToDate, writeSearchShards, type SearchState, type ShardArticle } from './search-shards.ts'
 
-const PAGEFIND_VERSION = (
-  JSON.parse(readFileSync(join(ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }
-).version
-/** Bump when what a search record holds, or a shard's files (its places), change: every shard is indexed again. */
-const SEARCH_RECORD_VERSION = 5
+/** Bump when what a search record holds, or a shard's files (its places, its vocabulary), change: all are indexed again. */
+const SEARCH_RECORD_VERSION = 6
 
 export interface SearchWrite {
   /** site/pagefind of the new build. */
@@ -46,7 +43,10 @@ export function searchStage(
   rendererVersion: string,
   distDir: string,
   live?: LiveSearch,
+  pagefind = installedPagefindVersion(),
 ) {
+  // The index is read and written as one Pagefind release's: another fails the build here, by name.
+  checkPagefindVersion(pagefind)
   // Shard names carry their bits: with other bits, no shard matches and all are indexed.
   const key = createHash('sha256')
     .update([PAGEFIND_VERSION, rendererVersion, `${SEARCH_RECORD_VERSION}`].join('\0'))

@@ -7,10 +7,12 @@
 // index. The results shown are made from their fragments (Pagefind's JSON of the pages' text)
 // and the places of their words, which the build wrote in one file per page (search-excerpt.js).
 // Pagefind itself, in a few web workers (search-worker.js), is asked only for the stems of words
-// not searched before, and for the matches of a quoted phrase.
+// not searched before, and for the matches of a quoted phrase. A query that finds nothing may be
+// corrected from the vocabulary (search-typos.js).
 import { readPlaces, resultData } from './search-excerpt.js'
 import { filesFor, GROUP_FORMAT, readGroupWords } from './search-group-file.js'
 import { chunksOf, isPhrase, queryWords, Ranking } from './search-rank.js'
+import { correctWord, foldWord, maxEdits, vocabularyFiles } from './search-typos.js'
 
 /** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
 const MAX_WORKERS = 4
@@ -21,7 +23,7 @@ const SIGNATURE = 'pagefind_dcd'
 
 /**
  * Opens the index under `base`; its `search(query)` answers { total, top(n) } (and `stems`,
- * `ranked`, but for a phrase).
+ * `ranked`, but for a phrase), and `correct(query)` the query with its typos corrected.
  */
 export async function openSearch(base = '/pagefind/') {
   const response = await fetch(`${base}shards.json`)
@@ -202,7 +204,28 @@ export async function openSearch(base = '/pagefind/') {
     }
   }
 
-  return { search }
+  /** The query with its words that no indexed word starts with corrected (search-typos.js), or undefined. */
+  async function correct(query) {
+    if (!index.vocabulary || isPhrase(query)) return undefined
+    let changed = false
+    const words = await Promise.all(
+      query
+        .trim()
+        .split(/\s+/)
+        .map(async (typed) => {
+          const word = foldWord(typed)
+          if (!/^\p{L}+$/u.test(word) || maxEdits(word.length) === 0) return typed
+          const names = vocabularyFiles(index.vocabulary, word)
+          const files = await Promise.all(names.map((name) => scoreFile(`${base}vocabulary/${name}.pf_vocab`)))
+          const fixed = correctWord(word, files)
+          if (fixed) changed = true
+          return fixed ?? typed
+        }),
+    )
+    return changed ? words.join(' ') : undefined
+  }
+
+  return { search, correct }
 }
 
 /** One of the index's files, unpacked: gzip, unless the server already unpacked it. */

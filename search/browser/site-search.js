@@ -17,6 +17,19 @@ const DEBOUNCE_MS = 200
   if (!form) return
   let pagefind
   let latest = 0
+  // Set by the link to search for a corrected query as typed; typing again corrects again.
+  let asTyped = new URLSearchParams(location.search).has('typed')
+
+  /** "Showing results for eviction. Search for evicton instead.", the second a link. */
+  function correctedNodes(typed, corrected) {
+    const url = new URL(location.href)
+    url.searchParams.set('q', typed)
+    url.searchParams.set('typed', '')
+    const link = Object.assign(document.createElement('a'), { className: 'search-as-typed', href: url.href })
+    link.append('Search for ', Object.assign(document.createElement('q'), { textContent: typed }), ' instead')
+    const shown = Object.assign(document.createElement('strong'), { textContent: corrected })
+    return ['Showing results for ', shown, '. ', link, '.']
+  }
 
   // Pagefind excerpts are HTML with <mark>; rebuild them from text so nothing else is trusted.
   function excerptNodes(html) {
@@ -46,8 +59,17 @@ const DEBOUNCE_MS = 200
       const index = await pagefind
       if (debounce) await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS))
       if (ticket !== latest) return
-      const search = await index.search(q)
+      let search = await index.search(q)
       if (ticket !== latest) return
+      // A query that finds nothing is searched again with its typos corrected, unless the reader
+      // asked for it as typed.
+      let corrected
+      if (search.total === 0 && !asTyped) {
+        corrected = await index.correct(q)
+        if (ticket !== latest) return
+        if (corrected) search = await index.search(corrected)
+        if (ticket !== latest) return
+      }
       const results = await search.top(20)
       if (ticket !== latest) return
       list.replaceChildren(
@@ -66,9 +88,11 @@ const DEBOUNCE_MS = 200
           return li
         }),
       )
-      status.textContent = search.total
+      const count = search.total
         ? `${search.total} ${search.total === 1 ? 'article matches' : 'articles match'}.`
         : `No article contains “${q.trim()}”. Check the spelling, or try other words.`
+      if (corrected && search.total) status.replaceChildren(...correctedNodes(q.trim(), corrected), ` ${count}`)
+      else status.textContent = count
     } catch {
       if (ticket === latest) status.textContent = 'Search is unavailable right now.'
     }
@@ -78,10 +102,12 @@ const DEBOUNCE_MS = 200
     const url = new URL(location.href)
     if (q.trim()) url.searchParams.set('q', q)
     else url.searchParams.delete('q')
+    if (!asTyped) url.searchParams.delete('typed')
     if (url.href !== location.href) history.replaceState(history.state, '', url)
   }
 
   input.addEventListener('input', () => {
+    asTyped = false
     keepInAddress(input.value)
     run(input.value, true)
   })

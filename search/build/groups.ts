@@ -24,10 +24,10 @@ import { existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFi
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { GROUP_FORMAT } from '../browser/search-group-file.js'
-import type { SharedStore } from '../../scripts/builder/dist.ts'
 import { BLOCK_FILES, GROUP_FILE_BYTES, groupEntry, type GroupFiles, GroupWriter } from '../formats/group-file.ts'
 import { SCORES_DIR } from './scores.ts'
-import type { ShardStats } from '../pagefind/index-files.ts'
+import { mergeVocabularies, writeVocabulary } from './vocabulary.ts'
+import type { ShardStats } from '../pagefind/adapter.ts'
 
 /** Articles per group at most, about: fewer groups, fewer requests per term; more to merge after an edit. */
 export const GROUP_ARTICLES = 8000
@@ -86,6 +86,14 @@ export function deltaGroup(shard: string, key: string): [string, { key: string; 
   return [`g${shard}`, { key: h.update(`\0${shard}:${key}`).digest('hex'), shards: [shard] }]
 }
 
+/**
+ * Where a group merged anew is made: a folder shared by builds (the build's store,
+ * scripts/builder/dist.ts), and the link to it from a build's site/pagefind/.
+ */
+export interface SharedStore {
+  folder(name: string): { path: string; link: string }
+}
+
 export interface WriteGroupsOptions {
   /** site/pagefind of the new build, holding a link per shard. */
   outDir: string
@@ -95,7 +103,7 @@ export interface WriteGroupsOptions {
   previous?: Record<string, string>
   store: SharedStore
   groups: GroupPlan
-  /** Each shard's figures (search/pagefind/index-files.ts): its score files. */
+  /** Each shard's figures (search/pagefind/adapter.ts): its score files. */
   stats: Record<string, ShardStats>
   log?: (line: string) => void
 }
@@ -112,6 +120,7 @@ export function writeSearchGroups(o: WriteGroupsOptions): { entries: GroupEntry[
       const started = performance.now()
       const shards = group.shards.map((shard) => ({ name: shard, dir: join(o.outDir, shard), ...o.stats[shard]! }))
       const entry: GroupEntry = { name, format: GROUP_FORMAT, shards: group.shards, ...mergeGroup(shards, path) }
+      writeVocabulary(path, mergeVocabularies(shards.map((s) => s.dir)))
       writeFileSync(join(path, GROUP_FILE), JSON.stringify(entry))
       symlinkSync(link, join(o.outDir, name))
       merged++

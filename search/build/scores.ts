@@ -20,24 +20,29 @@
  * merged per group of shards (search/build/groups.ts).
  *
  * Pages are numbered by SHA-256 of their slugs: each record carries its number as the `page`
- * filter (scripts/builder/search-shard-worker.ts), which also lets the browser ask Pagefind for the excerpts of
- * the results it shows only. As a shard holds the articles whose hashes start with its bits,
+ * filter (scripts/builder/search-shard-worker.ts), which also lets the browser ask Pagefind for
+ * the excerpts of the results it shows only. As a shard holds the articles whose hashes start with its bits,
  * ordering by (shard, number) is ordering by hash: equal scores rank alike in every shard count.
  */
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { gzipSync } from 'node:zlib'
 import { CborCursor } from '../formats/cbor-cursor.ts'
 import { PagePlaces, placesKey } from '../formats/places.ts'
 import {
   array,
   CBOR_START,
+  filterFile,
+  fragmentFile,
+  indexChunkFile,
   pagefindData,
+  readFragmentJson,
   readPagefindFile,
   readShardIndex,
   type ShardIndex,
-} from '../pagefind/index-files.ts'
+} from '../pagefind/adapter.ts'
+import { countPageWords, writeVocabulary } from './vocabulary.ts'
 import { WordScores } from './word-scores.ts'
 
 export const SCORES_DIR = 'scores'
@@ -57,7 +62,7 @@ export function pageNumbers(slugs: readonly string[]): Map<string, number> {
 export function pageOrder(dir: string, index: ShardIndex): number[] {
   const hash = index.filters.get(PAGE_FILTER)
   if (!hash) throw new Error(`search shard ${dir}: no ${PAGE_FILTER} filter`)
-  const [, values] = array(readPagefindFile(readFileSync(join(dir, 'filter', `${hash}.pf_filter`))), 'filter')
+  const [, values] = array(readPagefindFile(readFileSync(filterFile(dir, hash))), 'filter')
   const order = new Array<number>(index.pages.length).fill(-1)
   for (const entry of array(values, 'filter values')) {
     const [value, pages] = array(entry, 'filter value')
@@ -68,7 +73,7 @@ export function pageOrder(dir: string, index: ShardIndex): number[] {
   return order
 }
 
-/** Writes the shard's score and places files; returns the pages' order (pageOrder). */
+/** Writes the shard's score, places and vocabulary files; returns the pages' order (pageOrder). */
 export function writeShardScores(dir: string, index = readShardIndex(dir)): number[] {
   const order = pageOrder(dir, index)
   mkdirSync(join(dir, SCORES_DIR), { recursive: true })
@@ -77,7 +82,7 @@ export function writeShardScores(dir: string, index = readShardIndex(dir)): numb
   const places = new PagePlaces(index.pages.length)
   const scores = new WordScores(index.pages.length)
   for (const chunk of index.chunks) {
-    const cbor = new CborCursor(pagefindData(readFileSync(join(dir, 'index', `${chunk.hash}.pf_index`))), CBOR_START)
+    const cbor = new CborCursor(pagefindData(readFileSync(indexChunkFile(dir, chunk.hash))), CBOR_START)
     if (cbor.array('index') < 1) throw new Error('Pagefind file: words is not an array')
     const out: Record<string, number[]> = {}
     const words = cbor.array('words')
@@ -104,26 +109,20 @@ export function writeShardScores(dir: string, index = readShardIndex(dir)): numb
   }
   const placesDir = join(dir, PLACES_DIR, index.key)
   mkdirSync(placesDir, { recursive: true })
+  const vocabulary = new Map<string, number>()
   for (const [page, { hash }] of index.pages.entries()) {
-    const fragment = pagefindJson(join(dir, 'fragment', `${hash}.pf_fragment`))
+    const fragment = readFragmentJson(fragmentFile(dir, hash))
+    const { content, meta } = JSON.parse(fragment.toString()) as { content: string; meta: { title?: string } }
+    countPageWords(`${meta.title ?? ''}\n${content}`, vocabulary)
     const file = Buffer.concat([fragment, places.take(page), NEWLINE])
     // Level 4: twice as fast as the default, 4% larger.
     writeFileSync(join(placesDir, `${order[page]}.pf_places`), gzipSync(file, { level: 4 }))
   }
+  writeVocabulary(dir, vocabulary)
   return order
 }
 
 const NEWLINE = Buffer.from('\n')
-
-/** The JSON of a Pagefind JSON file (a fragment), on one line: gzip of its signature and the JSON. */
-function pagefindJson(file: string): Buffer {
-  const data = gunzipSync(readFileSync(file))
-  const at = data.indexOf('{')
-  if (at < 0) throw new Error(`${file}: not a Pagefind JSON file`)
-  const json = data.subarray(at)
-  // Pagefind writes it compact; a newline could only be spacing between its tokens.
-  return json.includes(0x0a) ? Buffer.from(JSON.stringify(JSON.parse(json.toString()))) : json
-}
 
 /**
  * Reads one word's (or variant's) pages from `cbor`: adds each place's weight and each field's

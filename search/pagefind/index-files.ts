@@ -116,6 +116,16 @@ export function shardStats(dir: string, order: readonly number[], index = readSh
   }
 }
 
+/** The JSON of a Pagefind JSON file (a fragment), on one line: gzip of its signature and the JSON. */
+export function readFragmentJson(file: string): Buffer {
+  const data = gunzipSync(readFileSync(file))
+  const at = data.indexOf('{')
+  if (at < 0) throw new Error(`${file}: not a Pagefind JSON file`)
+  const json = data.subarray(at)
+  // Pagefind writes it compact; a newline could only be spacing between its tokens.
+  return json.includes(0x0a) ? Buffer.from(JSON.stringify(JSON.parse(json.toString()))) : json
+}
+
 export type CborValue = number | string | Uint8Array | CborValue[]
 
 /** A CBOR array, or an error naming what it should have been. */

@@ -21,9 +21,18 @@ afterAll(async () => {
 
 /** The titles and excerpts the page shows for `q`, in order. */
 async function shown(q: string): Promise<Array<{ title: string; excerpt: string }>> {
+  return (await searched(q)).results
+}
+
+/** What the page shows for `q` (`typed`: as typed, not corrected): its status line and results. */
+async function searched(
+  q: string,
+  typed = false,
+): Promise<{ status: string; asTyped: string | null; results: Array<{ title: string; excerpt: string }> }> {
   const context = await browser.newContext()
   try {
-    const { page, problems } = await openWatched(context, `${site.origin}/search?q=${encodeURIComponent(q)}`)
+    const address = `${site.origin}/search?q=${encodeURIComponent(q)}${typed ? '&typed' : ''}`
+    const { page, problems } = await openWatched(context, address)
     const status = page.locator('#site-search-status')
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/match|No article/)
     const results = await page.locator('#site-search-results .result').evaluateAll((items) =>
@@ -33,7 +42,9 @@ async function shown(q: string): Promise<Array<{ title: string; excerpt: string 
       })),
     )
     expect(problems).toEqual([])
-    return results
+    const link = page.locator('#site-search-status a.search-as-typed')
+    const asTyped = (await link.count()) ? await link.getAttribute('href') : null
+    return { status: (await status.textContent())!, asTyped, results }
   } finally {
     await context.close()
   }
@@ -68,5 +79,47 @@ describe('the site search on the sample articles', () => {
     expect(bucket).toBeDefined()
     expect(bucket!.excerpt).not.toContain('Replicas')
     expect(bucket!.excerpt).not.toMatch(/[a-z][A-Z]/)
+  })
+
+  it.each([
+    ['evicton', 'eviction'],
+    ['cardinalty', 'cardinality'],
+    ['replicaton', 'replication'],
+  ])('corrects %s to %s, and links to the search as typed', { timeout: 60_000 }, async (typo, word) => {
+    const { status, asTyped, results } = await searched(typo)
+    expect(status).toMatch(
+      new RegExp(`^Showing results for ${word}\\. Search for “?${typo}”? instead\\. \\d+ articles? match`),
+    )
+    expect(results.length).toBeGreaterThan(0)
+    expect(new URL(asTyped!).searchParams.get('q')).toBe(typo)
+    expect(new URL(asTyped!).searchParams.has('typed')).toBe(true)
+    const typed = await searched(typo, true)
+    expect(typed.results).toEqual([])
+    expect(typed.status).toMatch(/^No article contains/)
+  })
+
+  it.each(['qwertyuiop', 'zzxqv'])(
+    'finds nothing for gibberish (%s), corrected or not',
+    { timeout: 60_000 },
+    async (q) => {
+      const { status, results } = await searched(q)
+      expect(results).toEqual([])
+      expect(status).toMatch(/^No article contains/)
+    },
+  )
+
+  it('corrects no word that matches as typed, nor a word of four letters', { timeout: 60_000 }, async () => {
+    expect((await searched('eviction')).status).toMatch(/^\d+ articles? match/)
+    expect((await searched('cahe')).status).toMatch(/^No article contains/)
+  })
+
+  it.each([
+    ['cafe', 'café'],
+    ['eleve', 'élève'],
+  ])('folds diacritics both ways: %s and %s find the same articles', { timeout: 60_000 }, async (plain, marked) => {
+    const titles = async (q: string) => (await shown(q)).map((r) => r.title).sort()
+    const found = await titles(plain)
+    expect(found.length).toBeGreaterThan(0)
+    expect(await titles(marked)).toEqual(found)
   })
 })

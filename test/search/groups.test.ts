@@ -13,9 +13,10 @@ import {
 } from '../../search/build/groups.ts'
 import { BLOCK_FILES, groupEntry, SIGNATURE } from '../../search/formats/group-file.ts'
 import { SCORES_DIR } from '../../search/build/scores.ts'
-import type { ShardStats } from '../../search/pagefind/index-files.ts'
+import type { ShardStats } from '../../search/pagefind/adapter.ts'
 import { filesFor, readGroupWords, unpackList } from '../../search/browser/search-group-file.js'
 import { chunksOf } from '../../search/browser/search-rank.js'
+import { readVocabulary, VOCABULARY_FILE, writeVocabulary } from '../../search/build/vocabulary.ts'
 import { tempDir } from '../support/temp.ts'
 
 /**
@@ -49,6 +50,8 @@ function writeShard(dir: string, scores: Scores, perChunk = 70): string[] {
     writeFileSync(join(dir, SCORES_DIR, `${name}.pf_score`), gzipSync(JSON.stringify(chunk)))
     names.push(name)
   }
+  // Its vocabulary, as the score process writes it beside the scores: each word on one page.
+  writeVocabulary(dir, new Map(words.map((w) => [w, 1])))
   return names
 }
 
@@ -263,6 +266,13 @@ describe('score groups of a build', () => {
       ['g1-0', ['2-0', '2-1']],
       ['g1-1', ['2-2', '2-3']],
     ])
+    // A group's vocabulary: its shards' summed, each word counted on the pages of both.
+    const vocabulary = readVocabulary(join(first.dir, 'g1-0'))
+    for (const seed of [1, 2])
+      for (const word of Object.keys(shardScores(seed))) expect(vocabulary.get(word)).toBeGreaterThan(0)
+    const both = Object.keys(shardScores(1)).filter((w) => w in shardScores(2))
+    for (const word of both) expect(vocabulary.get(word)).toBe(2)
+    expect(vocabulary.size).toBe(new Set([...Object.keys(shardScores(1)), ...Object.keys(shardScores(2))]).size)
     // Shard 2-3 changed: its group is merged again; the other is the live build's folder.
     const second = write('b2', [1, 2, 3, 5], first)
     expect(second.merged).toBe(1)
@@ -271,7 +281,7 @@ describe('score groups of a build', () => {
     expect(link(second, 'g1-1')).not.toBe(link(first, 'g1-1'))
     expect(second.entries[0]).toEqual(first.entries[0])
     const listed = (b: { dir: string }, g: GroupEntry) =>
-      readdirSync(join(b.dir, g.name)).filter((f) => f !== 'group.json')
+      readdirSync(join(b.dir, g.name)).filter((f) => f !== 'group.json' && f !== VOCABULARY_FILE)
     expect(listed(second, second.entries[1]!).sort()).toEqual(
       second.entries[1]!.files.map((f) => `${f}.pf_group`).sort(),
     )

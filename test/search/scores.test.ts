@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib'
 import * as pagefind from 'pagefind'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PAGE_FILTER, PLACES_DIR, pageNumbers, SCORES_DIR, writeShardScores } from '../../search/build/scores.ts'
-import { readShardIndex, shardStats } from '../../search/pagefind/index-files.ts'
+import { readShardIndex, shardStats } from '../../search/pagefind/adapter.ts'
 import { readPlaces, wordsStarting } from '../../search/browser/search-excerpt.js'
 import { tempDir } from '../support/temp.ts'
 

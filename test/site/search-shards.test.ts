@@ -8,6 +8,7 @@ import { configKey } from '../../scripts/builder/dist.ts'
 import { planShards, shardBits, shardOf } from '../../scripts/builder/search-shards.ts'
 import { sitePeakMb } from '../../scripts/builder/memory-plan.ts'
 import { generateCorpus } from '../../bench/corpus.ts'
+import { VOCABULARY_DIR } from '../../search/build/vocabulary.ts'
 import { tempDir } from '../support/temp.ts'
 import { articleFile } from '../../model/article-bucket.ts'
 
@@ -211,7 +212,7 @@ describe('a sharded search index', () => {
     // The shards the killed build had indexed, linked by no build, are gone.
     const linked = readdirSync(join(dist, 'builds')).flatMap((id) =>
       readdirSync(join(dist, 'builds', id, 'site', 'pagefind'))
-        .filter((name) => name !== 'shards.json')
+        .filter((name) => name !== 'shards.json' && name !== VOCABULARY_DIR)
         .map(
           (name) =>
             readlinkSync(join(dist, 'builds', id, 'site', 'pagefind', name))

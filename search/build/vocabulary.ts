@@ -1,0 +1,92 @@
+/**
+ * The correction vocabulary: the articles' words as readers type them, for the search page to
+ * correct a query word that matches nothing (search/browser/search-typos.js). Pagefind's word
+ * index holds stems ("evict"), too short to correct "evicton" to within an edit, so the words are
+ * counted from the pages' fragments (title and text). Built in three steps, each reused while its
+ * input is: per shard, by its score process, `vocabulary.json.gz` beside its scores (each word
+ * with the number of the shard's pages holding it); per group of shards, their counts summed
+ * (groups.ts); per index, the groups' summed and cut by letter into `vocabulary/` (listed in
+ * shards.json), so that correcting a word fetches four small files, never the whole vocabulary.
+ */
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gunzipSync, gzipSync } from 'node:zlib'
+
+export const VOCABULARY_FILE = 'vocabulary.json.gz'
+export const VOCABULARY_DIR = 'vocabulary'
+/** Words outside these lengths are never a correction: the page corrects words of 5 letters and more. */
+const MIN_LETTERS = 4
+const MAX_LETTERS = 24
+const WORD = /[\p{L}\p{N}]+/gu
+const LETTER = /\p{L}/u
+
+/** A word as the vocabulary keeps it and the page compares it: lower case, diacritics folded. */
+export const foldWord = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+
+/** Adds each word of one page's `text` once to `counts`. */
+export function countPageWords(text: string, counts: Map<string, number>): void {
+  const seen = new Set<string>()
+  for (const [match] of text.matchAll(WORD)) {
+    const word = foldWord(match)
+    if (word.length < MIN_LETTERS || word.length > MAX_LETTERS || !LETTER.test(word) || seen.has(word)) continue
+    seen.add(word)
+    counts.set(word, (counts.get(word) ?? 0) + 1)
+  }
+}
+
+export function writeVocabulary(dir: string, counts: ReadonlyMap<string, number>): void {
+  writeFileSync(join(dir, VOCABULARY_FILE), gzipSync(JSON.stringify(Object.fromEntries(counts)), { level: 4 }))
+}
+
+export function readVocabulary(dir: string): Map<string, number> {
+  return new Map(Object.entries(JSON.parse(gunzipSync(readFileSync(join(dir, VOCABULARY_FILE))).toString())))
+}
+
+/** The vocabularies in `dirs`, summed. */
+export function mergeVocabularies(dirs: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const dir of dirs) for (const [word, n] of readVocabulary(dir)) out.set(word, (out.get(word) ?? 0) + n)
+  return out
+}
+
+/**
+ * The index's vocabulary files, by letter: `first` holds the words starting with a letter,
+ * `second` those whose second letter it is. A word within one edit of a query word shares its
+ * first letter, or has its second letter at one of the query's first two places (search-typos.js).
+ */
+export interface VocabularyFiles {
+  first: Record<string, string>
+  second: Record<string, string>
+}
+
+/** Writes `counts` cut by letter into `outDir/vocabulary/`, files named by their bytes. */
+export function writeIndexVocabulary(outDir: string, counts: ReadonlyMap<string, number>): VocabularyFiles {
+  const parts = {
+    first: new Map<string, Array<[string, number]>>(),
+    second: new Map<string, Array<[string, number]>>(),
+  }
+  const add = (part: Map<string, Array<[string, number]>>, letter: string, entry: [string, number]) => {
+    let list = part.get(letter)
+    if (!list) part.set(letter, (list = []))
+    list.push(entry)
+  }
+  for (const [word, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const [first, second] = [...word]
+    add(parts.first, first!, [word, n])
+    if (second !== undefined) add(parts.second, second, [word, n])
+  }
+  const dir = join(outDir, VOCABULARY_DIR)
+  mkdirSync(dir, { recursive: true })
+  const write = (part: Map<string, Array<[string, number]>>) => {
+    const files: Record<string, string> = {}
+    for (const [letter, list] of part) {
+      const bytes = gzipSync(JSON.stringify(Object.fromEntries(list)))
+      const name = createHash('sha256').update(bytes).digest('hex').slice(0, 20)
+      writeFileSync(join(dir, `${name}.pf_vocab`), bytes)
+      files[letter] = name
+    }
+    return files
+  }
+  return { first: write(parts.first), second: write(parts.second) }
+}

@@ -1,0 +1,126 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import {
+  countPageWords,
+  foldWord,
+  mergeVocabularies,
+  VOCABULARY_DIR,
+  writeIndexVocabulary,
+  writeVocabulary,
+} from '../../search/build/vocabulary.ts'
+import { correctWord, editDistance, maxEdits, vocabularyFiles } from '../../search/browser/search-typos.js'
+import { tempDir } from '../support/temp.ts'
+
+/**
+ * Typo correction (issue 39): the vocabulary the build writes, cut by letter, and the page's
+ * choice of a correction from the few files a word needs.
+ */
+describe('the edit distance', () => {
+  it('counts insertions, deletions, substitutions and a swap of neighbours as one edit each', () => {
+    expect(editDistance('evicton', 'eviction', 2)).toBe(1)
+    expect(editDistance('eviction', 'evicton', 2)).toBe(1)
+    expect(editDistance('evixtion', 'eviction', 2)).toBe(1)
+    expect(editDistance('evcition', 'eviction', 2)).toBe(1)
+    expect(editDistance('hyperloglg', 'hyperloglog', 2)).toBe(1)
+    expect(editDistance('cardnality', 'cardinality', 2)).toBe(1)
+    expect(editDistance('kitten', 'sitting', 5)).toBe(3)
+  })
+
+  it('stops past the bound', () => {
+    expect(editDistance('qwertyuiop', 'question', 2)).toBe(3)
+    expect(editDistance('abc', 'abcdef', 1)).toBe(2)
+  })
+
+  it('allows one edit from 5 letters, two from 9', () => {
+    expect([4, 5, 8, 9, 12].map(maxEdits)).toEqual([0, 1, 1, 2, 2])
+  })
+})
+
+describe('the vocabulary', () => {
+  it('counts each word once per page, folded, of 4 to 24 letters', () => {
+    const counts = new Map<string, number>()
+    countPageWords('García García eviction, W-TinyLFU 2019 cat', counts)
+    countPageWords('Garcia EVICTION', counts)
+    expect(Object.fromEntries(counts)).toEqual({ garcia: 2, eviction: 2, tinylfu: 1 })
+    expect(foldWord('Naïve')).toBe('naive')
+  })
+
+  it('is summed per group and cut by first and second letter, each file named by its bytes', () => {
+    const [a, b, out] = [tempDir('vocab-a'), tempDir('vocab-b'), tempDir('vocab-out')]
+    writeVocabulary(
+      a,
+      new Map([
+        ['eviction', 2],
+        ['cache', 1],
+      ]),
+    )
+    writeVocabulary(
+      b,
+      new Map([
+        ['eviction', 1],
+        ['vector', 4],
+      ]),
+    )
+    const merged = mergeVocabularies([a, b])
+    expect(Object.fromEntries(merged)).toEqual({ eviction: 3, cache: 1, vector: 4 })
+    const files = writeIndexVocabulary(out, merged)
+    const read = (name: string) =>
+      JSON.parse(gunzipSync(readFileSync(join(out, VOCABULARY_DIR, `${name}.pf_vocab`))).toString())
+    expect(read(files.first.e!)).toEqual({ eviction: 3 })
+    // Second letter "e": "vector"; "v": "eviction".
+    expect(read(files.second.e!)).toEqual({ vector: 4 })
+    expect(read(files.second.v!)).toEqual({ eviction: 3 })
+    // Five lists, three contents: a file is named by its bytes, so lists alike share it.
+    expect(files.first.e).toBe(files.second.v)
+    expect(readdirSync(join(out, VOCABULARY_DIR))).toHaveLength(3)
+  })
+})
+
+describe('a correction', () => {
+  const vocabulary = { eviction: 40, evictions: 3, cardinality: 12, replication: 9, replica: 20, hyperloglog: 5 }
+
+  it('is the nearest word, within one edit from 5 letters and two from 9', () => {
+    expect(correctWord('evicton', [vocabulary])).toBe('eviction')
+    expect(correctWord('replicaton', [vocabulary])).toBe('replication')
+    expect(correctWord('cardinalty', [vocabulary])).toBe('cardinality')
+    expect(correctWord('hyprloglg', [vocabulary])).toBe('hyperloglog')
+    // Four letters: never corrected.
+    expect(correctWord('evic', [vocabulary])).toBeUndefined()
+  })
+
+  it('is the most common of words as near', () => {
+    expect(correctWord('evictios', [{ evictions: 3, eviction: 40 }])).toBe('eviction')
+  })
+
+  it('is none for a word some word starts with, nor for gibberish', () => {
+    expect(correctWord('evict', [vocabulary])).toBeUndefined()
+    expect(correctWord('qwertyuiop', [vocabulary])).toBeUndefined()
+    expect(correctWord('zzxqv', [vocabulary])).toBeUndefined()
+  })
+
+  it('finds every word within one edit in the files the typed word names', () => {
+    const words = ['eviction', 'cardinality', 'zebra', 'abacus', 'quorum']
+    const out = tempDir('vocab-edits')
+    const files = writeIndexVocabulary(out, new Map(words.map((w) => [w, 1])))
+    const letters = 'abcdefghijklmnopqrstuvwxyz'
+    for (const word of words) {
+      const typos = new Set<string>()
+      for (let i = 0; i <= word.length; i++) {
+        for (const c of letters) typos.add(word.slice(0, i) + c + word.slice(i))
+        if (i < word.length) {
+          typos.add(word.slice(0, i) + word.slice(i + 1))
+          for (const c of letters) typos.add(word.slice(0, i) + c + word.slice(i + 1))
+          if (i + 1 < word.length) typos.add(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2))
+        }
+      }
+      for (const typo of typos) {
+        const held = vocabularyFiles(files, typo).flatMap((name: string) =>
+          Object.keys(JSON.parse(gunzipSync(readFileSync(join(out, VOCABULARY_DIR, `${name}.pf_vocab`))).toString())),
+        )
+        expect(held, `${typo} -> ${word}`).toContain(word)
+      }
+    }
+  })
+})
