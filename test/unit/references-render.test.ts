@@ -118,6 +118,26 @@ describe('styles and bibliography formats', () => {
   })
 })
 
+describe('reference entries kept across articles sharing a bibliography', () => {
+  const twins = `@article{doe2020a, author = {Doe, Jane}, title = {First Work}, journal = {J}, year = {2020}}
+@article{doe2020b, author = {Doe, Jane}, title = {Second Work}, journal = {J}, year = {2020}}
+`
+  const entries = (html: string) =>
+    [...html.matchAll(/<div id="ref-[^"]*" class="csl-entry">(.*?)<\/div>/g)].map((m) => m[1])
+
+  it('gives each article the entry its own citations call for, disambiguation included', async () => {
+    const both = await renderMarkdown('Both [@doe2020a; @doe2020b].', refs(twins))
+    const one = await renderMarkdown('One [@doe2020a].', refs(twins))
+    const bothAgain = await renderMarkdown('Both again [@doe2020b; @doe2020a].', refs(twins))
+    // Cited together, the two works of one author and year are told apart; alone, not.
+    expect(entries(both.html)[0]).toContain('(2020a)')
+    expect(entries(one.html)).toHaveLength(1)
+    expect(entries(one.html)[0]).toContain('(2020)')
+    expect(entries(one.html)[0]).not.toContain('2020a')
+    expect(entries(bothAgain.html)).toEqual(entries(both.html))
+  })
+})
+
 describe('a style whose citations depend on their position', () => {
   // A minimal note-like style: the first citation of a work in full, "ibid." right after it,
   // the family name alone later (CSL 1.0.2, the position condition).

@@ -17,6 +17,7 @@ import '@citation-js/plugin-csl'
 import { digest, type CslItem, type FileProblem, type SourceText } from './bibliography.ts'
 import { nearest, type Cluster, type LineProblem } from './syntax.ts'
 import { cslNodes } from './csl-html.ts'
+import { bibliographyEntries, type BibliographyEngine } from './entries.ts'
 
 export const DEFAULT_STYLE: SourceText = {
   file: 'apa.csl',
@@ -25,11 +26,10 @@ export const DEFAULT_STYLE: SourceText = {
 const LOCALE = 'en-US'
 const CSL_NS = 'http://purl.org/net/xbiblio/csl'
 
-interface Engine {
+interface Engine extends BibliographyEngine {
   rebuildProcessorState(citations: unknown[], format: string, uncited: unknown[]): Array<[string, number, string]>
   makeCitationCluster(items: unknown[]): string
   updateItems(ids: string[]): void
-  makeBibliography(): [{ entry_ids: string[][] }, string[]] | false
   opt: { development_extensions: { wrap_url_and_doi: boolean } }
 }
 interface CslConfig {
@@ -120,14 +120,7 @@ export function renderCitations(
     if (part === 'year') rendered.clusters.set(cluster, `${rendered.clusters.get(cluster) ?? ''} ${text}`)
     else rendered.clusters.set(cluster, text)
   })
-  const bibliography = engine.makeBibliography()
-  if (bibliography) {
-    const [meta, entries] = bibliography
-    entries.forEach((entry, i) => {
-      const item = cited.get(String(meta.entry_ids[i]![0]))
-      if (item) rendered.entries.push({ item, html: entry.trim() })
-    })
-  }
+  rendered.entries = bibliographyEntries(engine, { name, text: style.text }, cited)
   return { rendered, problems, fileProblems: [] }
 }
 
