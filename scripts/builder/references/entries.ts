@@ -8,7 +8,7 @@
  * Styles where an entry depends on its neighbours or its rank (a citation number, a repeated
  * author replaced by a dash) render the whole list each time.
  */
-import type { CslItem } from './bibliography.ts'
+import { digest, type CslItem } from './bibliography.ts'
 import { BoundedCache } from '../render/cache.ts'
 
 export interface BibliographyEngine {
@@ -17,12 +17,12 @@ export interface BibliographyEngine {
   bibliography: { opt: { exclude_types?: unknown; exclude_with_fields?: unknown } }
 }
 
-/** About 30 MB at most: an entry's HTML is half a kilobyte. */
-const kept = new BoundedCache<string>(50_000)
+/** About 15 MB a render thread at most: an entry's HTML is half a kilobyte, its key a hash. */
+const kept = new BoundedCache<string>(20_000)
 const contentKeys = new WeakMap<CslItem, string>()
 const contentKey = (item: CslItem) => {
   let key = contentKeys.get(item)
-  if (key === undefined) contentKeys.set(item, (key = JSON.stringify(item)))
+  if (key === undefined) contentKeys.set(item, (key = digest(JSON.stringify(item))))
   return key
 }
 
