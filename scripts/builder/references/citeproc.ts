@@ -108,7 +108,7 @@ export function renderCitations(
       add('year', [{ ...items[0], 'suppress-author': true }])
     } else add('whole', items)
   })
-  const html = inOrder(engine, citations, cited)
+  const html = inOrder(engine, citations)
   const rendered: Rendered = { clusters: new Map(), entries: [], nodes: cslNodes }
   ids.forEach(({ cluster, part }, i) => {
     let text = html[i] ?? ''
@@ -129,10 +129,9 @@ interface Citation {
 }
 
 /** Each citation's HTML, the clusters processed in document order so that positions are known. */
-function inOrder(engine: Engine, citations: Citation[], cited: ReadonlyMap<string, CslItem>): string[] {
+function inOrder(engine: Engine, citations: Citation[]): string[] {
+  // It leaves the registry as the bibliography needs it: every cited item, nothing else.
   const out = new Map(engine.rebuildProcessorState(citations, 'html', []).map(([id, , text]) => [id, text]))
-  // The registry as the bibliography needs it: every cited item, in first-cited order.
-  engine.updateItems([...cited.keys()])
   return citations.map((c) => out.get(c.citationID) ?? '')
 }
 
