@@ -1,11 +1,13 @@
 /**
  * Deterministic synthetic corpora for the benchmark: articles of 1,500 to 4,000 words drawn
- * from a Zipf-like vocabulary, 2 to 5 tags each, some with code and math, written as the same
- * markdown files a writer would commit (frontmatter by gray-matter).
+ * from a Zipf-like vocabulary, 2 to 5 tags each, some with code and math, a fifth citing 10 to
+ * 40 works from bibliographies and cross-referencing (corpus-references.ts), written as the same
+ * markdown and BibTeX files a writer would commit (frontmatter by gray-matter).
  */
 import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import matter from 'gray-matter'
+import { corpusReferences } from './corpus-references.ts'
 
 /** mulberry32: small, fast, and the same sequence on every machine. */
 export function prng(seed: number): () => number {
@@ -117,24 +119,35 @@ function article(i: number, word: (r: number) => string, random: () => number) {
   }
 }
 
-/** Writes `count` articles into `dir` (once: the same seed gives the same files). */
-export function generateCorpus(dir: string, count: number, seed = 42): string {
-  const stamp = join(dir, `.complete-${count}-${seed}`)
+/**
+ * Writes `count` articles into `dir` (once: the same seed gives the same files). Without
+ * `references`, no article cites and the text is otherwise the same: the build's cost of
+ * citations is the difference between the two.
+ */
+export function generateCorpus(dir: string, count: number, seed = 42, { references = true } = {}): string {
+  const stamp = join(dir, `.complete-${count}-${seed}${references ? '-references' : ''}`)
   if (existsSync(stamp)) return dir
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   const random = prng(seed)
   const word = vocabulary(20_000, random)
+  const refs = references ? corpusReferences(seed, word) : undefined
   for (let i = 0; i < count; i++) {
     const a = article(i, word, random)
-    writeFileSync(join(dir, `${a.slug}.md`), matter.stringify(a.body, a.data))
+    const cited = refs?.cite(i, a.body)
+    const data = cited?.bibliography ? { ...a.data, bibliography: cited.bibliography } : a.data
+    writeFileSync(join(dir, `${a.slug}.md`), matter.stringify(cited?.body ?? a.body, data))
+  }
+  for (const [name, text] of Object.entries(refs?.files ?? {})) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true })
+    writeFileSync(join(dir, name), text)
   }
   writeFileSync(stamp, '')
   return dir
 }
 
 if (import.meta.main) {
-  const [dir, count] = process.argv.slice(2)
-  generateCorpus(dir!, Number(count ?? 1000))
+  const [dir, count, flag] = process.argv.slice(2)
+  generateCorpus(dir!, Number(count ?? 1000), 42, { references: flag !== '--no-references' })
   console.log(`wrote ${count} articles to ${dir}`)
 }

@@ -118,6 +118,60 @@ describe('styles and bibliography formats', () => {
   })
 })
 
+describe('reference entries kept across articles sharing a bibliography', () => {
+  const twins = `@article{doe2020a, author = {Doe, Jane}, title = {First Work}, journal = {J}, year = {2020}}
+@article{doe2020b, author = {Doe, Jane}, title = {Second Work}, journal = {J}, year = {2020}}
+`
+  const entries = (html: string) =>
+    [...html.matchAll(/<div id="ref-[^"]*" class="csl-entry">(.*?)<\/div>/g)].map((m) => m[1])
+
+  it('gives each article the entry its own citations call for, disambiguation included', async () => {
+    const both = await renderMarkdown('Both [@doe2020a; @doe2020b].', refs(twins))
+    const one = await renderMarkdown('One [@doe2020a].', refs(twins))
+    const bothAgain = await renderMarkdown('Both again [@doe2020b; @doe2020a].', refs(twins))
+    // Cited together, the two works of one author and year are told apart; alone, not.
+    expect(entries(both.html)[0]).toContain('(2020a)')
+    expect(entries(one.html)).toHaveLength(1)
+    expect(entries(one.html)[0]).toContain('(2020)')
+    expect(entries(one.html)[0]).not.toContain('2020a')
+    expect(entries(bothAgain.html)).toEqual(entries(both.html))
+  })
+})
+
+describe('a style whose citations depend on their position', () => {
+  // A minimal note-like style: the first citation of a work in full, "ibid." right after it,
+  // the family name alone later (CSL 1.0.2, the position condition).
+  const style = `<?xml version="1.0" encoding="utf-8"?>
+<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
+  <info><title>Position test</title><id>position-test</id><updated>2026-01-01T00:00:00+00:00</updated></info>
+  <citation><layout delimiter="; ">
+    <choose>
+      <if position="ibid"><text value="ibid."/></if>
+      <else-if position="subsequent"><names variable="author"><name form="short"/></names></else-if>
+      <else><names variable="author"><name/></names><text variable="title" prefix=", "/></else>
+    </choose>
+  </layout></citation>
+  <bibliography><layout><names variable="author"><name/></names><text variable="title" prefix=". "/></layout></bibliography>
+</style>`
+
+  it('renders each cluster knowing the ones before it', async () => {
+    const out = await renderMarkdown(
+      'First [@knuth1984]. Again [@knuth1984]. Other [@johnson1994]. Back [@knuth1984].',
+      {
+        ...refs(),
+        style: { file: 'position.csl', text: style },
+      },
+    )
+    const buttons = [...out.html.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((m) => m[1])
+    expect(buttons).toEqual([
+      'Donald E. Knuth, Literate Programming',
+      'ibid.',
+      'Theodore Johnson, Dennis Shasha, 2Q: A Low Overhead High Performance Buffer Management Replacement Algorithm',
+      'Knuth',
+    ])
+  })
+})
+
 describe('mistakes are problems with a line, a key and a fix', () => {
   it('names an unknown key and the nearest one', async () => {
     expect(await problemsOf('One.\n\nAs [@knuth1948] said.', refs())).toEqual([
