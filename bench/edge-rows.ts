@@ -154,7 +154,11 @@ async function fetchEach(origin: string, paths: readonly string[], concurrency =
   await Promise.all(Array.from({ length: concurrency }, worker))
 }
 
-/** The same main configuration for every nginx measured: one worker, logs on, as deployed. */
+/**
+ * The same main configuration for every nginx measured: one worker, logs on, as deployed. The
+ * deployment's server block logs with its own buffered access log (NGINX_ACCESS_LOG), in place
+ * of this one; the static reference keeps nginx's default, a write per request.
+ */
 function mainConfig(dir: string, server: string): string {
   return `worker_processes 1;
 pid ${dir}/nginx.pid;
