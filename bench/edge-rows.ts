@@ -109,7 +109,12 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
       STATIC,
       (port) => `server { listen 127.0.0.1:${port}; root ${root}; default_type application/json; }`,
     )
-    const roots = { SITE_ROOT: join(o.dist, 'current', 'site'), EDGE_ROOT: join(o.dist, 'current', 'edge') }
+    // The build's and the replicas' origin (the links nginx writes itself name it), and its roots.
+    const roots = {
+      BASE_URL: 'http://localhost:4321',
+      SITE_ROOT: join(o.dist, 'current', 'site'),
+      EDGE_ROOT: join(o.dist, 'current', 'edge'),
+    }
     const deployment = (cache: string) => (port: number) =>
       renderTemplate({
         NGINX_PORT: String(port),
