@@ -109,7 +109,12 @@ export async function edgeRows(o: EdgeBenchOptions): Promise<Row[]> {
       STATIC,
       (port) => `server { listen 127.0.0.1:${port}; root ${root}; default_type application/json; }`,
     )
-    const roots = { SITE_ROOT: join(o.dist, 'current', 'site'), EDGE_ROOT: join(o.dist, 'current', 'edge') }
+    // The build's and the replicas' origin (the links nginx writes itself name it), and its roots.
+    const roots = {
+      BASE_URL: 'http://localhost:4321',
+      SITE_ROOT: join(o.dist, 'current', 'site'),
+      EDGE_ROOT: join(o.dist, 'current', 'edge'),
+    }
     const deployment = (cache: string) => (port: number) =>
       renderTemplate({
         NGINX_PORT: String(port),
@@ -154,7 +159,11 @@ async function fetchEach(origin: string, paths: readonly string[], concurrency =
   await Promise.all(Array.from({ length: concurrency }, worker))
 }
 
-/** The same main configuration for every nginx measured: one worker, logs on, as deployed. */
+/**
+ * The same main configuration for every nginx measured: one worker, logs on, as deployed. The
+ * deployment's server block logs with its own buffered access log (NGINX_ACCESS_LOG), in place
+ * of this one; the static reference keeps nginx's default, a write per request.
+ */
 function mainConfig(dir: string, server: string): string {
   return `worker_processes 1;
 pid ${dir}/nginx.pid;

@@ -1,9 +1,9 @@
 /**
  * Log lines are held for a moment and handed to the file writer together (a write per request
  * line, then per turn of the event loop, cost a measurable part of a read), in order, never
- * split, and none is lost when the process flushes them or exits.
+ * split, and none is lost when the process flushes them, exits or stops on SIGTERM.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -97,5 +97,27 @@ describe('the log destination', () => {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
     expect(run.status, run.stderr).toBe(code)
     expect(linesOf(file).map((l) => JSON.parse(l).i)).toEqual(Array.from({ length: 300 }, (_, i) => i))
+  })
+
+  it('loses no line when the service stops on SIGTERM', async () => {
+    const file = join(tempDir('log'), 'service.log')
+    const logger = JSON.stringify(join(import.meta.dirname, '../../auth-service/ops/logger.ts'))
+    // As server.ts stops: its last line, the logs flushed, then the exit.
+    const script = `
+      import { openSync } from 'node:fs'
+      import { bufferedDestination, createLogger, flushLogs } from ${logger}
+      const logger = createLogger('info', bufferedDestination(openSync(${JSON.stringify(file)}, 'a')))
+      process.once('SIGTERM', () => { logger.info({ i: 300 }, 'stopped'); flushLogs(logger); process.exit(0) })
+      for (let i = 0; i < 300; i++) logger.info({ i }, 'request completed')
+      console.log('ready')
+      setInterval(() => {}, 1000)`
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    await new Promise((resolve) => child.stdout.once('data', resolve))
+    const code = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    expect(await code).toBe(0)
+    expect(linesOf(file).map((l) => JSON.parse(l).i)).toEqual(Array.from({ length: 301 }, (_, i) => i))
   })
 })

@@ -1,6 +1,6 @@
 /**
- * The request histogram is recorded without prom-client's Histogram; a scrape must read exactly
- * what that Histogram would expose for the same answers, in text and in JSON.
+ * The request histogram (prom-client's Histogram): a scrape reads the same metric names, buckets
+ * and labels as before, in text and in JSON.
  */
 import { Histogram, Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
@@ -40,6 +40,16 @@ describe('the request histogram', () => {
     const expected = await reference().getSingleMetricAsString('http_request_duration_seconds')
     expect(await ours().getSingleMetricAsString('http_request_duration_seconds')).toBe(expected)
     expect(expected).toContain('http_request_duration_seconds_bucket{le="0.0005",method="GET"')
+    const text = await ours().getSingleMetricAsString('http_request_duration_seconds')
+    // Every bound, the +Inf bucket, the sum and count, per method, route template and status.
+    const series = 'method="GET",route="/api/v1/posts/:slug",status_code="200"'
+    for (const le of [...DURATION_BUCKETS.map(String), '+Inf'])
+      expect(text).toContain(`http_request_duration_seconds_bucket{le="${le}",${series}}`)
+    expect(text).toContain(`http_request_duration_seconds_bucket{le="0.0005",${series}} 2`)
+    expect(text).toContain(`http_request_duration_seconds_count{${series}} 3`)
+    expect(text).toContain(
+      'http_request_duration_seconds_bucket{le="2.5",method="GET",route="static",status_code="304"} 0',
+    )
   })
 
   it('gives the same JSON, and starts again when reset', async () => {

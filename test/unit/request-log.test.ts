@@ -21,7 +21,11 @@ const timeless = (line: string) => line.replace(/,"time":"[^"]*"/, '')
 const REQUESTS: Array<[string, IncomingMessage['headers'], number]> = [
   ['/api/v1/posts/tail-latency', {}, 200],
   ['/api/v1/search?q=caf%C3%A9&limit=5', { 'user-agent': 'agent "quoted" \u2028 ü/1.0' }, 200],
-  ['/claim?token=secret-value&state=xyz&next=%2F', { authorization: 'Bearer abc.def' }, 401],
+  [
+    '/claim?token=secret-value&state=xyz&next=%2F',
+    { authorization: 'Bearer abc.def', cookie: 'sid=cookie-value' },
+    401,
+  ],
   ['/api/v1/posts/x', { 'user-agent': 'a\\b' }, 503],
 ]
 
@@ -49,7 +53,7 @@ describe('the request line', () => {
       expect(ours.lines).toHaveLength(1)
       expect(timeless(ours.lines[0]!)).toBe(timeless(pinos.lines[0]!))
       expect(ours.lines[0]).toMatch(/^\{"level":\d+,"time":"\d{4}-\d\d-\d\dT[\d:.]+Z",/)
-      expect(ours.lines[0]).not.toMatch(/secret-value|abc\.def|xyz/)
+      expect(ours.lines[0]).not.toMatch(/secret-value|abc\.def|xyz|cookie-value/)
     }
   })
 
