@@ -41,7 +41,12 @@ export async function benchServiceIndex(options: {
 }): Promise<Row[]> {
   const { workDir, size, node, repeats } = options
   const corpus = generateCorpus(join(workDir, `corpus-${size}`), size)
-  const corpusMb = readdirSync(corpus).reduce((total, f) => total + statSync(join(corpus, f)).size, 0) / 1024 / 1024
+  const corpusMb =
+    readdirSync(corpus)
+      .filter((f) => f.endsWith('.md'))
+      .reduce((total, f) => total + statSync(join(corpus, f)).size, 0) /
+    1024 /
+    1024
   const entries = corpusEntries(corpus)
   const dirs = { current: join(workDir, `index-${size}`), json: join(workDir, `index-${size}-json`) }
   for (const dir of Object.values(dirs)) {
