@@ -178,12 +178,17 @@ describe('ranking the shards of the search index as one index', () => {
   it('ranks a match in the description above one in the body alone, below one in the title', () => {
     // Page 0: "rare" in its body only, twenty times; page 1: once, in its description (which is
     // text too); page 2: once, in its title. Fields: description is bit 0, title bit 1.
+    const words = list([
+      [0, 20],
+      [1, 1, 0b01],
+      [2, 0, 0b10],
+    ])
     const one = {
       pages: 3,
       words: 300,
       lengths: [100, 100, 100],
       fields: ['description', 'title'],
-      found: [new Map([['rare', list([[0, 20], [1, 1, 0b01], [2, 0, 0b10]])]])],
+      found: [new Map([['rare', words]])],
     }
     const { ranked } = rankPages([one], ['rare'], ['rare'])
     expect(ranked.map((r) => r.page)).toEqual([2, 1, 0])
