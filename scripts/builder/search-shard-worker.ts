@@ -27,9 +27,11 @@ async function* records(): AsyncGenerator<PagefindRecord> {
       url: articlePath(a.slug),
       // The title is indexed from its metadata field (ranked by Pagefind's title weight), not as
       // text: an excerpt is cut from the text, and must never run the title into the description.
+      // The description is text too (an excerpt may show it) and a ranked field of its own, so
+      // that a match in it outranks one in the body alone (issue 39).
       content: `${a.description}\n\n${entry.text}`,
       language: 'en',
-      meta: { title: a.title },
+      meta: { title: a.title, description: a.description },
       filters: { author: [a.author], [PAGE_FILTER]: [String(numbers.get(a.slug))] },
     }
   }

@@ -14,7 +14,7 @@ import { planDelta } from './search-delta.ts'
 import { planShards, searchUpToDate, writeSearchShards, type SearchState, type ShardArticle } from './search-shards.ts'
 
 /** Bump when what a search record holds, or a shard's files (its places, its vocabulary), change: all are indexed again. */
-const SEARCH_RECORD_VERSION = 6
+const SEARCH_RECORD_VERSION = 7
 
 export interface SearchWrite {
   /** site/pagefind of the new build. */

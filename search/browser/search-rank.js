@@ -268,18 +268,24 @@ function rankShard(s, pages, fields, { on, partial, inField }, idfs, ranked) {
       total += idfs[t] * partial[page * terms + t]
     }
     let titled = 0
+    let described = 0
     if (queryIdf > 0)
       for (let f = 0; f < fields.length; f++) {
         let matched = 0
-        for (let t = 0; t < terms; t++) matched += idfs[t] * inField[(page * fields.length + f) * terms + t]
+        let share = 0
+        for (let t = 0; t < terms; t++) {
+          const count = inField[(page * fields.length + f) * terms + t]
+          matched += idfs[t] * count
+          if (count > 0) share += idfs[t] / queryIdf
+        }
         const coverage = matched / queryIdf
         total += (WEIGHTS.fields[fields[f]] ?? 1) * matched * coverage * coverage
-        if (fields[f] === 'title')
-          for (let t = 0; t < terms; t++)
-            if (inField[(page * fields.length + f) * terms + t] > 0) titled += idfs[t] / queryIdf
+        if (fields[f] === 'title') titled = share
+        else if (fields[f] === 'description') described = share
       }
-    // Title matches rank first (issue 39), where Pagefind only boosts them: a body that repeats
-    // a word, or many words it starts, outscored an article titled with it.
-    ranked.push(s, page, total, titled)
+    // Title matches rank first, then description matches, then the body's (issue 39), where
+    // Pagefind only boosts them: a body that repeats a word, or many words it starts, outscored
+    // an article titled or described with it.
+    ranked.push(s, page, total, titled, described)
   }
 }

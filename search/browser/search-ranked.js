@@ -4,7 +4,8 @@
 /**
  * The pages a query matches, with their scores: `total`, and `top(n)`, the best `n` as
  * [{ shard, page, score }], best first: the pages whose titles hold more of the query first (its
- * share of the query's IDF, `titled`), then by score, equal scores in the order of (shard, page). A page shows
+ * share of the query's IDF, `titled`), then those whose descriptions do (`described`), then by
+ * score, equal scores in the order of (shard, page). A page shows
  * 20 of them: they are picked from the 50,000 a common word matches without sorting them all.
  */
 export class Ranked {
@@ -12,24 +13,30 @@ export class Ranked {
   pages = []
   scores = []
   titled = []
+  described = []
 
   get total() {
     return this.scores.length
   }
 
-  push(shard, page, score, titled = 0) {
+  push(shard, page, score, titled = 0, described = 0) {
     this.shards.push(shard)
     this.pages.push(page)
     this.scores.push(score)
     this.titled.push(titled)
+    this.described.push(described)
   }
 
   top(n) {
-    const { shards, pages, scores, titled } = this
+    const { shards, pages, scores, titled, described } = this
     const better = (i, j) =>
-      titled[i] > titled[j] ||
-      (titled[i] === titled[j] && scores[i] > scores[j]) ||
-      (scores[i] === scores[j] && (shards[i] < shards[j] || (shards[i] === shards[j] && pages[i] < pages[j])))
+      titled[i] !== titled[j]
+        ? titled[i] > titled[j]
+        : described[i] !== described[j]
+          ? described[i] > described[j]
+          : scores[i] !== scores[j]
+            ? scores[i] > scores[j]
+            : shards[i] < shards[j] || (shards[i] === shards[j] && pages[i] < pages[j])
     const entry = (i) => ({ shard: shards[i], page: pages[i], score: scores[i] })
     // All of them: sorted, with no heap.
     if (n >= scores.length) return [...scores.keys()].sort((i, j) => (better(i, j) ? -1 : 1)).map(entry)

@@ -174,6 +174,28 @@ describe('ranking the shards of the search index as one index', () => {
     ])
     expect(order(2)).toEqual(order(4).slice(0, 2))
   })
+
+  it('ranks a match in the description above one in the body alone, below one in the title', () => {
+    // Page 0: "rare" in its body only, twenty times; page 1: once, in its description (which is
+    // text too); page 2: once, in its title. Fields: description is bit 0, title bit 1.
+    const words = list([
+      [0, 20],
+      [1, 1, 0b01],
+      [2, 0, 0b10],
+    ])
+    const one = {
+      pages: 3,
+      words: 300,
+      lengths: [100, 100, 100],
+      fields: ['description', 'title'],
+      found: [new Map([['rare', words]])],
+    }
+    const { ranked } = rankPages([one], ['rare'], ['rare'])
+    expect(ranked.map((r) => r.page)).toEqual([2, 1, 0])
+    // By its score alone (Pagefind's), the body's twenty places outrank the description's one.
+    const score = (page: number) => ranked.find((r) => r.page === page)!.score
+    expect(score(0)).toBeGreaterThan(score(1))
+  })
 })
 
 describe("a shard's hidden pages (a delta shard holds their articles now)", () => {
