@@ -105,15 +105,15 @@ export function sendJson(call: Call, status: number, value: unknown): void {
 }
 
 /**
- * A 303 to `url` (RFC 9110 §15.4.4), as Express's `res.redirect` answers a client that takes
- * text: the note a person would see if their browser did not follow it.
+ * A 303 to `url` (RFC 9110 §15.4.4) with a plain-text note, the same for every client, so no
+ * `Vary: Accept`: a browser follows the Location and never shows it.
  */
 export function seeOther(call: Call, url: string): void {
   const body = Buffer.from(`See Other. Redirecting to ${url}`)
   call.res
     .writeHead(303, [
       ...call.headers,
-      ...['Location', url, 'Vary', 'Accept', 'Content-Type', 'text/plain; charset=utf-8'],
+      ...['Location', url, 'Content-Type', 'text/plain; charset=utf-8'],
       ...['Content-Length', String(body.length)],
     ])
     .end(call.req.method === 'HEAD' ? undefined : body)
