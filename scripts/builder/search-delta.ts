@@ -3,7 +3,7 @@
  * more shard, the delta, holding every article changed since the base was indexed (new or
  * edited); the old pages of changed and deleted articles are hidden in their base shards
  * (shards.json lists them per shard), so the browser neither finds them nor counts them in the
- * whole index's statistics (site/public/scripts/search-rank.js). Indexing the few changed
+ * whole index's statistics (search/browser/search-rank.js). Indexing the few changed
  * articles takes about a second, where indexing their shards again took tens of seconds at
  * 50,000 articles, and the build lands only once its index is whole (scripts/build.ts).
  *
