@@ -9,10 +9,20 @@ import { constants, PerformanceObserver } from 'node:perf_hooks'
 import { getHeapStatistics } from 'node:v8'
 
 /**
- * Watches this process's heap; `warn` gets one line the first time a full collection leaves it
- * `share` full. The limit V8 reports counts the young generation too, mostly empty by then.
+ * The old generation's limit, from this process's own `--max-old-space-size` (heap-limits.ts
+ * sets it). V8's `heap_size_limit` adds the young generation's reserve (three semi-spaces), which
+ * for a small heap put "three quarters full" within a few MB of the end, past the last full
+ * collection V8 makes before it stops.
  */
+function oldGenerationLimit(): number {
+  const flag = process.execArgv.findLast((arg) => arg.startsWith('--max-old-space-size='))
+  const mb = Number(flag?.split('=')[1])
+  return mb > 0 ? mb * 2 ** 20 : getHeapStatistics().heap_size_limit
+}
+
+/** Watches this process's heap; `warn` gets one line the first time a full collection leaves it `share` full. */
 export function watchHeap(warn: (line: string) => void, share = 0.75): () => void {
+  const limit = oldGenerationLimit()
   const observer = new PerformanceObserver((list) => {
     const full = list
       .getEntries()
@@ -20,7 +30,7 @@ export function watchHeap(warn: (line: string) => void, share = 0.75): () => voi
         (e) =>
           (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR,
       )
-    const { used_heap_size: used, heap_size_limit: limit } = getHeapStatistics()
+    const used = getHeapStatistics().used_heap_size
     if (!full || used < limit * share) return
     observer.disconnect()
     const mb = (bytes: number) => Math.round(bytes / 2 ** 20)
