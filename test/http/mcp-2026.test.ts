@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { MCP_LIMITS } from '../../auth-service/defaults.ts'
 import { testDeps } from '../support/index.ts'
-import { base64Name, headersOf, message, META, V } from '../support/mcp-2026.ts'
+import { base64Name, callTool, headersOf, message, META, V } from '../support/mcp-2026.ts'
 
 describe('/mcp on protocol 2026-07-28, raw JSON-RPC', () => {
   let app: ReturnType<typeof createApp>
@@ -182,14 +182,7 @@ describe('the search and fetch tools (the shape of ChatGPT connectors)', () => {
   beforeAll(async () => {
     app = createApp(await testDeps())
   })
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const res = await request(app)
-      .post('/mcp')
-      .set(headersOf('tools/call', name))
-      .send(JSON.stringify(message('tools/call', { name, arguments: args })))
-    expect(res.status).toBe(200)
-    return res.body.result as { structuredContent: Record<string, unknown>; content: Array<{ text: string }> }
-  }
+  const call = (name: string, args: Record<string, unknown>) => callTool(app, name, args)
 
   it('search ranks as /api/v1/search and gives id, title and url', async () => {
     const rest = (await request(app).get('/api/v1/search?q=latency%20hashing%20search')).body as {

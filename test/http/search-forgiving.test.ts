@@ -7,7 +7,7 @@ import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../auth-service/app.ts'
 import { testDeps } from '../support/index.ts'
-import { headersOf, message } from '../support/mcp-2026.ts'
+import { callTool } from '../support/mcp-2026.ts'
 
 let app: ReturnType<typeof createApp>
 beforeAll(async () => {
@@ -82,14 +82,7 @@ describe('ranking', () => {
 })
 
 describe('the MCP tools answer as the API', () => {
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const res = await request(app)
-      .post('/mcp')
-      .set(headersOf('tools/call', name))
-      .send(JSON.stringify(message('tools/call', { name, arguments: args })))
-    expect(res.status).toBe(200)
-    return res.body.result as { structuredContent: Record<string, unknown>; content: Array<{ text: string }> }
-  }
+  const call = (name: string, args: Record<string, unknown>) => callTool(app, name, args)
 
   it.each(['evicton', 'w-tinylfu', 'hyperloglg cardinality', 'zzxqv'])('for %s', async (q) => {
     const rest = await search(q)

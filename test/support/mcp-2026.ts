@@ -1,3 +1,7 @@
+import type { RequestListener } from 'node:http'
+import request from 'supertest'
+import { expect } from 'vitest'
+
 /** Raw 2026-07-28 requests for the tests (MCP 2026-07-28, Basic, `_meta`; Streamable HTTP, Standard Headers). */
 export const V = '2026-07-28'
 export const META = {
@@ -22,4 +26,14 @@ export function headersOf(method: string, name?: string): Record<string, string>
     'Mcp-Method': method,
     ...(name === undefined ? {} : { 'Mcp-Name': name }),
   }
+}
+
+/** The result of `tools/call` of `name` on `app`, which must answer 200. */
+export async function callTool(app: RequestListener, name: string, args: Record<string, unknown>) {
+  const res = await request(app)
+    .post('/mcp')
+    .set(headersOf('tools/call', name))
+    .send(JSON.stringify(message('tools/call', { name, arguments: args })))
+  expect(res.status).toBe(200)
+  return res.body.result as { structuredContent: Record<string, unknown>; content: Array<{ text: string }> }
 }
