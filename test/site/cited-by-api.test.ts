@@ -3,13 +3,14 @@
  * citing article updates the cited one's `citedBy` at the next build, and only the answers whose
  * list changed are written anew (the others' files, and so their validators, are kept).
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { articleFile } from '../../model/article-bucket.ts'
 import { INDEX_FILES } from '../../post-index/index-file.ts'
 import { build } from '../../scripts/build.ts'
 import { readIndexedPosts } from '../support/index.ts'
+import { writeCitedArticles, writeCitingArticle } from '../support/cited-corpus.ts'
 import { tempDir } from '../support/temp.ts'
 
 const BASE = 'http://localhost:4321'
@@ -19,9 +20,6 @@ describe('cited by, in the API', () => {
   const content = join(root, 'content')
   const dist = join(root, 'dist')
   const env = { ...process.env, BASE_URL: BASE, CONTENT_DIR: content, DIST_DIR: dist }
-  const article = (title: string, date: string, extra = '', body = 'Text.') =>
-    `---\ntitle: "${title}"\ndescription: "About ${title}."\ndate: ${date}\n` +
-    `author: "Ada Writer"\n${extra}---\n\n${body}\n`
   const answerFile = (slug: string) => articleFile(join(dist, 'current'), slug, 'json')
   const answer = (slug: string) => JSON.parse(readFileSync(answerFile(slug), 'utf8'))
   const indexed = (slug: string) => readIndexedPosts(dist).find((e) => e.slug === slug)!
@@ -37,18 +35,10 @@ describe('cited by, in the API', () => {
     )
   const cite = (slug: string, title: string) => ({ slug, title, url: `${BASE}/posts/${slug}` })
   const citing = (slug: string, title: string, date: string, keys: string) =>
-    writeFileSync(join(content, `${slug}.md`), article(title, date, 'bibliography: citing.bib\n', `As ${keys} show.`))
+    writeCitingArticle(content, slug, title, date, keys)
 
   beforeAll(async () => {
-    mkdirSync(content, { recursive: true })
-    writeFileSync(join(content, 'cited.md'), article('Cited', '2025-01-01', 'doi: 10.5555/Lattice.Cited\n'))
-    writeFileSync(join(content, 'by-url.md'), article('By URL', '2025-01-02'))
-    writeFileSync(join(content, 'unrelated.md'), article('Unrelated', '2025-01-03'))
-    writeFileSync(
-      join(content, 'citing.bib'),
-      '@article{cited, title = {Cited}, author = {Writer, Ada}, year = 2025, doi = {10.5555/lattice.cited}}\n' +
-        `@online{byurl, title = {By URL}, author = {Writer, Ada}, year = 2025, url = {${BASE}/posts/by-url}}\n`,
-    )
+    writeCitedArticles(content, BASE)
     citing('citing', 'Citing', '2025-01-04', '[@cited; @byurl]')
     citing('later', 'Later', '2025-01-05', '[@cited]')
     await build(env, { search: false })

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { articleFile } from '../../model/article-bucket.ts'
 import { build, BuildError } from '../../scripts/build.ts'
 import { RACY_MS } from '../../scripts/builder/source-stats.ts'
+import { writeCitedArticles, writeCitingArticle } from '../support/cited-corpus.ts'
 import { tempDir } from '../support/temp.ts'
 
 const BASE = 'http://localhost:4321'
@@ -181,8 +182,6 @@ describe('cited by, inside the publication', () => {
   const content = join(root, 'content')
   const dist = join(root, 'dist')
   const env = { ...process.env, BASE_URL: BASE, CONTENT_DIR: content, DIST_DIR: dist }
-  const article = (title: string, date: string, extra = '', body = 'Text.') =>
-    `---\ntitle: "${title}"\ndescription: "About ${title}."\ndate: ${date}\nauthor: "Ada Writer"\n${extra}---\n\n${body}\n`
   const file = (slug: string) => articleFile(join(dist, 'current'), slug, 'page')
   const citing = (slug: string) => {
     const html = readFileSync(file(slug), 'utf8')
@@ -191,17 +190,8 @@ describe('cited by, inside the publication', () => {
   }
 
   beforeAll(async () => {
-    mkdirSync(content, { recursive: true })
-    writeFileSync(join(content, 'cited.md'), article('Cited', '2025-01-01', 'doi: 10.5555/Lattice.Cited\n'))
-    writeFileSync(join(content, 'by-url.md'), article('By URL', '2025-01-02'))
-    writeFileSync(join(content, 'unrelated.md'), article('Unrelated', '2025-01-03'))
-    writeFileSync(
-      join(content, 'citing.bib'),
-      '@article{cited, title = {Cited}, author = {Writer, Ada}, year = 2025, doi = {10.5555/lattice.cited}}\n' +
-        `@online{byurl, title = {By URL}, author = {Writer, Ada}, year = 2025, url = {${BASE}/posts/by-url}}\n`,
-    )
-    const extra = 'bibliography: citing.bib\n'
-    writeFileSync(join(content, 'citing.md'), article('Citing', '2025-01-04', extra, 'As [@cited; @byurl] show.'))
+    writeCitedArticles(content, BASE)
+    writeCitingArticle(content, 'citing', 'Citing', '2025-01-04', '[@cited; @byurl]')
     await build(env, { search: false })
   }, 180_000)
 
@@ -214,8 +204,7 @@ describe('cited by, inside the publication', () => {
 
   it('rewrites the pages whose cited-by list changed when the citing article is edited, and no other', async () => {
     const unrelated = statSync(file('unrelated')).ino
-    const body = 'As [@byurl] shows.'
-    writeFileSync(join(content, 'citing.md'), article('Citing', '2025-01-04', 'bibliography: citing.bib\n', body))
+    writeCitingArticle(content, 'citing', 'Citing', '2025-01-04', '[@byurl]')
     await build(env, { search: false })
     expect(citing('cited')).toEqual([])
     expect(citing('by-url')).toEqual(['citing'])
