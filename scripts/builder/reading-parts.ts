@@ -64,17 +64,17 @@ export function navHtml(
   const steps = step(older, 'prev', 'prev', 'Previous article') + step(newer, 'next', 'next', 'Next article')
   let html = '<nav class="article-nav" aria-label="More articles" data-pagefind-ignore>'
   if (steps) html += `<ul class="prev-next">${steps}</ul>`
-  if (related.length)
-    html +=
-      '<section class="related" aria-labelledby="article-related-heading">' +
-      '<h2 id="article-related-heading">Related articles</h2><ul>' +
-      related.map((r) => `<li><a href="${articlePath(r.slug)}">${escapeHtml(r.title)}</a></li>`).join('') +
-      '</ul></section>'
-  if (citedBy.length)
-    html +=
-      '<section class="cited-by" aria-labelledby="article-cited-by-heading">' +
-      '<h2 id="article-cited-by-heading">Cited by</h2><ul>' +
-      citedBy.map((r) => `<li><a href="${articlePath(r.slug)}">${escapeHtml(r.title)}</a></li>`).join('') +
-      '</ul></section>'
+  html += articleList('related', 'Related articles', related) + articleList('cited-by', 'Cited by', citedBy)
   return `${html}</nav>`
+}
+
+/** A headed list of links to articles, or nothing when there are none. */
+function articleList(name: string, heading: string, articles: Linked[]): string {
+  if (!articles.length) return ''
+  return (
+    `<section class="${name}" aria-labelledby="article-${name}-heading">` +
+    `<h2 id="article-${name}-heading">${heading}</h2><ul>` +
+    articles.map((a) => `<li><a href="${articlePath(a.slug)}">${escapeHtml(a.title)}</a></li>`).join('') +
+    '</ul></section>'
+  )
 }
