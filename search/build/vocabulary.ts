@@ -12,6 +12,8 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
+// The page folds a query word as the vocabulary keeps its words: one function for both.
+import { foldWord } from '../browser/search-typos.js'
 
 export const VOCABULARY_FILE = 'vocabulary.json.gz'
 export const VOCABULARY_DIR = 'vocabulary'
@@ -20,9 +22,6 @@ const MIN_LETTERS = 4
 const MAX_LETTERS = 24
 const WORD = /[\p{L}\p{N}]+/gu
 const LETTER = /\p{L}/u
-
-/** A word as the vocabulary keeps it and the page compares it: lower case, diacritics folded. */
-export const foldWord = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
 
 /** Adds each word of one page's `text` once to `counts`. */
 export function countPageWords(text: string, counts: Map<string, number>): void {

@@ -4,13 +4,13 @@ import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import {
   countPageWords,
-  foldWord,
   mergeVocabularies,
   VOCABULARY_DIR,
   writeIndexVocabulary,
   writeVocabulary,
 } from '../../search/build/vocabulary.ts'
-import { correctWord, editDistance, maxEdits, vocabularyFiles } from '../../search/browser/search-typos.js'
+import { typoDistance } from '../../post-index/search-terms.ts'
+import { correctWord, editDistance, foldWord, maxEdits, vocabularyFiles } from '../../search/browser/search-typos.js'
 import { tempDir } from '../support/temp.ts'
 
 /**
@@ -35,6 +35,10 @@ describe('the edit distance', () => {
 
   it('allows one edit from 5 letters, two from 9', () => {
     expect([4, 5, 8, 9, 12].map(maxEdits)).toEqual([0, 1, 1, 2, 2])
+  })
+
+  it('holds the page to the rule of the API (post-index/search-terms.ts), which the browser cannot import', () => {
+    for (let letters = 1; letters <= 30; letters++) expect(maxEdits(letters)).toBe(typoDistance('a'.repeat(letters)))
   })
 })
 
