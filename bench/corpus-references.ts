@@ -7,7 +7,7 @@
  * file of their own. Drawn from its own seeded generator, so the articles' text is the same
  * with or without references, and a build of each can be compared.
  */
-import { prng } from './corpus.ts'
+import { prng } from './prng.ts'
 
 type Word = (r: number) => string
 

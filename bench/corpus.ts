@@ -8,18 +8,7 @@ import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import matter from 'gray-matter'
 import { corpusReferences } from './corpus-references.ts'
-
-/** mulberry32: small, fast, and the same sequence on every machine. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { prng } from './prng.ts'
 
 const SYLLABLES = (
   'ka lo mi ne ro su ta vi de fa gu hi jo ke la mo nu pe qui ra ' +

@@ -10,7 +10,8 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { join } from 'node:path'
 import { writeIndexFile } from '../post-index/index-file-writer.ts'
 import { corpusEntries } from './corpus-entries.ts'
-import { generateCorpus, prng } from './corpus.ts'
+import { generateCorpus } from './corpus.ts'
+import { prng } from './prng.ts'
 import { writeJsonIndex } from './references/json-post-index.ts'
 import { stats, type Row } from './table.ts'
 

@@ -11,7 +11,7 @@ import { loadIndexFileSync } from '../../post-index/index-file-loader.ts'
 import { writeIndexFile } from '../../post-index/index-file-writer.ts'
 import type { PostIndexCore } from '../../post-index/post-index.ts'
 import { loadJsonIndex, writeJsonIndex } from '../../bench/references/json-post-index.ts'
-import { prng } from '../../bench/corpus.ts'
+import { prng } from '../../bench/prng.ts'
 import type { IndexEntry } from '../../model/article.ts'
 import { distOf, readIndexedPosts } from '../support/index.ts'
 
