@@ -14,16 +14,10 @@
  */
 import { createHash } from 'node:crypto'
 import { pageNumbers } from '../../search/build/scores.ts'
-import { planShards, shardOf, type ShardArticle, type ShardPlan } from './search-shards.ts'
+import { planShards, shardOf, type DeltaRecord, type ShardArticle, type ShardPlan } from './search-shards.ts'
 
 /** Changed articles a delta holds at most: past them, the changed shards are indexed anew. */
 export const DELTA_ARTICLES = 64
-
-/** What the live index's delta stands for: per article changed since its base, its hash then ('' when new). */
-export interface DeltaRecord {
-  shard: string
-  was: Record<string, string>
-}
 
 /** The index a build needs with a delta: the base shards, the delta shard, and what the base hides. */
 export interface DeltaPlan {

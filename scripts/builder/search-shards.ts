@@ -33,7 +33,6 @@ import { join } from 'node:path'
 import { childFailure, heapFlags, type HeapLimit } from './heap-limits.ts'
 import { forEachLimited } from './limited.ts'
 import type { SharedStore } from './dist.ts'
-import type { DeltaRecord } from './search-delta.ts'
 import { type GroupPlan, writeSearchGroups } from '../../search/build/groups.ts'
 import { mergeVocabularies, writeIndexVocabulary } from '../../search/build/vocabulary.ts'
 import { pageOrder } from '../../search/build/scores.ts'
@@ -45,6 +44,12 @@ import {
   shardStats,
   UI_FILES,
 } from '../../search/pagefind/adapter.ts'
+
+/** What the live index's delta shard stands for (search-delta.ts): per article changed since its base, its hash then ('' when new). */
+export interface DeltaRecord {
+  shard: string
+  was: Record<string, string>
+}
 
 /** An article as its shard is keyed and indexed. */
 export interface ShardArticle {
