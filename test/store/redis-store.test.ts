@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
 import { createRedisStore } from '../../auth-service/store/redis-store.ts'
 import { StoreUnavailableError } from '../../auth-service/store/store.ts'
 import { REDIS_URL } from '../support/index.ts'
+import { monitorRedis } from '../support/redis-monitor.ts'
 
 describe('the redis store without a server', () => {
   it('fails fast with StoreUnavailableError instead of hanging', async () => {
@@ -23,15 +23,7 @@ describe('the redis store', () => {
     async () => {
       const prefix = `test:${randomUUID()}:`
       const store = createRedisStore(REDIS_URL, { keyPrefix: prefix })
-      const monitor = await new Redis(REDIS_URL).monitor()
-      const commands: string[] = []
-      let sawEnd: () => void
-      const ended = new Promise<void>((r) => (sawEnd = r))
-      monitor.on('monitor', (_time: string, args: string[]) => {
-        if (!String(args[1]).startsWith(prefix)) return
-        commands.push(`${args[0]!.toLowerCase()} ${args[1]!.slice(prefix.length)}`)
-        if (args[1] === `${prefix}end`) sawEnd()
-      })
+      const monitor = await monitorRedis(REDIS_URL, prefix)
       try {
         await store.put('k', { v: 1 }, 60)
         // Asked together: one command, run after all of them were asked.
@@ -40,10 +32,11 @@ describe('the redis store', () => {
         // Asked after the delete was acknowledged: a command of its own, which sees it.
         expect(await store.has('k')).toBe(false)
         await store.get('end')
-        await ended
+        await monitor.seen(`${prefix}end`)
+        const commands = monitor.commands.map(([name, key]) => `${name!.toLowerCase()} ${key!.slice(prefix.length)}`)
         expect(commands).toEqual(['set k', 'exists k', 'del k', 'exists k', 'get end'])
       } finally {
-        monitor.disconnect()
+        monitor.close()
         await store.close()
       }
     },
