@@ -21,9 +21,7 @@ export async function monitorRedis(url: string, prefix: string): Promise<RedisMo
   const commands: string[][] = []
   const waiters = new Map<string, () => void>()
   let buffered = ''
-  let confirmed: () => void
-  let failed: (error: Error) => void
-  const ready = new Promise<void>((resolve, reject) => ((confirmed = resolve), (failed = reject)))
+  const { promise: ready, resolve: confirmed, reject: failed } = Promise.withResolvers<void>()
   socket.setEncoding('utf8')
   socket.on('error', (error) => failed(error))
   socket.on('data', (chunk: string) => {
