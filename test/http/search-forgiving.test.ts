@@ -48,6 +48,12 @@ describe('a misspelt word', () => {
     expect(await search('evictn')).toEqual({ query: 'evictn', posts: [], next_cursor: null })
   })
 
+  it('counts a swap of neighbouring letters as one edit, as the search page does: "evcition" finds eviction', async () => {
+    expect((await search('evcition')).corrected).toEqual([{ from: 'evcition', to: 'eviction' }])
+    // Two swaps in 9 letters or more: two edits.
+    expect((await search('cradinaliyt')).corrected).toEqual([{ from: 'cradinaliyt', to: 'cardinality' }])
+  })
+
   it('under 5 letters is not corrected: "skwe" finds nothing', async () => {
     expect((await search('skwe')).posts).toEqual([])
   })
