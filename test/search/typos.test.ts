@@ -58,11 +58,11 @@ describe('the edit distance', () => {
     }
     const terms = Object.keys(vocabulary)
     const near = nearWords({ terms, frequency: Int32Array.from(terms, (t) => vocabulary[t]!) })
+    // Of two edits, one in 13: enough of each kind, in a few seconds.
     let compared = 0
     let swaps = 0
     for (const word of terms)
-      // Of two edits, one in 13: enough of each kind, in a few seconds.
-      for (const once of edits(word))
+        for (const once of edits(word))
         for (const typo of maxEdits(word.length) === 2
           ? [once, ...[...edits(once)].filter((_, i) => i % 13 === 0)]
           : [once]) {
