@@ -50,8 +50,42 @@ export interface Ranked {
   corrected: Correction[]
 }
 
-/** The keyword index answering from a finished state (see keywordIndexBuilder). */
-export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
+/** A query's quoted phrases: each its words as the index reads them. */
+function phrasesOf(query: string): string[][] {
+  const out: string[][] = []
+  for (const [, inner] of query.matchAll(/"([^"]*)"/g)) {
+    const words = termsOf(inner!)
+    if (words.length > 1) out.push(words)
+  }
+  return out
+}
+
+const termsOf = (text: string): string[] =>
+  tokenize(text)
+    .map(normalizeTerm)
+    .filter((t) => t !== null)
+
+/** Whether one of `fields` holds `phrase`'s words next to each other (stop words left out, as indexed). */
+function holdsPhrase(fields: readonly string[], phrase: readonly string[]): boolean {
+  for (const field of fields) {
+    const words = termsOf(field)
+    each: for (let at = 0; at + phrase.length <= words.length; at++) {
+      for (let k = 0; k < phrase.length; k++) if (words[at + k] !== phrase[k]) continue each
+      return true
+    }
+  }
+  return false
+}
+
+/**
+ * The keyword index answering from a finished state (see keywordIndexBuilder). `fieldsOf(doc)`
+ * gives a document's searched text (title, tags, description), which a quoted phrase is matched
+ * in: the index keeps no word places.
+ */
+export function keywordIndexFrom(
+  state: KeywordIndexState,
+  fieldsOf?: (doc: number) => readonly string[],
+): KeywordIndex {
   const { n, terms, frequency, start, docs, scores } = state
   const termIds = new Map<string, number>(terms.map((t, i) => [t, i]))
   const completions = prefixCompletions(state)
@@ -85,6 +119,8 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
     }
     const corrected: Correction[] = []
     if (words.length === 0 || limit <= 0) return { docs: [], words: [], scores: [], corrected }
+    // A quoted phrase of several words matches only where they stand together, as on the site.
+    const phrases = fieldsOf ? phrasesOf(query) : []
     const distinct = [...new Set(words)]
     const width = Math.ceil(distinct.length / 32)
     if (matched.length < n * width) matched = new Uint32Array(n * width)
@@ -156,6 +192,7 @@ export function keywordIndexFrom(state: KeywordIndexState): KeywordIndex {
       const score = sum[doc]! * hits
       sum[doc] = 0
       isTouched[doc] = 0
+      if (phrases.length > 0 && !phrases.every((phrase) => holdsPhrase(fieldsOf!(doc), phrase))) continue
       if (after && before(hits, score, doc, after.words, after.score, after.doc)) continue
       let at = topDoc.length
       while (at > 0 && before(hits, score, doc, topWords[at - 1]!, topScore[at - 1]!, topDoc[at - 1]!)) at--

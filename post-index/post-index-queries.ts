@@ -24,7 +24,10 @@ type Validators = Pick<PreparedBody, 'etag' | 'lastModified'>
 export function postIndexFrom(state: PostIndexState, now = new Date()): PostIndex {
   const { posts, postAt, bodies, modifiedMs } = state
   const bySlug = new Map<string, number>(state.slugs.map((slug, i) => [slug, i]))
-  const search = keywordIndexFrom(state.search)
+  const search = keywordIndexFrom(state.search, (i) => {
+    const post = JSON.parse(postJson(i).toString()) as Post
+    return [post.title, ...post.tags, post.description ?? '']
+  })
   // Only the validators are kept for every article, the details of the hot ones up to a budget:
   // keeping every body would hold the corpus again.
   const validators: Array<Validators | undefined> = []

@@ -2,8 +2,14 @@
  * Typo tolerance for the keyword index: the indexed words within a few edits of a query word that
  * matches nothing, found with MiniSearch's own radix tree and its Levenshtein walk (fuzzyGet), so
  * that the scores sum in the order MiniSearch's fuzzy search sums them.
+ *
+ * The edits are counted as the search page counts them (search/browser/search-typos.js): a swap
+ * of two neighbouring letters is one edit (optimal string alignment), as Meilisearch and Typesense
+ * count it, where Levenshtein's, and so fuzzyGet's, counts two. The walk is asked for twice the
+ * edits (a swap is two of its own), and what it finds is measured again with the page's rule.
  */
 import SearchableMap from 'minisearch/SearchableMap'
+import { editDistance } from '../search/browser/search-typos.js'
 import type { KeywordIndexState } from './index-state.ts'
 import { typoDistance } from './search-terms.ts'
 
@@ -35,7 +41,10 @@ export function nearWords({ terms, frequency }: Pick<KeywordIndexState, 'terms' 
       })
     }
     const found: NearWords['terms'] = []
-    for (const [id, d] of tree.fuzzyGet(word, distance).values()) if (d > 0) found.push({ id, distance: d })
+    for (const [id, d] of tree.fuzzyGet(word, 2 * distance).values()) {
+      const edits = d <= 1 ? d : editDistance(word, terms[id]!, distance)
+      if (edits > 0 && edits <= distance) found.push({ id, distance: edits })
+    }
     if (found.length === 0) return undefined
     // The nearest word, then the commonest, then the first in code-unit order names the correction.
     let best = found[0]!

@@ -46,7 +46,8 @@ export const searchPosts: ReadAction = {
       'more matched words first, then title over tags over description, then newest. ' +
       'Case- and accent-insensitive; the last word also matches as a prefix; a hyphenated word matches by its ' +
       'parts and whole. A word of 5 or more letters that matches nothing searches the words within one edit ' +
-      '(two from 9 letters), ranked below exact and prefix matches, and `corrected` names them. ' +
+      '(two from 9 letters; a swap of neighbouring letters is one edit), ranked below exact and prefix matches, ' +
+      'and `corrected` names them. Words in double quotes match only side by side in one field. ' +
       'Article bodies are not searched (the site search page, /search, searches their full text). ' +
       'Follow `next_cursor` (or the `Link: rel="next"` header) for more matches. ' +
       'Needs the research.search scope when a token is sent.',

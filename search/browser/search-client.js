@@ -7,8 +7,8 @@
 // index. The results shown are made from their fragments (Pagefind's JSON of the pages' text)
 // and the places of their words, which the build wrote in one file per page (search-excerpt.js).
 // Pagefind itself, in a few web workers (search-worker.js), is asked only for the stems of words
-// not searched before, and for the matches of a quoted phrase. A query that finds nothing may be
-// corrected from the vocabulary (search-typos.js).
+// not searched before, and for the pages holding a quoted phrase (ranked as its words). A query
+// that finds nothing may be corrected from the vocabulary (search-typos.js).
 import { readPlaces, resultData } from './search-excerpt.js'
 import { filesFor, GROUP_FORMAT, readGroupWords } from './search-group-file.js'
 import { chunksOf, isPhrase, queryWords, Ranking } from './search-rank.js'
@@ -18,12 +18,14 @@ import { correctWord, foldWord, maxEdits, vocabularyFiles } from './search-typos
 const MAX_WORKERS = 4
 /** Score files kept: a session's queries reuse them (a group's small file is some 150 KB unpacked, a block 600 KB). */
 const MAX_SCORE_FILES = 128
+/** The filter numbering each page in its shard (PAGE_FILTER, search/build/scores.ts). */
+const PAGE_FILTER = 'page'
 /** What Pagefind's files start with, once unpacked. */
 const SIGNATURE = 'pagefind_dcd'
 
 /**
- * Opens the index under `base`; its `search(query)` answers { total, top(n) } (and `stems`,
- * `ranked`, but for a phrase), and `correct(query)` the query with its typos corrected.
+ * Opens the index under `base`; its `search(query)` answers { total, top(n), stems, ranked },
+ * and `correct(query)` the query with its typos corrected.
  */
 export async function openSearch(base = '/pagefind/') {
   const response = await fetch(`${base}shards.json`)
@@ -133,35 +135,52 @@ export async function openSearch(base = '/pagefind/') {
     return ranking.result()
   }
 
-  // The result data a phrase search holds in the workers, let go at the next search (by then the
-  // page reads only the latest search's results).
-  let held = []
-  const release = () => {
-    for (const { name, result } of held) call(name, 'releaseData', [result.data]).catch(() => {})
-    held = []
-  }
-
   // One search at a time: a new word's stem is learnt once.
   let queue = Promise.resolve()
   const search = (query) => {
-    const run = queue.then(() => {
-      release()
-      return isPhrase(query) ? searchPhrase(query) : searchNow(query)
-    })
+    const run = queue.then(() => (isPhrase(query) ? searchPhrase(query) : searchNow(query)))
     queue = run.catch(() => {})
     return run
   }
 
-  async function searchNow(query) {
-    const words = queryWords(query)
+  /** Every page with the query's words, ranked: { stems, ranked } (search-ranked.js), or no stems. */
+  async function rankWords(query, words) {
     // Most stems are the word: its scores are fetched while Pagefind stems a new word.
     const guess = words.map((word) => stemOf.get(word) ?? word)
     const guessed = rankedOf(guess, words)
     guessed.catch(() => {})
     const stems = await stemsOf(query, words)
-    if (stems.length === 0) return { total: 0, top: async () => [] }
+    if (stems.length === 0) return { stems }
     const right = stems.length === guess.length && stems.every((stem, i) => stem === guess[i])
-    const ranked = await (right ? guessed : rankedOf(stems, words))
+    return { stems, ranked: await (right ? guessed : rankedOf(stems, words)) }
+  }
+
+  async function searchNow(query) {
+    const { stems, ranked } = await rankWords(query, queryWords(query))
+    return ranked ? answer(stems, ranked) : { total: 0, top: async () => [] }
+  }
+
+  /**
+   * A quoted query: the pages Pagefind finds the phrase in, shard by shard, ranked as the phrase's
+   * words rank them over the whole index (Pagefind scores every match of a phrase alike, so that
+   * each shard's order was its pages' order). A shard's hidden pages are not ranked.
+   */
+  async function searchPhrase(query) {
+    const words = queryWords(query)
+    const [{ stems, ranked }, found] = await Promise.all([
+      rankWords(words.join(' '), words),
+      Promise.all(shards.map(async (name) => new Set(await call(name, 'phrase', [query, PAGE_FILTER])))),
+    ])
+    return ranked
+      ? answer(
+          stems,
+          ranked.only((shard, page) => found[shard].has(page)),
+        )
+      : { total: 0, top: async () => [] }
+  }
+
+  /** A search's answer from its `ranked` matches. */
+  function answer(stems, ranked) {
     let all
     return {
       total: ranked.total,
@@ -182,25 +201,6 @@ export async function openSearch(base = '/pagefind/') {
             return resultData(fragment, words, stems, baseUrl)
           }),
         ),
-    }
-  }
-
-  /** A quoted query: Pagefind's own matches of the phrase in every shard, by its scores; not a shard's hidden pages. */
-  async function searchPhrase(query) {
-    const answers = await Promise.all(
-      shards.map(async (name) => {
-        const hidden = new Set(stats[name].hidden?.ids)
-        const found = await call(name, 'phrase', [query])
-        return found.filter((result) => !hidden.has(result.id)).map((result) => ({ name, result }))
-      }),
-    )
-    const ranked = answers
-      .flat()
-      .sort((x, y) => y.result.score - x.result.score || (x.result.id < y.result.id ? -1 : 1))
-    held = ranked
-    return {
-      total: ranked.length,
-      top: (n) => Promise.all(ranked.slice(0, n).map((r) => call(r.name, 'getData', [r.result.data]))),
     }
   }
 

@@ -46,7 +46,7 @@ export function queryWords(query) {
   return out.split(/\s+/).filter(Boolean)
 }
 
-/** A quoted query: Pagefind searches the phrase, with no scores to rank by. */
+/** A quoted query: Pagefind finds the pages holding the phrase, which rank as its words do. */
 export const isPhrase = (query) => /^\s*".+"\s*$/.test(query)
 
 /**

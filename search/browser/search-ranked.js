@@ -27,6 +27,15 @@ export class Ranked {
     this.described.push(described)
   }
 
+  /** The matches that `keep(shard, page)` keeps, in a Ranked of their own. */
+  only(keep) {
+    const out = new Ranked()
+    for (let i = 0; i < this.scores.length; i++)
+      if (keep(this.shards[i], this.pages[i]))
+        out.push(this.shards[i], this.pages[i], this.scores[i], this.titled[i], this.described[i])
+    return out
+  }
+
   top(n) {
     const { shards, pages, scores, titled, described } = this
     const better = (i, j) =>

@@ -1,7 +1,7 @@
 // A web worker that holds several shards of the search index (search-client.js), each as an
 // instance of Pagefind's own worker (pagefind-worker.js, loaded here from one shard's folder:
-// the runtime is the same in every shard). Its messages are Pagefind's (init, search, getData,
-// releaseData, each naming its instance by `instanceId`), answered in this worker rather than
+// the runtime is the same in every shard). Its messages are Pagefind's (init, search, each naming
+// its instance by `instanceId`), answered in this worker rather than
 // posted back, so that the WebAssembly module is fetched and compiled once for all the
 // instances here (Pagefind's wasm-bindgen glue keeps one module per worker, and reuses it once
 // it is set up). Each method names its shard as [name, basePath, language].
@@ -135,14 +135,20 @@ const methods = {
     const found = await pagefind(STEMS, 'search', [query, {}])
     return found?.query_term_idfs?.map((t) => t.term) ?? []
   },
-  /** A phrase's matches in the shard: Pagefind's scores, with their data ids. */
-  async phrase(shard, query) {
+  /**
+   * The numbers of the shard's pages (its `pageFilter` values, search/build/scores.ts) that hold
+   * the phrase. Pagefind scores every match of a phrase alike; the page ranks them itself. A
+   * filter that keeps every page (none is numbered -1) loads the page filter, whose counts among
+   * the results then name them.
+   */
+  async phrase(shard, query, pageFilter) {
     await ensure(...shard)
-    const found = await pagefind(shard[0], 'search', [query, {}])
-    return (found?.results ?? []).map((r) => ({ id: r.id, score: r.score, data: r.data }))
+    const found = await pagefind(shard[0], 'search', [query, { filters: { [pageFilter]: { not: '-1' } } }])
+    const counts = found?.filters?.[pageFilter] ?? {}
+    return Object.keys(counts)
+      .filter((page) => counts[page] > 0)
+      .map(Number)
   },
-  getData: (shard, dataId) => pagefind(shard[0], 'getData', [dataId]),
-  releaseData: (shard, dataId) => pagefind(shard[0], 'releaseData', [dataId]),
 }
 
 realAdd('message', async ({ data }) => {

@@ -48,6 +48,12 @@ describe('a misspelt word', () => {
     expect(await search('evictn')).toEqual({ query: 'evictn', posts: [], next_cursor: null })
   })
 
+  it('counts a swap of neighbouring letters as one edit, as the search page does: "evcition" finds eviction', async () => {
+    expect((await search('evcition')).corrected).toEqual([{ from: 'evcition', to: 'eviction' }])
+    // Two swaps in 9 letters or more: two edits.
+    expect((await search('cradinaliyt')).corrected).toEqual([{ from: 'cradinaliyt', to: 'cardinality' }])
+  })
+
   it('under 5 letters is not corrected: "skwe" finds nothing', async () => {
     expect((await search('skwe')).posts).toEqual([])
   })
@@ -74,6 +80,18 @@ describe('compound and hyphenated words', () => {
   })
 })
 
+describe('a quoted phrase', () => {
+  it('matches its words together, in a title, tag or description, not apart', async () => {
+    const both = ['cache-eviction-under-skewed-workloads', 'second-chance-eviction-under-skew']
+    expect(slugs(await search('"eviction under skewed"')).sort()).toEqual(both)
+    expect(slugs(await search('"hit ratio"')).sort()).toEqual(expect.arrayContaining(both))
+    // The same words, out of order: found as words, not as a phrase.
+    expect(slugs(await search('ratio hit'))).toEqual(expect.arrayContaining(both))
+    expect(slugs(await search('"ratio hit"'))).toEqual([])
+    expect(slugs(await search('"skewed eviction"'))).toEqual([])
+  })
+})
+
 describe('ranking', () => {
   it('an article titled with the word outranks ones that only describe it', async () => {
     const answer = await search('replication')
@@ -84,18 +102,21 @@ describe('ranking', () => {
 describe('the MCP tools answer as the API', () => {
   const call = (name: string, args: Record<string, unknown>) => callTool(app, name, args)
 
-  it.each(['evicton', 'w-tinylfu', 'hyperloglg cardinality', 'zzxqv'])('for %s', async (q) => {
-    const rest = await search(q)
-    const posts = await call('search_posts', { q })
-    expect(posts.structuredContent).toEqual({ ...rest, next_cursor: null })
-    expect(JSON.parse(posts.content[0]!.text)).toEqual(posts.structuredContent)
-    const found = await call('search', { query: q })
-    expect(found.structuredContent).toEqual({
-      results: rest.posts.map((p) => ({ id: p.slug, title: p.title, url: p.url })),
-      ...(rest.corrected ? { corrected: rest.corrected } : {}),
-    })
-    expect(JSON.parse(found.content[0]!.text)).toEqual(found.structuredContent)
-  })
+  it.each(['evicton', 'w-tinylfu', 'hyperloglg cardinality', 'zzxqv', '"hit ratio"', '"ratio hit"'])(
+    'for %s',
+    async (q) => {
+      const rest = await search(q)
+      const posts = await call('search_posts', { q })
+      expect(posts.structuredContent).toEqual({ ...rest, next_cursor: null })
+      expect(JSON.parse(posts.content[0]!.text)).toEqual(posts.structuredContent)
+      const found = await call('search', { query: q })
+      expect(found.structuredContent).toEqual({
+        results: rest.posts.map((p) => ({ id: p.slug, title: p.title, url: p.url })),
+        ...(rest.corrected ? { corrected: rest.corrected } : {}),
+      })
+      expect(JSON.parse(found.content[0]!.text)).toEqual(found.structuredContent)
+    },
+  )
 
   it('page by page, following the cursors each gives, for words, prefixes, folded accents and compounds', async () => {
     for (const q of ['memory', 'evic', 'latency budgets', 'CAFÉ', 'w tinylfu', 'qwertyuiop']) {

@@ -98,6 +98,12 @@ describe('the site search on the sample articles', () => {
     expect(typed.status).toMatch(/^No article contains/)
   })
 
+  it('corrects only the misspelt word of several, beside one matched as typed', { timeout: 60_000 }, async () => {
+    const { status, results } = await searched('skewed evicton')
+    expect(status).toMatch(/^Showing results for skewed eviction\. Search for “?skewed evicton”? instead\./)
+    expect(results.map((r) => r.title)).toContainEqual(expect.stringMatching(/Eviction Under Skew/))
+  })
+
   it.each(['qwertyuiop', 'zzxqv'])(
     'finds nothing for gibberish (%s), corrected or not',
     { timeout: 60_000 },

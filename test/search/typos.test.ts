@@ -10,6 +10,7 @@ import {
   writeVocabulary,
 } from '../../search/build/vocabulary.ts'
 import { typoDistance } from '../../post-index/search-terms.ts'
+import { nearWords } from '../../post-index/typo-corrections.ts'
 import { correctWord, editDistance, foldWord, maxEdits, vocabularyFiles } from '../../search/browser/search-typos.js'
 import { tempDir } from '../support/temp.ts'
 
@@ -40,7 +41,70 @@ describe('the edit distance', () => {
   it('holds the page to the rule of the API (post-index/search-terms.ts), which the browser cannot import', () => {
     for (let letters = 1; letters <= 30; letters++) expect(maxEdits(letters)).toBe(typoDistance('a'.repeat(letters)))
   })
+
+  it('corrects every typo to the same word in the API as on the page, a swap of neighbours one edit in both', () => {
+    // Counts all apart, so that the commonest of words as near is one word in both.
+    const vocabulary: Record<string, number> = {
+      eviction: 40,
+      evictions: 3,
+      cardinality: 12,
+      replication: 9,
+      replica: 20,
+      hyperloglog: 5,
+      latency: 7,
+      skewed: 11,
+      quorum: 2,
+      partition: 8,
+    }
+    const terms = Object.keys(vocabulary)
+    const near = nearWords({ terms, frequency: Int32Array.from(terms, (t) => vocabulary[t]!) })
+    // Of two edits, one in 13: enough of each kind, in a few seconds.
+    let compared = 0
+    let swaps = 0
+    for (const word of terms)
+        for (const once of edits(word))
+        for (const typo of maxEdits(word.length) === 2
+          ? [once, ...[...edits(once)].filter((_, i) => i % 13 === 0)]
+          : [once]) {
+          // A word some word starts with matches as typed: neither corrects it.
+          if (terms.some((t) => t.startsWith(typo))) continue
+          const page = correctWord(typo, [vocabulary])
+          expect(near(typo)?.best, `${typo} (from ${word})`).toBe(page)
+          compared++
+          if (page && editDistance(typo, page, 2) < levenshtein(typo, page)) swaps++
+        }
+    expect(compared).toBeGreaterThan(10_000)
+    expect(swaps).toBeGreaterThan(100)
+  })
 })
+
+/** Levenshtein's distance, which counts a swap of neighbours as two edits. */
+function levenshtein(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++)
+      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)))
+    row = next
+  }
+  return row[b.length]!
+}
+
+/** Every word one edit from `word`: a letter put in, taken out, changed, or two neighbours swapped. */
+function edits(word: string): Set<string> {
+  const letters = 'aceilnorstuy'
+  const out = new Set<string>()
+  for (let i = 0; i <= word.length; i++) {
+    for (const c of letters) out.add(word.slice(0, i) + c + word.slice(i))
+    if (i < word.length) {
+      out.add(word.slice(0, i) + word.slice(i + 1))
+      for (const c of letters) out.add(word.slice(0, i) + c + word.slice(i + 1))
+      if (i + 1 < word.length) out.add(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2))
+    }
+  }
+  out.delete(word)
+  return out
+}
 
 describe('the vocabulary', () => {
   it('counts each word once per page, folded, of 4 to 24 letters', () => {
