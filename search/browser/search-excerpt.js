@@ -10,6 +10,8 @@
 import { lengthBonus, UNIT } from './search-rank.js'
 
 export const EXCERPT_LENGTH = 30
+/** How far the sentence window reaches past Pagefind's run to a sentence's start or end. */
+export const SENTENCE_REACH = 20
 
 /** The length of a string in UTF-8 bytes, as Rust's str::len() counts it. */
 const bytes = (s) => new TextEncoder().encode(s).length
@@ -137,8 +139,32 @@ export function excerpt(content, start, length, locations) {
       .join(joiner)
       .trim(),
     plain_excerpt: plain,
+    sentence_excerpt: sentenceWindow(words, from, from + count, joiner),
   }
 }
+
+// A word that ends a sentence: its last letter is followed by . ! ? (or … ), maybe inside a
+// closing quote or bracket.
+const SENTENCE_END = /[.!?\u2026\u3002\uFF01\uFF1F]["'\u2019\u201D)\]]*$/
+
+/**
+ * The words `from`..`to` widened to whole sentences: back to the start of the sentence the run
+ * begins in and on to the end of the one it ends in, each at most SENTENCE_REACH words away, an
+ * ellipsis where a sentence is cut. The page shows this; `excerpt` stays Pagefind's run, as its
+ * result.data() gives it.
+ */
+export function sentenceWindow(words, from, to, joiner = ' ') {
+  let start = from
+  while (start > 0 && from - start < SENTENCE_REACH && !SENTENCE_END.test(unmarked(words[start - 1]))) start--
+  let end = Math.max(to, start + 1)
+  while (end < words.length && end - to < SENTENCE_REACH && !SENTENCE_END.test(unmarked(words[end - 1]))) end++
+  const cutBefore = start > 0 && !SENTENCE_END.test(unmarked(words[start - 1]))
+  const cutAfter = end < words.length && !SENTENCE_END.test(unmarked(words[end - 1]))
+  const text = words.slice(start, end).join(joiner).trim()
+  return `${cutBefore ? '\u2026 ' : ''}${text}${cutAfter ? ' \u2026' : ''}`
+}
+
+const unmarked = (word) => (word ?? '').replace(/<\/?mark>/g, '')
 
 /**
  * The data of a result: its fragment (Pagefind's JSON of the page) with the url as Pagefind

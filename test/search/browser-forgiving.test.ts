@@ -81,6 +81,17 @@ describe('the site search on the sample articles', () => {
     expect(bucket!.excerpt).not.toMatch(/[a-z][A-Z]/)
   })
 
+  it('shows whole sentences around the match, an ellipsis only where one is cut', { timeout: 60_000 }, async () => {
+    const results = await shown('replicas')
+    expect(results.length).toBeGreaterThan(0)
+    for (const { excerpt } of results) {
+      // It starts a sentence (a capital, a digit, a quote or bracket) or says it was cut.
+      expect(excerpt).toMatch(/^(… |["“(\[]?[\p{Lu}\d`])/u)
+      // It ends a sentence or says it was cut.
+      expect(excerpt).toMatch(/([.!?…]["”’)\]]*|…)$/u)
+    }
+  })
+
   it.each([
     ['evicton', 'eviction'],
     ['cardinalty', 'cardinality'],

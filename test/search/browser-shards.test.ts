@@ -175,7 +175,7 @@ describe('the sharded search index in Chromium', () => {
         const index = await openSearch('/pagefind/')
         const found = await index.search(${JSON.stringify(q)})
         const text = (html) => new DOMParser().parseFromString('<p>' + html + '</p>', 'text/html').body.textContent
-        return (await found.top(20)).map((r) => [r.url.replace(/[.]html$/, ''), text(r.excerpt)])
+        return (await found.top(20)).map((r) => [r.url.replace(/[.]html$/, ''), text(r.sentence_excerpt)])
       })()`)) as Array<[string, string]>
       expect(shown.map(([url]) => url)).toEqual(one.links)
       expect(shown.map(([, excerpt]) => excerpt)).toEqual(one.excerpts)

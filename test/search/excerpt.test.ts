@@ -4,6 +4,8 @@ import {
   excerptStart,
   readPlaces,
   resultData,
+  SENTENCE_REACH,
+  sentenceWindow,
   weightedPlaces,
   wordsStarting,
 } from '../../search/browser/search-excerpt.js'
@@ -72,5 +74,37 @@ describe("a search result's excerpt, from the places of its words", () => {
     expect(data.url).toBe('/posts/a')
     expect(data.meta.title).toBe('A')
     expect(data.excerpt).toBe('A &lt;b&gt; <mark>kalo</mark> here')
+  })
+})
+
+describe("the page's excerpt, a sentence window around Pagefind's run", () => {
+  const words = (text: string) => text.split(' ')
+
+  it('widens the run to the sentences it starts and ends in', () => {
+    const text = words('First one here. The cache evicts keys under skew. Then it grows. Last words.')
+    // Pagefind's run: "evicts keys under" (words 5..7).
+    expect(sentenceWindow(text, 5, 8)).toBe('The cache evicts keys under skew.')
+    // A run that ends a sentence and starts one: both sentences, whole.
+    expect(sentenceWindow(text, 7, 11)).toBe('The cache evicts keys under skew. Then it grows.')
+  })
+
+  it('cuts a sentence longer than its reach with an ellipsis, and none at the text’s ends', () => {
+    const long = Array.from({ length: 60 }, (_, i) => `w${i}`)
+    expect(sentenceWindow(long, 30, 35)).toBe(`… ${long.slice(30 - SENTENCE_REACH, 35 + SENTENCE_REACH).join(' ')} …`)
+    expect(sentenceWindow(long, 0, 5)).toBe(`${long.slice(0, 5 + SENTENCE_REACH).join(' ')} …`)
+    expect(sentenceWindow(words('Only this. And that'), 2, 3)).toBe('And that')
+  })
+
+  it('keeps the marks, and sees a sentence end inside a quote or bracket', () => {
+    const text = words('He said “stop.” The <mark>cache</mark> held. (As planned.) Then more.')
+    expect(sentenceWindow(text, 4, 5)).toBe('The <mark>cache</mark> held.')
+    expect(sentenceWindow(text, 6, 7)).toBe('(As planned.)')
+  })
+
+  it('gives resultData a sentence_excerpt beside the unchanged Pagefind excerpt', () => {
+    const content = 'Intro sentence here. The cache evicts keys under skew today. Another sentence follows.'
+    const data = resultData({ url: '/posts/a', content, meta: { title: 'A' } }, { evicts: [-25, 5] }, ['evicts'])
+    expect(data.excerpt).toBe(content.replace('evicts', '<mark>evicts</mark>'))
+    expect(data.sentence_excerpt).toBe(data.excerpt)
   })
 })
