@@ -13,10 +13,12 @@
 import { readFileSync } from 'node:fs'
 import { plugins } from '@citation-js/core'
 import '@citation-js/plugin-csl'
+import './citeproc-patches.ts'
 import { digest, type CslItem, type FileProblem, type SourceText } from './bibliography.ts'
 import { nearest, type Cluster, type LineProblem } from './syntax.ts'
 import { cslNodes } from './csl-html.ts'
 import { bibliographyEntries, type BibliographyEngine } from './entries.ts'
+import { BoundedCache } from '../render/cache.ts'
 
 export const DEFAULT_STYLE: SourceText = {
   file: 'apa.csl',
@@ -80,6 +82,14 @@ export function renderCitations(
   const name = styleName(style)
   if (typeof name !== 'string') return { problems, fileProblems: [name] }
   if (problems.length || cited.size === 0) return { problems, fileProblems: [] }
+  const key = renderKey(name, clusters, cited)
+  const kept = renders.get(key)
+  if (kept)
+    return {
+      rendered: { ...kept, entries: kept.entries.map((e) => ({ item: cited.get(e.item.id)!, html: e.html })) },
+      problems,
+      fileProblems: [],
+    }
   let engine: Engine
   try {
     engine = csl.engine([...cited.values()], name, LOCALE, 'html')
@@ -119,7 +129,20 @@ export function renderCitations(
     else rendered.clusters.set(cluster, text)
   })
   rendered.entries = bibliographyEntries(engine, { name, text: style.text }, cited)
+  renders.set(key, rendered)
   return { rendered, problems, fileProblems: [] }
+}
+
+/**
+ * Whole renders by (style, the clusters as citeproc reads them, the cited items' content): an
+ * article rendered again (a rebuild, an edit elsewhere in it) runs no citeproc. A small number:
+ * a render is a few kilobytes, and a cold build renders each article once.
+ */
+const renders = new BoundedCache<Rendered>(512)
+function renderKey(style: string, clusters: readonly Cluster[], cited: ReadonlyMap<string, CslItem>): string {
+  // By index: the rendered clusters are (cross-references take indices too).
+  const cites = clusters.flatMap((c, i) => (c.kind === 'cite' ? [[i, c.narrative, c.items]] : []))
+  return digest(JSON.stringify([style, cites, [...cited.values()]]))
 }
 
 interface Citation {
