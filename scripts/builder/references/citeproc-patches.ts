@@ -49,7 +49,8 @@ csl.getSortKeys = function (item, type) {
   let engine = engineIds.get(this)
   if (engine === undefined) engineIds.set(this, (engine = engines++))
   let content = itemKeys.get(item)
-  if (content === undefined) itemKeys.set(item, (content = createHash('sha256').update(JSON.stringify(item)).digest('base64')))
+  if (content === undefined)
+    itemKeys.set(item, (content = createHash('sha256').update(JSON.stringify(item)).digest('base64')))
   const key = `${engine}\0${type}\0${content}`
   const kept = sortKeys.get(key)
   // citeproc reads the keys where getSortKeys leaves them too, and may change that array.
