@@ -5,7 +5,11 @@
  * processor sees them in order (disambiguation, "ibid." in note styles). Rendering each cluster
  * against the registry alone (`makeCitationCluster`) was 14% faster but ordered the items of a
  * cluster differently from APA's rule (one author's work before theirs with others) in 2 of 434
- * bench articles. The reference entries are kept across articles (entries.ts).
+ * bench articles. The reference entries are kept across articles (entries.ts), and so are the
+ * items' sort keys (citeproc-patches.ts) and whole renders, by (style, clusters, cited items).
+ * A cold build still runs citeproc once for each citing article, 50 to 60 ms each
+ * (docs/benchmark.md): the registry's disambiguation and each cluster's render are the article's
+ * own, and are most of it.
  * A narrative citation is the author alone and the year alone (CSL's `author-only` and
  * `suppress-author` flags, https://citeproc-js.readthedocs.io/en/latest/running.html#special-citation-forms),
  * read as "Knuth (1984)".
