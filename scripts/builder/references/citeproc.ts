@@ -5,7 +5,11 @@
  * processor sees them in order (disambiguation, "ibid." in note styles). Rendering each cluster
  * against the registry alone (`makeCitationCluster`) was 14% faster but ordered the items of a
  * cluster differently from APA's rule (one author's work before theirs with others) in 2 of 434
- * bench articles. The reference entries are kept across articles (entries.ts).
+ * bench articles. The reference entries are kept across articles (entries.ts), and so are the
+ * items' sort keys (citeproc-patches.ts) and whole renders, by (style, clusters, cited items).
+ * A cold build still runs citeproc once for each citing article, 50 to 60 ms each
+ * (docs/benchmark.md): the registry's disambiguation and each cluster's render are the article's
+ * own, and are most of it.
  * A narrative citation is the author alone and the year alone (CSL's `author-only` and
  * `suppress-author` flags, https://citeproc-js.readthedocs.io/en/latest/running.html#special-citation-forms),
  * read as "Knuth (1984)".
@@ -13,10 +17,12 @@
 import { readFileSync } from 'node:fs'
 import { plugins } from '@citation-js/core'
 import '@citation-js/plugin-csl'
+import './citeproc-patches.ts'
 import { digest, type CslItem, type FileProblem, type SourceText } from './bibliography.ts'
 import { nearest, type Cluster, type LineProblem } from './syntax.ts'
 import { cslNodes } from './csl-html.ts'
 import { bibliographyEntries, type BibliographyEngine } from './entries.ts'
+import { BoundedCache } from '../render/cache.ts'
 
 export const DEFAULT_STYLE: SourceText = {
   file: 'apa.csl',
@@ -80,6 +86,14 @@ export function renderCitations(
   const name = styleName(style)
   if (typeof name !== 'string') return { problems, fileProblems: [name] }
   if (problems.length || cited.size === 0) return { problems, fileProblems: [] }
+  const key = renderKey(name, clusters, cited)
+  const kept = renders.get(key)
+  if (kept)
+    return {
+      rendered: { ...kept, entries: kept.entries.map((e) => ({ item: cited.get(e.item.id)!, html: e.html })) },
+      problems,
+      fileProblems: [],
+    }
   let engine: Engine
   try {
     engine = csl.engine([...cited.values()], name, LOCALE, 'html')
@@ -119,7 +133,20 @@ export function renderCitations(
     else rendered.clusters.set(cluster, text)
   })
   rendered.entries = bibliographyEntries(engine, { name, text: style.text }, cited)
+  renders.set(key, rendered)
   return { rendered, problems, fileProblems: [] }
+}
+
+/**
+ * Whole renders by (style, the clusters as citeproc reads them, the cited items' content): an
+ * article rendered again (a rebuild, an edit elsewhere in it) runs no citeproc. A small number:
+ * a render is a few kilobytes, and a cold build renders each article once.
+ */
+const renders = new BoundedCache<Rendered>(512)
+function renderKey(style: string, clusters: readonly Cluster[], cited: ReadonlyMap<string, CslItem>): string {
+  // By index: the rendered clusters are (cross-references take indices too).
+  const cites = clusters.flatMap((c, i) => (c.kind === 'cite' ? [[i, c.narrative, c.items]] : []))
+  return digest(JSON.stringify([style, cites, [...cited.values()]]))
 }
 
 interface Citation {
