@@ -145,7 +145,7 @@ async function editToServed(size: number, corpus: string, env: NodeJS.ProcessEnv
         figure: `build ${size}: one article edited → served by a running server`,
         unit: 's',
         values: [servedAt],
-        note: `in the search index at ${searchAt.toFixed(1)} s (one swap lands both)`,
+        note: `in the search index at ${searchAt.toFixed(1)} s (the pages land first, then the index)`,
         limit: { max: size >= 10_000 ? 10 : 3, text: size >= 10_000 ? '≤ 10 s' : '≤ 3 s' },
       },
     ]

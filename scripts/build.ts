@@ -32,7 +32,10 @@ import {
   linkTree,
   newBuildDir,
   pruneBuilds,
+  linkBuild,
+  liveLinks,
   pruneShared,
+  restoreLive,
   sharedStore,
   swapLive,
 } from './builder/dist.ts'
@@ -79,6 +82,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     unlanded.add(made.dir)
     return made
   }
+  // Puts back the live build of before the pages landed, while their search index is written.
+  let restore: (() => void) | undefined
   const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
     const openapiText = serviceOpenApi(baseUrl)
@@ -247,36 +252,53 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       }
       const files = await assemble(dir, id, readFileSync(join(dir, 'template.html'), 'utf8'))
       await placeIndex(dir)
-      let counts: string | undefined
-      if (reindex(search)) {
-        // The shard processes read the cache only: the render workers and the articles' text are
-        // let go first, to bound the peak memory.
-        await pool.close()
-        collectGarbage()
-        const written = await searching.write({
-          outDir: join(siteDir, 'pagefind'),
-          liveDir: liveSearch,
-          live: search,
-          store: sharedStore(distDir, 'search', key, id),
-          log: (line) => log(`${line} after ${since()}`),
-        })
-        search = written.state
-        counts = written.counts
-        log(`search index written after ${since()} (${counts})`)
-      }
-      info = await land(dir, id, {
+      const state = (index: SearchState | null): BuildState => ({
         version: STATE_VERSION,
         templateKey,
         assemblyKey,
         astroKey,
         manifestKey: manifest,
         order: published.map((m) => m.slug),
-        search,
+        search: index,
         articles: marked,
         sources: signatures,
         ...files,
       })
-      log(`site live after ${since()}`)
+      let into = { id, dir }
+      let counts: string | undefined
+      if (reindex(search)) {
+        // With a live index to serve meanwhile, the pages land first, with it, and the new index
+        // follows in a folder of its own; should it fail, the live build is put back.
+        if (search && liveSearch && existsSync(liveSearch)) {
+          const before = liveLinks(distDir, key)
+          linkTree(liveSearch, join(siteDir, 'pagefind'))
+          info = await land(dir, id, state(search))
+          log(`site live after ${since()}`)
+          restore = () => restoreLive(distDir, key, before)
+          unlanded.add(dir)
+          into = startBuildDir()
+          linkBuild(dir, into.dir)
+        }
+        // The shard processes read the cache only: the render workers and the articles' text are
+        // let go first, to bound the peak memory.
+        await pool.close()
+        collectGarbage()
+        const written = await searching.write({
+          outDir: join(into.dir, 'site', 'pagefind'),
+          liveDir: liveSearch,
+          live: search,
+          store: sharedStore(distDir, 'search', key, into.id),
+          log: (line) => log(`${line} after ${since()}`),
+        })
+        search = written.state
+        counts = written.counts
+        log(`search index written after ${since()} (${counts})`)
+      }
+      const early = restore !== undefined
+      info = await land(into.dir, into.id, state(search))
+      restore = undefined
+      unlanded.clear()
+      if (!early) log(`site live after ${since()}`)
       if (counts) log(`search index live after ${since()} (${counts})`)
     }
     // Not needed to serve this build: after it landed.
@@ -285,6 +307,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     cache.pruneOthers()
     return info!
   } catch (e) {
+    restore?.()
     for (const dir of unlanded) rmSync(dir, { recursive: true, force: true })
     throw explainLimit(e)
   } finally {

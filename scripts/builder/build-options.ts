@@ -11,8 +11,9 @@ export interface BuildOptions {
   renderer?: Renderer
   /**
    * The live preview: when articles changed what the list pages show, their pages land before
-   * Astro rebuilds the lists, so a writer sees an edit sooner. Otherwise a build lands once,
-   * when every part of it (the search index too) is written.
+   * Astro rebuilds the lists, so a writer sees an edit sooner. Otherwise a build lands when
+   * every part of it is written, its search index landing after its pages when there is a live
+   * index to serve meanwhile (scripts/build.ts).
    */
   landEarly?: boolean
   /** Articles per search shard, and heap limits, instead of what the memory plan chooses (tests). */

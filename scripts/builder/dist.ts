@@ -31,6 +31,7 @@ import {
 } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { EDGE_DIR } from '../../model/article-bucket.ts'
+import { STATE_FILE } from './state-file.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** Builds kept besides each configuration's live one, which in-flight requests may still read. */
@@ -66,6 +67,31 @@ export function swapLive(distDir: string, key: string, id: string): void {
   const current = join(distDir, `current.${id}.tmp`)
   symlinkSync(join('builds', id), current)
   renameSync(current, join(distDir, 'current'))
+}
+
+/** What `sites/<key>` and `current` lead to now (their links' text), for restoreLive. */
+export function liveLinks(distDir: string, key: string): { site?: string; current?: string } {
+  const read = (link: string) => {
+    try {
+      return readlinkSync(link)
+    } catch {
+      return undefined
+    }
+  }
+  const site = read(join(distDir, 'sites', key))
+  const current = read(join(distDir, 'current'))
+  return { ...(site && { site }), ...(current && { current }) }
+}
+
+/** Points `sites/<key>` and `current` back where liveLinks found them, each with one rename. */
+export function restoreLive(distDir: string, key: string, links: { site?: string; current?: string }): void {
+  const put = (link: string, target: string | undefined) => {
+    if (target === undefined) return rmSync(link, { force: true })
+    symlinkSync(target, `${link}.restore.tmp`)
+    renameSync(`${link}.restore.tmp`, link)
+  }
+  put(join(distDir, 'sites', key), links.site)
+  put(join(distDir, 'current'), links.current)
 }
 
 /**
@@ -189,6 +215,15 @@ export function linkTree(from: string, to: string, skip: ReadonlySet<string> = n
     else if (e.isSymbolicLink()) symlinkSync(readlinkSync(src), dst)
     else linkSync(src, dst)
   }
+}
+
+/**
+ * A build folder made from one that landed without its new search index: every file linked but
+ * those the landing writes (the state, build.json) and site/pagefind, which is written anew.
+ */
+export function linkBuild(from: string, to: string): void {
+  linkTree(from, to, new Set(['site', STATE_FILE, 'build.json']))
+  linkTree(join(from, 'site'), join(to, 'site'), new Set(['pagefind']))
 }
 
 /**

@@ -1,13 +1,16 @@
 /**
- * A build lands once, when every stage has succeeded: one whose search stage cannot finish
- * leaves the previous build current, and `npm start` keeps serving that build and says why.
+ * A build lands when every stage has succeeded: one whose search stage cannot finish leaves the
+ * previous build current, and `npm start` keeps serving that build and says why. Over a live
+ * search index, an edit's pages land first, with that index, and its own index follows; should
+ * it fail, the build before is put back.
  */
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { articleFile } from '../../model/article-bucket.ts'
 import { build } from '../../scripts/build.ts'
+import { configKey } from '../../scripts/builder/dist.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { freePort, startProcess, type Running } from '../support/processes.ts'
 import { tempDir } from '../support/temp.ts'
@@ -92,4 +95,63 @@ describe('a build whose search stage fails', () => {
     expect(started.stderr).toContain('broken.md')
     expect(started.stderr).not.toContain('serving the previous build')
   }, 150_000)
+})
+
+describe('an edit over a live search index', () => {
+  const tmp = tempDir('landing-live')
+  const content = join(tmp, 'content')
+  const dist = join(tmp, 'dist')
+  const env = { ...process.env, BASE_URL: BASE, CONTENT_DIR: content, DIST_DIR: dist }
+  const live = () => readFileSync(join(dist, 'current', 'build.json'), 'utf8')
+  const twin = () => readFileSync(articleFile(join(dist, 'current'), 'cafe-latency-notes', 'md'), 'utf8')
+  const file = join(content, 'cafe-latency-notes.md')
+  const edit = (from: string, to: string) => writeFileSync(file, readFileSync(file, 'utf8').replace(from, to))
+  // The shards' shared folders: a file in their place stops the search stage, as a disk error would.
+  const shards = () => join(dist, 'search', configKey(BASE, content))
+
+  it('serves the pages before the new index is written, then lands the index', async () => {
+    cpSync(FIXTURE_CORPUS, content, { recursive: true })
+    await build(env)
+    edit('## Queues', '## Queues and espresso')
+    const lines: string[] = []
+    const served: string[] = []
+    await build(env, {
+      log: (l) => {
+        lines.push(l)
+        // What a reader gets while the search stage runs.
+        if (l.startsWith('search shard')) served.push(twin())
+      },
+    })
+    const at = (phase: string) => lines.findIndex((l) => l.startsWith(phase))
+    expect(at('site live')).toBeGreaterThan(at('pages written'))
+    expect(at('search index written')).toBeGreaterThan(at('site live'))
+    expect(at('search index live')).toBeGreaterThan(at('search index written'))
+    expect(served.length).toBeGreaterThan(0)
+    for (const text of served) expect(text).toContain('## Queues and espresso')
+    const index = JSON.parse(readFileSync(join(dist, 'current', 'site', 'pagefind', 'shards.json'), 'utf8'))
+    expect(index.shards.some((s: string) => s.startsWith('d-'))).toBe(true)
+  }, 240_000)
+
+  it('puts the live build back when the new index fails, and lands both once it can', async () => {
+    const before = live()
+    renameSync(shards(), `${shards()}.aside`)
+    writeFileSync(shards(), 'not a folder')
+    edit('## Queues and espresso', '## Queues and tea')
+    const lines: string[] = []
+    try {
+      await expect(build(env, { log: (l) => lines.push(l) })).rejects.toThrow(/search/)
+    } finally {
+      rmSync(shards())
+      renameSync(`${shards()}.aside`, shards())
+    }
+    // The pages were live while the index was written; now the build before is, alone.
+    expect(lines.some((l) => l.startsWith('site live'))).toBe(true)
+    expect(live()).toBe(before)
+    expect(twin()).toContain('## Queues and espresso')
+    expect(readdirSync(join(dist, 'builds'))).toContain(JSON.parse(before).id)
+    expect(readdirSync(join(dist, 'builds')).filter((id) => id > JSON.parse(before).id)).toEqual([])
+    await build(env)
+    expect(twin()).toContain('## Queues and tea')
+    expect(existsSync(join(dist, 'current', 'site', 'pagefind', 'shards.json'))).toBe(true)
+  }, 240_000)
 })

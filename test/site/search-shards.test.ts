@@ -176,7 +176,7 @@ describe('a sharded search index', () => {
     expect(JSON.parse(readFileSync(join(dist, 'current', 'build.json'), 'utf8')).id).not.toBe(JSON.parse(live).id)
   }, 300_000)
 
-  it('a build killed while it indexes leaves the live build serving, ' +
+  it('a build killed while it indexes leaves its pages serving with the live index, ' +
     'and the next build completes the index', async () => {
     const before = shardFiles()
     const liveBefore = readFileSync(join(dist, 'current', 'build.json'), 'utf8')
@@ -194,15 +194,15 @@ describe('a sharded search index', () => {
     await new Promise<void>((resolve) =>
       child.stdout!.on('data', (c: Buffer) => {
         out += c.toString()
-        // The pages and the post index are written; the search index is being written.
-        if (/^post index written/m.test(out)) resolve()
+        // The pages have landed, with the live index; the new index is being written.
+        if (/^site live/m.test(out)) resolve()
       }),
     )
     child.kill('SIGKILL')
     await exited
-    expect(out).not.toMatch(/^site live/m)
-    // Nothing of the killed build landed: the live build is the previous one, search index and all.
-    expect(readFileSync(join(dist, 'current', 'build.json'), 'utf8')).toBe(liveBefore)
+    expect(out).not.toMatch(/^search index live/m)
+    // Its pages landed with the previous build's search index, whole; nothing of the new index did.
+    expect(readFileSync(join(dist, 'current', 'build.json'), 'utf8')).not.toBe(liveBefore)
     const { shards } = JSON.parse(readFileSync(join(pagefind(), 'shards.json'), 'utf8')) as { shards: string[] }
     expect(shards).toEqual(Object.keys(before))
     for (const s of shards) expect(existsSync(join(pagefind(), s, 'pagefind.js'))).toBe(true)
