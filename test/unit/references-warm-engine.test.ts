@@ -98,3 +98,15 @@ describe('whole renders kept by (style, citations, cited works)', () => {
     expect(shifted.html).toContain('>Section 1</a>')
   })
 })
+
+describe("the patches to citeproc's internals", () => {
+  it('apply to the citeproc installed: another version renders unpatched until they are checked again', async () => {
+    const { PATCHED_CITEPROC, installedCiteproc, patched } = await import(
+      '../../scripts/builder/references/citeproc-patches.ts'
+    )
+    // On a citeproc upgrade: render the bench corpus's citing articles with and without the
+    // patches, byte for byte, then move PATCHED_CITEPROC.
+    expect(installedCiteproc).toBe(PATCHED_CITEPROC)
+    expect(patched).toBe(true)
+  })
+})

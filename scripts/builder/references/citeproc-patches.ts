@@ -14,6 +14,9 @@
  *   registry (a tenth of the time), kept the same way.
  * The 432 citing articles of the 2,000-article bench corpus render byte for byte as without
  * them; test/unit/references-warm-engine.test.ts holds a warm thread to a fresh one.
+ * They reach into citeproc's internals, so they apply only to the version they were checked
+ * against (PATCHED_CITEPROC); any other renders unpatched, slower but the same, and a test
+ * fails until the patches are checked again and the version moved.
  */
 import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
@@ -29,18 +32,25 @@ interface Csl {
 const require = createRequire(createRequire(import.meta.url).resolve('@citation-js/plugin-csl'))
 const csl = require('citeproc') as Csl
 
+/** The citeproc-js version these patches were checked against, byte for byte. */
+export const PATCHED_CITEPROC = '2.4.63'
+export const installedCiteproc = (require('citeproc/package.json') as { version: string }).version
+export const patched = installedCiteproc === PATCHED_CITEPROC
+
 const HOST = new Intl.Collator().resolvedOptions().locale
 const SPECIAL_CASING = /^(?:lt|tr|az)(?:$|[-_])/i
 // The first language is the one casing uses; none is the host's.
 const plain = (state: State) => !SPECIAL_CASING.test(state.tmp?.lang_array?.[0] ?? HOST)
 
-const lower = csl.toLocaleLowerCase
-const upper = csl.toLocaleUpperCase
-csl.toLocaleLowerCase = function (s) {
-  return plain(this) ? s.toLowerCase() : lower.call(this, s)
-}
-csl.toLocaleUpperCase = function (s) {
-  return plain(this) ? s.toUpperCase() : upper.call(this, s)
+function patchCasing(): void {
+  const lower = csl.toLocaleLowerCase
+  const upper = csl.toLocaleUpperCase
+  csl.toLocaleLowerCase = function (s) {
+    return plain(this) ? s.toLowerCase() : lower.call(this, s)
+  }
+  csl.toLocaleUpperCase = function (s) {
+    return plain(this) ? s.toUpperCase() : upper.call(this, s)
+  }
 }
 
 /** Two keys an item a style (citation, bibliography): the works of a large publication, about 8 MB. */
@@ -58,15 +68,17 @@ const contentOf = (item: object) => {
   if (key === undefined) itemKeys.set(item, (key = createHash('sha256').update(JSON.stringify(item)).digest('base64')))
   return key
 }
-const getSortKeys = csl.getSortKeys
-csl.getSortKeys = function (item, type) {
-  const key = `${engineOf(this)}\0${type}\0${contentOf(item)}`
-  const kept = sortKeys.get(key)
-  // citeproc reads the keys where getSortKeys leaves them too, and may change that array.
-  if (kept) return (this[type]!.keys = kept.slice())
-  const keys = getSortKeys.call(this, item, type)
-  sortKeys.set(key, keys.slice())
-  return keys
+function patchSortKeys(): void {
+  const getSortKeys = csl.getSortKeys
+  csl.getSortKeys = function (item, type) {
+    const key = `${engineOf(this)}\0${type}\0${contentOf(item)}`
+    const kept = sortKeys.get(key)
+    // citeproc reads the keys where getSortKeys leaves them too, and may change that array.
+    if (kept) return (this[type]!.keys = kept.slice())
+    const keys = getSortKeys.call(this, item, type)
+    sortKeys.set(key, keys.slice())
+    return keys
+  }
 }
 
 /**
@@ -91,27 +103,36 @@ const ambig = csl as unknown as {
   cloneAmbigConfig(config: unknown): unknown
 }
 const ambiguityKeys = new BoundedCache<{ key: string; settings: unknown }>(20_000)
-const getAmbiguousCite = ambig.getAmbiguousCite
-ambig.getAmbiguousCite = function (item, disambig, visual, cite) {
-  if (
-    disambig ||
-    visual ||
-    cite ||
-    this.tmp.authorstring_request ||
-    this.tmp.disambig_override ||
-    this.registry.registry[item.id]
-  )
-    return getAmbiguousCite.call(this, item, disambig, visual, cite)
-  const key = `${engineOf(this)}\0${contentOf(item)}`
-  const kept = ambiguityKeys.get(key)
-  if (kept) {
-    this.tmp.disambig_request = false
-    this.tmp.disambig_settings = ambig.cloneAmbigConfig(kept.settings)
-    this.tmp.area = 'citation'
-    this.tmp.root = 'citation'
-    return kept.key
+function patchAmbiguityKeys(): void {
+  const getAmbiguousCite = ambig.getAmbiguousCite
+  ambig.getAmbiguousCite = function (item, disambig, visual, cite) {
+    if (
+      disambig ||
+      visual ||
+      cite ||
+      this.tmp.authorstring_request ||
+      this.tmp.disambig_override ||
+      this.registry.registry[item.id]
+    )
+      return getAmbiguousCite.call(this, item, disambig, visual, cite)
+    const key = `${engineOf(this)}\0${contentOf(item)}`
+    const kept = ambiguityKeys.get(key)
+    if (kept) {
+      this.tmp.disambig_request = false
+      this.tmp.disambig_settings = ambig.cloneAmbigConfig(kept.settings)
+      this.tmp.area = 'citation'
+      this.tmp.root = 'citation'
+      return kept.key
+    }
+    const out = getAmbiguousCite.call(this, item, disambig, visual, cite)
+    ambiguityKeys.set(key, { key: out, settings: ambig.cloneAmbigConfig(this.tmp.disambig_settings) })
+    return out
   }
-  const out = getAmbiguousCite.call(this, item, disambig, visual, cite)
-  ambiguityKeys.set(key, { key: out, settings: ambig.cloneAmbigConfig(this.tmp.disambig_settings) })
-  return out
+}
+
+// Applied last: the patches read the caches and types declared above.
+if (patched) {
+  patchCasing()
+  patchSortKeys()
+  patchAmbiguityKeys()
 }
