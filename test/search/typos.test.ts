@@ -62,7 +62,7 @@ describe('the edit distance', () => {
     let compared = 0
     let swaps = 0
     for (const word of terms)
-        for (const once of edits(word))
+      for (const once of edits(word))
         for (const typo of maxEdits(word.length) === 2
           ? [once, ...[...edits(once)].filter((_, i) => i % 13 === 0)]
           : [once]) {
