@@ -192,11 +192,12 @@ export function keywordIndexFrom(
       const score = sum[doc]! * hits
       sum[doc] = 0
       isTouched[doc] = 0
-      if (phrases.length > 0 && !phrases.every((phrase) => holdsPhrase(fieldsOf!(doc), phrase))) continue
       if (after && before(hits, score, doc, after.words, after.score, after.doc)) continue
       let at = topDoc.length
       while (at > 0 && before(hits, score, doc, topWords[at - 1]!, topScore[at - 1]!, topDoc[at - 1]!)) at--
       if (at >= limit) continue
+      // Last, as it reads the document's fields: only for a document that would enter the top.
+      if (phrases.length > 0 && !phrases.every((phrase) => holdsPhrase(fieldsOf!(doc), phrase))) continue
       topDoc.splice(at, 0, doc)
       topWords.splice(at, 0, hits)
       topScore.splice(at, 0, score)

@@ -49,47 +49,46 @@ export function newBuildDir(distDir: string): { id: string; dir: string } {
   return { id, dir }
 }
 
-/** The live build folder of a configuration, if any. */
-export function liveBuildDir(distDir: string, key: string): string | undefined {
+/** A symlink's text, or undefined where there is none. */
+function readLink(link: string): string | undefined {
   try {
-    return resolve(join(distDir, 'sites'), readlinkSync(join(distDir, 'sites', key)))
+    return readlinkSync(link)
   } catch {
     return undefined
   }
 }
 
+/** Points `link` at `target` with one rename (atomic for every reader), through `<link>.<tag>.tmp`. */
+function pointLink(link: string, target: string, tag: string): void {
+  const tmp = `${link}.${tag}.tmp`
+  symlinkSync(target, tmp)
+  renameSync(tmp, link)
+}
+
+/** The live build folder of a configuration, if any. */
+export function liveBuildDir(distDir: string, key: string): string | undefined {
+  const link = readLink(join(distDir, 'sites', key))
+  return link === undefined ? undefined : resolve(join(distDir, 'sites'), link)
+}
+
 /** Points `sites/<key>` and then `current` at the build, each with one rename: atomic for every reader. */
 export function swapLive(distDir: string, key: string, id: string): void {
   mkdirSync(join(distDir, 'sites'), { recursive: true })
-  const site = join(distDir, 'sites', `${key}.${id}.tmp`)
-  symlinkSync(join('..', 'builds', id), site)
-  renameSync(site, join(distDir, 'sites', key))
-  const current = join(distDir, `current.${id}.tmp`)
-  symlinkSync(join('builds', id), current)
-  renameSync(current, join(distDir, 'current'))
+  pointLink(join(distDir, 'sites', key), join('..', 'builds', id), id)
+  pointLink(join(distDir, 'current'), join('builds', id), id)
 }
 
 /** What `sites/<key>` and `current` lead to now (their links' text), for restoreLive. */
 export function liveLinks(distDir: string, key: string): { site?: string; current?: string } {
-  const read = (link: string) => {
-    try {
-      return readlinkSync(link)
-    } catch {
-      return undefined
-    }
-  }
-  const site = read(join(distDir, 'sites', key))
-  const current = read(join(distDir, 'current'))
+  const site = readLink(join(distDir, 'sites', key))
+  const current = readLink(join(distDir, 'current'))
   return { ...(site && { site }), ...(current && { current }) }
 }
 
 /** Points `sites/<key>` and `current` back where liveLinks found them, each with one rename. */
 export function restoreLive(distDir: string, key: string, links: { site?: string; current?: string }): void {
-  const put = (link: string, target: string | undefined) => {
-    if (target === undefined) return rmSync(link, { force: true })
-    symlinkSync(target, `${link}.restore.tmp`)
-    renameSync(`${link}.restore.tmp`, link)
-  }
+  const put = (link: string, target: string | undefined) =>
+    target === undefined ? rmSync(link, { force: true }) : pointLink(link, target, `restore-${process.pid}`)
   put(join(distDir, 'sites', key), links.site)
   put(join(distDir, 'current'), links.current)
 }

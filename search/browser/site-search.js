@@ -83,7 +83,7 @@ const DEBOUNCE_MS = 200
           })
           const p = document.createElement('p')
           p.className = 'result-desc'
-          p.append(...excerptNodes(r.sentence_excerpt ?? r.excerpt))
+          p.append(...excerptNodes(r.sentence_excerpt))
           li.append(a, p)
           return li
         }),

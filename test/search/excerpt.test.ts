@@ -102,9 +102,12 @@ describe("the page's excerpt, a sentence window around Pagefind's run", () => {
   })
 
   it('gives resultData a sentence_excerpt beside the unchanged Pagefind excerpt', () => {
-    const content = 'Intro sentence here. The cache evicts keys under skew today. Another sentence follows.'
-    const data = resultData({ url: '/posts/a', content, meta: { title: 'A' } }, { evicts: [-25, 5] }, ['evicts'])
-    expect(data.excerpt).toBe(content.replace('evicts', '<mark>evicts</mark>'))
-    expect(data.sentence_excerpt).toBe(data.excerpt)
+    const run = (name: string) => Array.from({ length: 25 }, (_, i) => `${name}${i + 1}`).join(' ')
+    // "evicts" is word 31; Pagefind's run of 30 words starts and ends inside the long sentences.
+    const content = `Alpha beta gamma delta. ${run('x')} The cache evicts keys under skew today. ${run('y')}.`
+    const data = resultData({ url: '/posts/a', content, meta: { title: 'A' } }, { evicts: [-25, 31] }, ['evicts'])
+    expect(data.excerpt.startsWith('x')).toBe(true)
+    expect(data.excerpt).not.toMatch(/^x1 |y25[.]$/)
+    expect(data.sentence_excerpt).toMatch(/^x1 .* The cache <mark>evicts<\/mark> keys under skew today[.] .* y25[.]$/)
   })
 })

@@ -90,9 +90,8 @@ function levenshtein(a: string, b: string): number {
   return row[b.length]!
 }
 
-/** Every word one edit from `word`: a letter put in, taken out, changed, or two neighbours swapped. */
-function edits(word: string): Set<string> {
-  const letters = 'aceilnorstuy'
+/** Every word one edit from `word`: a letter of `letters` put in or changed, one taken out, or two neighbours swapped. */
+function edits(word: string, letters = 'aceilnorstuy'): Set<string> {
   const out = new Set<string>()
   for (let i = 0; i <= word.length; i++) {
     for (const c of letters) out.add(word.slice(0, i) + c + word.slice(i))
@@ -172,18 +171,8 @@ describe('a correction', () => {
     const words = ['eviction', 'cardinality', 'zebra', 'abacus', 'quorum']
     const out = tempDir('vocab-edits')
     const files = writeIndexVocabulary(out, new Map(words.map((w) => [w, 1])))
-    const letters = 'abcdefghijklmnopqrstuvwxyz'
     for (const word of words) {
-      const typos = new Set<string>()
-      for (let i = 0; i <= word.length; i++) {
-        for (const c of letters) typos.add(word.slice(0, i) + c + word.slice(i))
-        if (i < word.length) {
-          typos.add(word.slice(0, i) + word.slice(i + 1))
-          for (const c of letters) typos.add(word.slice(0, i) + c + word.slice(i + 1))
-          if (i + 1 < word.length) typos.add(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2))
-        }
-      }
-      for (const typo of typos) {
+      for (const typo of edits(word, 'abcdefghijklmnopqrstuvwxyz')) {
         const held = vocabularyFiles(files, typo).flatMap((name: string) =>
           Object.keys(JSON.parse(gunzipSync(readFileSync(join(out, VOCABULARY_DIR, `${name}.pf_vocab`))).toString())),
         )

@@ -18,13 +18,23 @@ import { tempDir } from '../support/temp.ts'
 const ROOT = join(import.meta.dirname, '..', '..')
 const BASE = 'http://localhost:4321'
 
-describe('a build whose search stage fails', () => {
-  const tmp = tempDir('landing')
+/** A content and a dist folder of their own, the build's environment, and what the live build serves. */
+function landingSite(name: string) {
+  const tmp = tempDir(name)
   const content = join(tmp, 'content')
   const dist = join(tmp, 'dist')
-  const env = { ...process.env, BASE_URL: BASE, CONTENT_DIR: content, DIST_DIR: dist }
-  const buildJson = () => readFileSync(join(dist, 'current', 'build.json'), 'utf8')
-  const twin = () => readFileSync(articleFile(join(dist, 'current'), 'cafe-latency-notes', 'md'), 'utf8')
+  return {
+    tmp,
+    content,
+    dist,
+    env: { ...process.env, BASE_URL: BASE, CONTENT_DIR: content, DIST_DIR: dist },
+    buildJson: () => readFileSync(join(dist, 'current', 'build.json'), 'utf8'),
+    twin: () => readFileSync(articleFile(join(dist, 'current'), 'cafe-latency-notes', 'md'), 'utf8'),
+  }
+}
+
+describe('a build whose search stage fails', () => {
+  const { tmp, content, dist, env, buildJson, twin } = landingSite('landing')
   // The search stage writes its shards under DIST_DIR/search: a file there stops it, as a disk
   // error would.
   const blockSearch = () => writeFileSync(join(dist, 'search'), 'not a folder')
@@ -98,12 +108,7 @@ describe('a build whose search stage fails', () => {
 })
 
 describe('an edit over a live search index', () => {
-  const tmp = tempDir('landing-live')
-  const content = join(tmp, 'content')
-  const dist = join(tmp, 'dist')
-  const env = { ...process.env, BASE_URL: BASE, CONTENT_DIR: content, DIST_DIR: dist }
-  const live = () => readFileSync(join(dist, 'current', 'build.json'), 'utf8')
-  const twin = () => readFileSync(articleFile(join(dist, 'current'), 'cafe-latency-notes', 'md'), 'utf8')
+  const { content, dist, env, buildJson: live, twin } = landingSite('landing-live')
   const file = join(content, 'cafe-latency-notes.md')
   const edit = (from: string, to: string) => writeFileSync(file, readFileSync(file, 'utf8').replace(from, to))
   // The shards' shared folders: a file in their place stops the search stage, as a disk error would.

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { renderMarkdown } from '../../scripts/builder/render/index.ts'
 import type { ReferenceInputs } from '../../scripts/builder/references/index.ts'
+import { POSITION_STYLE } from '../support/csl-styles.ts'
 
 const BIB = `@article{knuth1984,
   author = {Knuth, Donald E.},
@@ -139,20 +140,8 @@ describe('reference entries kept across articles sharing a bibliography', () => 
 })
 
 describe('a style whose citations depend on their position', () => {
-  // A minimal note-like style: the first citation of a work in full, "ibid." right after it,
-  // the family name alone later (CSL 1.0.2, the position condition).
-  const style = `<?xml version="1.0" encoding="utf-8"?>
-<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
-  <info><title>Position test</title><id>position-test</id><updated>2026-01-01T00:00:00+00:00</updated></info>
-  <citation><layout delimiter="; ">
-    <choose>
-      <if position="ibid"><text value="ibid."/></if>
-      <else-if position="subsequent"><names variable="author"><name form="short"/></names></else-if>
-      <else><names variable="author"><name/></names><text variable="title" prefix=", "/></else>
-    </choose>
-  </layout></citation>
-  <bibliography><layout><names variable="author"><name/></names><text variable="title" prefix=". "/></layout></bibliography>
-</style>`
+  // The first citation of a work in full, "ibid." right after it, the family name alone later.
+  const style = POSITION_STYLE
 
   it('renders each cluster knowing the ones before it', async () => {
     const out = await renderMarkdown(

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createRenderPool, renderMarkdown } from '../../scripts/builder/render/index.ts'
 import type { ReferenceInputs } from '../../scripts/builder/references/index.ts'
+import { POSITION_STYLE } from '../support/csl-styles.ts'
 
 const BIB = `@article{doe2020a, author = {Doe, Jane}, title = {First Work}, journal = {J}, year = {2020}}
 @article{doe2020b, author = {Doe, Jane}, title = {Second Work}, journal = {J}, year = {2020}}
@@ -17,18 +18,6 @@ const BIB = `@article{doe2020a, author = {Doe, Jane}, title = {First Work}, jour
   doi = {10.5555/joint}}
 `
 const NLM = readFileSync(new URL('../../content/styles/nlm-citation-sequence.csl', import.meta.url), 'utf8')
-const POSITION = `<?xml version="1.0" encoding="utf-8"?>
-<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
-  <info><title>Position test</title><id>position-test</id><updated>2026-01-01T00:00:00+00:00</updated></info>
-  <citation><layout delimiter="; ">
-    <choose>
-      <if position="ibid"><text value="ibid."/></if>
-      <else-if position="subsequent"><names variable="author"><name form="short"/></names></else-if>
-      <else><names variable="author"><name/></names><text variable="title" prefix=", "/></else>
-    </choose>
-  </layout></citation>
-  <bibliography><layout><names variable="author"><name/></names><text variable="title" prefix=". "/></layout></bibliography>
-</style>`
 const inputs = (style?: string, bib = BIB): ReferenceInputs => ({
   bibliographies: [{ file: 'refs.bib', text: bib }],
   ...(style ? { style: { file: 'style.csl', text: style } } : {}),
@@ -39,14 +28,14 @@ const PROBES: Array<[string, string, ReferenceInputs]> = [
   ['APA, disambiguated by year', 'A [@doe2020a]. B [@doe2020b; @roe1999]. @lee2011 says so.', inputs()],
   ['APA, nothing to disambiguate', 'Only [@doe2020b, p. 3] and @roe1999 [-@roe1999].', inputs()],
   ['numeric', 'First [@roe1999]. Then [@doe2020c; @doe2020a]. @lee2011 too.', inputs(NLM)],
-  ['positions', 'One [@doe2020a]. Again [@doe2020a]. Two [@roe1999]. Back [@doe2020a].', inputs(POSITION)],
+  ['positions', 'One [@doe2020a]. Again [@doe2020a]. Two [@roe1999]. Back [@doe2020a].', inputs(POSITION_STYLE)],
 ]
 /** What the thread sees first: other orders, other neighbours, the same works. */
 const OTHERS: Array<[string, ReferenceInputs]> = [
   ['All [@doe2020a; @doe2020b; @doe2020c; @lee2011; @roe1999].', inputs()],
   ['Only [@doe2020c] and [@doe2020a].', inputs()],
   ['Late [@lee2011]. Early [@roe1999; @doe2020b].', inputs(NLM)],
-  ['[@roe1999]. [@roe1999]. [@doe2020a]. [@roe1999].', inputs(POSITION)],
+  ['[@roe1999]. [@roe1999]. [@doe2020a]. [@roe1999].', inputs(POSITION_STYLE)],
 ]
 
 describe('an article rendered after others, in a thread that keeps citeproc warm', () => {
