@@ -47,7 +47,7 @@ import { citingEntries, indexEntries, indexEntry, newestFirst } from './builder/
 import { manifestKey, manifestText } from './builder/manifest-key.ts'
 import { memoryCap, planLine, planMemory } from './builder/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './builder/previous.ts'
-import { writeState } from './builder/state-file.ts'
+import { STATE_FILE, writeState } from './builder/state-file.ts'
 import type { SearchState } from './builder/search-shards.ts'
 import { searchStage } from './builder/search-stage.ts'
 import { buildClock, markScheduled, publishedArticles } from './builder/schedule.ts'
@@ -277,7 +277,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           restore = () => restoreLive(distDir, key, before)
           unlanded.add(dir)
           into = startBuildDir()
-          linkBuild(dir, into.dir)
+          linkBuild(dir, into.dir, [STATE_FILE, 'build.json'])
         }
         // The shard processes read the cache only: the render workers and the articles' text are
         // let go first, to bound the peak memory.

@@ -31,7 +31,6 @@ import {
 } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { EDGE_DIR } from '../../model/article-bucket.ts'
-import { STATE_FILE } from './state-file.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** Builds kept besides each configuration's live one, which in-flight requests may still read. */
@@ -218,10 +217,11 @@ export function linkTree(from: string, to: string, skip: ReadonlySet<string> = n
 
 /**
  * A build folder made from one that landed without its new search index: every file linked but
- * those the landing writes (the state, build.json) and site/pagefind, which is written anew.
+ * `landing` (the files the landing writes: the state, build.json) and site/pagefind, which is
+ * written anew.
  */
-export function linkBuild(from: string, to: string): void {
-  linkTree(from, to, new Set(['site', STATE_FILE, 'build.json']))
+export function linkBuild(from: string, to: string, landing: readonly string[]): void {
+  linkTree(from, to, new Set(['site', ...landing]))
   linkTree(join(from, 'site'), join(to, 'site'), new Set(['pagefind']))
 }
 
