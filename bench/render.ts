@@ -1,7 +1,9 @@
 /**
  * The article renderer on a corpus folder: milliseconds per article in one thread, for the
  * renderer the build uses and for the remark/rehype stack Astro ran before it (on a sample:
- * it is slow), and articles per second through the worker pool, start-up included.
+ * it is slow), and articles per second through the worker pool, start-up included. Each article
+ * is rendered with what the build gives it: its bibliographies and style (the corpus's citing
+ * fifth); the stack of before sees the body alone.
  * `node bench/render.ts <corpus-dir> [threads]` prints the rows.
  */
 import { readdirSync, readFileSync } from 'node:fs'
@@ -14,6 +16,9 @@ import rehypeKatex from 'rehype-katex'
 import rehypeSanitize from 'rehype-sanitize'
 import { articleSanitizeSchema } from '../site/lib/sanitize-schema.ts'
 import { createRenderPool, renderMarkdown } from '../scripts/builder/render/index.ts'
+import { ArticleInputs, inputsOf } from '../scripts/builder/article-inputs.ts'
+import { articleBody } from '../scripts/builder/content.ts'
+import type { ReferenceInputs } from '../scripts/builder/references/index.ts'
 
 export interface RenderRow {
   figure: string
@@ -27,25 +32,34 @@ export interface RenderRow {
 /** Per-article target: a cold build of 10,000 articles within 4x Hugo leaves about this much. */
 const TARGET_MS = 5
 const BEFORE_SAMPLE = 100
-const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/
 
-function readCorpus(dir: string): string[] {
+interface CorpusArticle {
+  body: string
+  references: ReferenceInputs
+}
+
+/** The corpus's articles, each with the reference inputs the build would read for it. */
+function readCorpus(dir: string): CorpusArticle[] {
+  const inputs = new ArticleInputs(dir)
   return readdirSync(dir)
     .filter((f) => f.endsWith('.md'))
     .sort()
-    .map((f) => readFileSync(join(dir, f), 'utf8').replace(FRONTMATTER, ''))
+    .map((f) => {
+      const source = readFileSync(join(dir, f), 'utf8')
+      return { body: articleBody(source), references: inputs.references(f, source, inputsOf(source), []) }
+    })
 }
 
 /** Wall and CPU milliseconds per article, after a warm-up on other articles. */
-async function perArticle(bodies: string[], render: (markdown: string) => Promise<unknown>) {
-  for (const b of bodies.slice(-10)) await render(b)
+async function perArticle(articles: CorpusArticle[], render: (a: CorpusArticle) => Promise<unknown>) {
+  for (const a of articles.slice(-10)) await render(a)
   const cpu = process.cpuUsage()
   const start = performance.now()
-  for (const b of bodies) await render(b)
+  for (const a of articles) await render(a)
   const used = process.cpuUsage(cpu)
   return {
-    wallMs: (performance.now() - start) / bodies.length,
-    cpuMs: (used.user + used.system) / 1000 / bodies.length,
+    wallMs: (performance.now() - start) / articles.length,
+    cpuMs: (used.user + used.system) / 1000 / articles.length,
   }
 }
 
@@ -56,21 +70,21 @@ async function renderBefore() {
     rehypePlugins: [rehypeKatex, [rehypeSanitize, articleSanitizeSchema]],
     shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' } },
   })
-  return (markdown: string) => processor.render(markdown)
+  return (a: CorpusArticle) => processor.render(a.body)
 }
 
 export async function benchRender(corpusDir: string, options: { threads?: number } = {}): Promise<RenderRow[]> {
   const bodies = readCorpus(corpusDir)
   const threads = options.threads ?? availableParallelism()
-  const kb = bodies.reduce((n, b) => n + b.length, 0) / bodies.length / 1024
+  const kb = bodies.reduce((n, b) => n + b.body.length, 0) / bodies.length / 1024
 
   const pool = createRenderPool({ threads })
   const poolStart = performance.now()
-  await Promise.all(bodies.map((b) => pool.render(b)))
+  await Promise.all(bodies.map((a) => pool.render(a.body, a.references)))
   const poolSeconds = (performance.now() - poolStart) / 1000
   await pool.close()
 
-  const after = await perArticle(bodies, renderMarkdown)
+  const after = await perArticle(bodies, (a) => renderMarkdown(a.body, a.references))
   const before = await perArticle(bodies.slice(0, BEFORE_SAMPLE), await renderBefore())
   const perSecond = bodies.length / poolSeconds
   return [
