@@ -9,7 +9,12 @@ import { join } from 'node:path'
 import type { SharedStore } from './dist.ts'
 import type { MemoryPlan } from './memory-plan.ts'
 import { deltaGroup, groupBits, planGroups } from '../../search/build/groups.ts'
-import { checkPagefindVersion, installedPagefindVersion, PAGEFIND_VERSION } from '../../search/pagefind/adapter.ts'
+import {
+  checkPagefindVersion,
+  ENTRY_FILE,
+  installedPagefindVersion,
+  PAGEFIND_VERSION,
+} from '../../search/pagefind/adapter.ts'
 import { planDelta } from './search-delta.ts'
 import { planShards, searchUpToDate, writeSearchShards, type SearchState, type ShardArticle } from './search-shards.ts'
 
@@ -57,9 +62,7 @@ export function searchStage(
   // The base shards must be on disk to be kept; the delta's own is made anew when missing.
   const delta =
     planned &&
-    [...planned.shards.keys()].every(
-      (name) => name === planned.shard || existsSync(join(live.dir, name, 'pagefind-entry.json')),
-    )
+    [...planned.shards.keys()].every((name) => name === planned.shard || existsSync(join(live.dir, name, ENTRY_FILE)))
       ? planned
       : undefined
   const plan = delta ? { shards: delta.shards, delta } : full

@@ -37,8 +37,6 @@ export function checkPagefindVersion(installed = installedPagefindVersion()): vo
     )
 }
 
-/** A shard's entry file: the language indexes and the version that wrote them. */
-export const ENTRY_FILE = 'pagefind-entry.json'
 /** Files a browser's own Pagefind UI would load: the site has its own, so they are not kept. */
 export const UI_FILES = /^pagefind-(component-ui|modular-ui|ui|highlight)\.(js|css)$/
 /** The runtime, the same in every shard of one Pagefind version. */
@@ -87,6 +85,7 @@ export {
   array,
   CBOR_START,
   type CborValue,
+  ENTRY_FILE,
   pagefindData,
   readFragmentJson,
   readPagefindFile,

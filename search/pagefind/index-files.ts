@@ -13,6 +13,9 @@ import { join } from 'node:path'
 import { ARRAY, BYTES, CborCursor, NEGINT, TEXT, UINT } from '../formats/cbor-cursor.ts'
 import { gunzipSync } from 'node:zlib'
 
+/** A shard's entry file: the language indexes and the version that wrote them. */
+export const ENTRY_FILE = 'pagefind-entry.json'
+
 export interface ShardStats {
   /** Pages (articles) in the shard. */
   pages: number
@@ -66,7 +69,7 @@ export function readPagefindFile(file: Buffer): CborValue {
 
 /** The index of the shard in `dir`: one language (the build indexes every article as `en`). */
 export function readShardIndex(dir: string): ShardIndex {
-  const entry = JSON.parse(readFileSync(join(dir, 'pagefind-entry.json'), 'utf8')) as {
+  const entry = JSON.parse(readFileSync(join(dir, ENTRY_FILE), 'utf8')) as {
     languages: Record<string, { hash: string }>
   }
   const languages = Object.values(entry.languages)
