@@ -8,6 +8,9 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
+/** A build folder's record of what it was made for: BASE_URL, the config key, when it was built. */
+export const BUILD_INFO_FILE = 'build.json'
+
 export function configKey(baseUrl: string, contentDir: string): string {
   return createHash('sha256')
     .update(`${baseUrl}\0${resolve(contentDir)}`)
@@ -49,7 +52,7 @@ function builtFor(link: string): string | undefined {
 
 function readInfo(link: string): { baseUrl: string; builtAt: string } | undefined {
   try {
-    return JSON.parse(readFileSync(join(link, 'build.json'), 'utf8')) as { baseUrl: string; builtAt: string }
+    return JSON.parse(readFileSync(join(link, BUILD_INFO_FILE), 'utf8')) as { baseUrl: string; builtAt: string }
   } catch {
     return undefined
   }

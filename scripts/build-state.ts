@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
-import { configKey } from '../model/build-dir.ts'
+import { BUILD_INFO_FILE, configKey } from '../model/build-dir.ts'
 import { ABOUT_FILE, listArticleFiles, listReferenceFiles } from './builder/source-stats.ts'
 import { ROOT } from './builder/build-env.ts'
 
@@ -118,7 +118,7 @@ class FileHasher {
 export function readBuildInfo(distDir: string, baseUrl: string, contentDir: string): BuildInfo | undefined {
   try {
     return JSON.parse(
-      readFileSync(join(distDir, 'sites', configKey(baseUrl, contentDir), 'build.json'), 'utf8'),
+      readFileSync(join(distDir, 'sites', configKey(baseUrl, contentDir), BUILD_INFO_FILE), 'utf8'),
     ) as BuildInfo
   } catch {
     return undefined

@@ -14,7 +14,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path'
 import { appendable, keptEntries, writeIndexFile } from '../post-index/index-file-writer.ts'
 import { INDEX_FILES } from '../post-index/index-file.ts'
-import { AUTHORIZE_TEMPLATE } from '../model/build-dir.ts'
+import { AUTHORIZE_TEMPLATE, BUILD_INFO_FILE, configKey } from '../model/build-dir.ts'
 import { buildEnv } from './builder/build-env.ts'
 import { buildSourcesFingerprint, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
 import { writeArticles } from './builder/article-files.ts'
@@ -28,7 +28,6 @@ import { articleMetas } from './builder/article-metas.ts'
 import { listArticleFiles, type ArticleMeta } from './builder/content.ts'
 import {
   acquireLock,
-  configKey,
   linkTree,
   newBuildDir,
   pruneBuilds,
@@ -162,7 +161,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         articles: published.length,
         ...(nextPublication === undefined ? {} : { nextPublication: new Date(nextPublication).toISOString() }),
       }
-      writeFileSync(join(dir, 'build.json'), JSON.stringify(info, null, 2))
+      writeFileSync(join(dir, BUILD_INFO_FILE), JSON.stringify(info, null, 2))
       swapLive(distDir, key, id)
       unlanded.delete(dir)
       prev = {
@@ -277,7 +276,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           restore = () => restoreLive(distDir, key, before)
           unlanded.add(dir)
           into = startBuildDir()
-          linkBuild(dir, into.dir, [STATE_FILE, 'build.json'])
+          linkBuild(dir, into.dir, [STATE_FILE, BUILD_INFO_FILE])
         }
         // The shard processes read the cache only: the render workers and the articles' text are
         // let go first, to bound the peak memory.

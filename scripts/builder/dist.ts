@@ -31,12 +31,11 @@ import {
 } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { EDGE_DIR } from '../../model/article-bucket.ts'
+import { BUILD_INFO_FILE } from '../../model/build-dir.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** Builds kept besides each configuration's live one, which in-flight requests may still read. */
 const KEEP_PREVIOUS_BUILDS = 1
-
-export { configKey } from '../../model/build-dir.ts'
 
 let seq = 0
 /** A fresh build folder; the id sorts by time and names the process that made it. */
@@ -119,7 +118,7 @@ export function pruneBuilds(distDir: string): void {
     const dir = join(buildsDir, id)
     let key: string | undefined
     try {
-      key = (JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8')) as { configKey?: string }).configKey
+      key = (JSON.parse(readFileSync(join(dir, BUILD_INFO_FILE), 'utf8')) as { configKey?: string }).configKey
     } catch {
       if (processAlive(Number(id.split('-')[2]))) continue
     }

@@ -1,7 +1,7 @@
 /** The live build a new build starts from: what it was made from, and the files it shares. */
 import { existsSync, linkSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { AUTHORIZE_TEMPLATE } from '../../model/build-dir.ts'
+import { AUTHORIZE_TEMPLATE, BUILD_INFO_FILE } from '../../model/build-dir.ts'
 import type { ArticleMeta } from './content.ts'
 import { liveBuildDir } from './dist.ts'
 import { STATE_FILE, readState, type BuildState } from './state-file.ts'
@@ -20,7 +20,7 @@ export interface Previous {
 
 /** Files of a build folder that the build writes itself; every other top-level file is the post index's. */
 const OWN_FILES = new Set([
-  'build.json',
+  BUILD_INFO_FILE,
   STATE_FILE,
   'template.html',
   AUTHORIZE_TEMPLATE,

@@ -22,7 +22,7 @@ import { EDGE_DIR, articleBucket, articleFile, type ArticleFileForm } from '../.
 import { detailFile } from '../../post-index/edge-files.ts'
 import { loadIndexFileSync, readIndexEntries } from '../../post-index/index-file-loader.ts'
 import { build, BuildError, type Renderer } from '../../scripts/build.ts'
-import { configKey } from '../../scripts/builder/dist.ts'
+import { configKey } from '../../model/build-dir.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { siteFile } from '../support/site-file.ts'
 
