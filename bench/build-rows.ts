@@ -58,7 +58,8 @@ export async function buildRowsFor(size: number, work: string): Promise<BuildRow
     })
     return rows
   }
-  const searchLag = phase(cold.output, 'search index live') - phase(cold.output, 'site live')
+  // The search stage: from its start to its index written (a cold build lands once, after it).
+  const searchLag = phase(cold.output, 'search index written') - phase(cold.output, 'search index started')
   const site = cold.seconds - searchLag
   rows.push({
     figure: `build ${size}: site, twins and post index (cold, no caches)`,

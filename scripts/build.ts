@@ -282,6 +282,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         // let go first, to bound the peak memory.
         await pool.close()
         collectGarbage()
+        log(`search index started after ${since()}`)
         const written = await searching.write({
           outDir: join(into.dir, 'site', 'pagefind'),
           liveDir: liveSearch,
