@@ -12,7 +12,7 @@
 import { readPlaces, resultData } from './search-excerpt.js'
 import { filesFor, GROUP_FORMAT, readGroupWords } from './search-group-file.js'
 import { chunksOf, phrasesOf, queryWords, Ranking } from './search-rank.js'
-import { correctWord, foldWord, maxEdits, vocabularyFiles } from './search-typos.js'
+import { correctFrom, foldWord, maxEdits } from './search-typos.js'
 
 /** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
 const MAX_WORKERS = 4
@@ -223,9 +223,9 @@ export async function openSearch(base = '/pagefind/') {
         .map(async (typed) => {
           const word = foldWord(typed)
           if (!/^\p{L}+$/u.test(word) || maxEdits(word.length) === 0) return typed
-          const names = vocabularyFiles(index.vocabulary, word)
-          const files = await Promise.all(names.map((name) => scoreFile(`${base}vocabulary/${name}.pf_vocab`)))
-          const fixed = correctWord(word, files)
+          const fixed = await correctFrom(word, index.vocabulary, (name) =>
+            scoreFile(`${base}vocabulary/${name}.pf_vocab`),
+          )
           if (fixed) changed = true
           return fixed ?? typed
         }),
