@@ -7,12 +7,12 @@
 // index. The results shown are made from their fragments (Pagefind's JSON of the pages' text)
 // and the places of their words, which the build wrote in one file per page (search-excerpt.js).
 // Pagefind itself, in a few web workers (search-worker.js), is asked only for the stems of words
-// not searched before, and for the pages holding a quoted phrase (ranked as its words). A query
+// not searched before, and for the pages holding a quoted phrase (ranked as the query's words). A query
 // that finds nothing may be corrected from the vocabulary (search-typos.js).
 import { readPlaces, resultData } from './search-excerpt.js'
 import { filesFor, GROUP_FORMAT, readGroupWords } from './search-group-file.js'
-import { chunksOf, isPhrase, queryWords, Ranking } from './search-rank.js'
-import { correctWord, foldWord, maxEdits, vocabularyFiles } from './search-typos.js'
+import { chunksOf, phrasesOf, queryWords, Ranking } from './search-rank.js'
+import { correctFrom, foldWord, maxEdits } from './search-typos.js'
 
 /** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
 const MAX_WORKERS = 4
@@ -138,7 +138,8 @@ export async function openSearch(base = '/pagefind/') {
   // One search at a time: a new word's stem is learnt once.
   let queue = Promise.resolve()
   const search = (query) => {
-    const run = queue.then(() => (isPhrase(query) ? searchPhrase(query) : searchNow(query)))
+    const phrases = phrasesOf(query)
+    const run = queue.then(() => (phrases.length > 0 ? searchPhrases(query, phrases) : searchNow(query)))
     queue = run.catch(() => {})
     return run
   }
@@ -161,15 +162,22 @@ export async function openSearch(base = '/pagefind/') {
   }
 
   /**
-   * A quoted query: the pages Pagefind finds the phrase in, shard by shard, ranked as the phrase's
-   * words rank them over the whole index (Pagefind scores every match of a phrase alike, so that
-   * each shard's order was its pages' order). A shard's hidden pages are not ranked.
+   * A query with quoted phrases: the pages Pagefind finds every phrase in, shard by shard, that
+   * hold the loose words too, ranked as all the query's words rank them over the whole index
+   * (Pagefind scores every match of a phrase alike, so that each shard's order was its pages'
+   * order). A shard's hidden pages are not ranked.
    */
-  async function searchPhrase(query) {
-    const words = queryWords(query)
+  async function searchPhrases(query, phrases) {
+    const words = queryWords(query.replace(/"/g, ' '))
     const [{ stems, ranked }, found] = await Promise.all([
       rankWords(words.join(' '), words),
-      Promise.all(shards.map(async (name) => new Set(await call(name, 'phrase', [query, PAGE_FILTER])))),
+      Promise.all(
+        shards.map(async (name) => {
+          const each = await Promise.all(phrases.map((phrase) => call(name, 'phrase', [phrase, PAGE_FILTER])))
+          const [first, ...rest] = each.map((pages) => new Set(pages))
+          return new Set([...first].filter((page) => rest.every((pages) => pages.has(page))))
+        }),
+      ),
     ])
     return ranked
       ? answer(
@@ -206,7 +214,7 @@ export async function openSearch(base = '/pagefind/') {
 
   /** The query with its words that no indexed word starts with corrected (search-typos.js), or undefined. */
   async function correct(query) {
-    if (!index.vocabulary || isPhrase(query)) return undefined
+    if (!index.vocabulary || phrasesOf(query).length > 0) return undefined
     let changed = false
     const words = await Promise.all(
       query
@@ -215,9 +223,9 @@ export async function openSearch(base = '/pagefind/') {
         .map(async (typed) => {
           const word = foldWord(typed)
           if (!/^\p{L}+$/u.test(word) || maxEdits(word.length) === 0) return typed
-          const names = vocabularyFiles(index.vocabulary, word)
-          const files = await Promise.all(names.map((name) => scoreFile(`${base}vocabulary/${name}.pf_vocab`)))
-          const fixed = correctWord(word, files)
+          const fixed = await correctFrom(word, index.vocabulary, (name) =>
+            scoreFile(`${base}vocabulary/${name}.pf_vocab`),
+          )
           if (fixed) changed = true
           return fixed ?? typed
         }),

@@ -46,8 +46,12 @@ export function queryWords(query) {
   return out.split(/\s+/).filter(Boolean)
 }
 
-/** A quoted query: Pagefind finds the pages holding the phrase, which rank as its words do. */
-export const isPhrase = (query) => /^\s*".+"\s*$/.test(query)
+/**
+ * A query's quoted phrases, each as Pagefind is asked for it (its exact search, the phrase alone
+ * in quotes): the pages holding every phrase rank as the query's words do, the phrases' words and
+ * the loose ones alike (the API's rule, post-index/keyword-index-queries.ts).
+ */
+export const phrasesOf = (query) => [...query.matchAll(/"([^"]*\S[^"]*)"/g)].map(([, phrase]) => `"${phrase.trim()}"`)
 
 /**
  * The chunks of a shard's word index (by their first words, in order) that may hold words

@@ -1,10 +1,13 @@
 // Typo correction for the search page: a query word of 5 letters or more that no indexed word
 // starts with is replaced by the vocabulary's word nearest it, within one edit (two from 9
 // letters), the most common first among equals. The vocabulary (search/build/vocabulary.ts) is
-// cut by letter; a word is looked up in the files of the words starting with its first or second
-// letter and of those whose second letter is its first or second: every word within one edit is
-// in one of them, whatever the edit. (Of two edits, those both in the first two letters are not
-// all found: a rarer typo, and a longer word.)
+// cut by the letters at a word's first three places. A word within k edits of the typed word
+// shares a letter with it among the first k + 1 places of each: of those k + 1 letters of the
+// vocabulary word, k edits change or delete at most k (a swap moves two, changing neither), and
+// the first one left stands, shifted by the edits before it, within the typed word's first k + 1.
+// So a word is looked up first in the files of its first two letters at the first two places (one
+// edit), and only when none is one edit away and two are allowed, in those of its first three at
+// the first three places as well.
 
 /** Edits a word of `length` letters may be from its correction. */
 export const maxEdits = (length) => (length >= 9 ? 2 : length >= 5 ? 1 : 0)
@@ -37,16 +40,29 @@ export function editDistance(a, b, max) {
   return previous[b.length]
 }
 
-/** The vocabulary files (by their names in `files`) that hold every word within one edit of `word`. */
-export function vocabularyFiles(files, word) {
-  const [first, second] = [...word]
+/**
+ * The vocabulary files (by their names in `files`) that hold every word within `edits` edits of
+ * `word`: for each of its first `edits + 1` letters, the words with that letter at one of their
+ * first `edits + 1` places. An index written before the third place was kept reaches one edit.
+ */
+export function vocabularyFiles(files, word, edits = 1) {
+  const parts = [files.first, files.second, files.third].slice(0, edits + 1).filter(Boolean)
   const names = new Set()
-  for (const letter of [first, second]) {
-    if (letter === undefined) continue
-    if (files.first[letter]) names.add(files.first[letter])
-    if (files.second[letter]) names.add(files.second[letter])
-  }
+  for (const letter of [...word].slice(0, edits + 1))
+    for (const part of parts) if (part[letter]) names.add(part[letter])
   return [...names]
+}
+
+/**
+ * The correction of `word` from the vocabulary `files`, each loaded by `load(name)` (a promise of
+ * its { word: pages }): the files of one edit, then, if none is that near and the word may be
+ * two edits from its correction, those of two (search-typos.js's first comment).
+ */
+export async function correctFrom(word, files, load) {
+  const near = async (edits) => correctWord(word, await Promise.all(vocabularyFiles(files, word, edits).map(load)))
+  const once = await near(1)
+  if (maxEdits(word.length) < 2 || !files.third || (once && editDistance(word, once, 1) <= 1)) return once
+  return near(2)
 }
 
 /**

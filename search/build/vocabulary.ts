@@ -6,7 +6,8 @@
  * input is: per shard, by its score process, `vocabulary.json.gz` beside its scores (each word
  * with the number of the shard's pages holding it); per group of shards, their counts summed
  * (groups.ts); per index, the groups' summed and cut by letter into `vocabulary/` (listed in
- * shards.json), so that correcting a word fetches four small files, never the whole vocabulary.
+ * shards.json), so that correcting a word fetches a few small files (four for one edit, up to
+ * nine for two), never the whole vocabulary.
  */
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -51,29 +52,26 @@ export function mergeVocabularies(dirs: readonly string[]): Map<string, number> 
 
 /**
  * The index's vocabulary files, by letter: `first` holds the words starting with a letter,
- * `second` those whose second letter it is. A word within one edit of a query word shares its
- * first letter, or has its second letter at one of the query's first two places (search-typos.js).
+ * `second` those whose second letter it is, `third` those whose third. A word within k edits of
+ * a query word has one of its first k + 1 letters at one of the query's first k + 1 places
+ * (search-typos.js).
  */
 export interface VocabularyFiles {
   first: Record<string, string>
   second: Record<string, string>
+  third: Record<string, string>
 }
 
 /** Writes `counts` cut by letter into `outDir/vocabulary/`, files named by their bytes. */
 export function writeIndexVocabulary(outDir: string, counts: ReadonlyMap<string, number>): VocabularyFiles {
-  const parts = {
-    first: new Map<string, Array<[string, number]>>(),
-    second: new Map<string, Array<[string, number]>>(),
-  }
+  const parts = [0, 1, 2].map(() => new Map<string, Array<[string, number]>>())
   const add = (part: Map<string, Array<[string, number]>>, letter: string, entry: [string, number]) => {
     let list = part.get(letter)
     if (!list) part.set(letter, (list = []))
     list.push(entry)
   }
   for (const [word, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const [first, second] = [...word]
-    add(parts.first, first!, [word, n])
-    if (second !== undefined) add(parts.second, second, [word, n])
+    for (const [i, letter] of [...word].slice(0, parts.length).entries()) add(parts[i]!, letter, [word, n])
   }
   const dir = join(outDir, VOCABULARY_DIR)
   mkdirSync(dir, { recursive: true })
@@ -87,5 +85,6 @@ export function writeIndexVocabulary(outDir: string, counts: ReadonlyMap<string,
     }
     return files
   }
-  return { first: write(parts.first), second: write(parts.second) }
+  const [first, second, third] = parts.map(write)
+  return { first: first!, second: second!, third: third! }
 }

@@ -11,7 +11,14 @@ import {
 } from '../../search/build/vocabulary.ts'
 import { typoDistance } from '../../post-index/search-terms.ts'
 import { nearWords } from '../../post-index/typo-corrections.ts'
-import { correctWord, editDistance, foldWord, maxEdits, vocabularyFiles } from '../../search/browser/search-typos.js'
+import {
+  correctFrom,
+  correctWord,
+  editDistance,
+  foldWord,
+  maxEdits,
+  vocabularyFiles,
+} from '../../search/browser/search-typos.js'
 import { tempDir } from '../support/temp.ts'
 
 /**
@@ -42,7 +49,7 @@ describe('the edit distance', () => {
     for (let letters = 1; letters <= 30; letters++) expect(maxEdits(letters)).toBe(typoDistance('a'.repeat(letters)))
   })
 
-  it('corrects every typo to the same word in the API as on the page, a swap of neighbours one edit in both', () => {
+  it('corrects every typo to the same word in the API as on the page, a swap of neighbours one edit in both', async () => {
     // Counts all apart, so that the commonest of words as near is one word in both.
     const vocabulary: Record<string, number> = {
       eviction: 40,
@@ -75,8 +82,39 @@ describe('the edit distance', () => {
         }
     expect(compared).toBeGreaterThan(10_000)
     expect(swaps).toBeGreaterThan(100)
+
+    // The site looks a word up in the vocabulary files its first letters name: two edits both in
+    // the first two letters find in them the API's word, which the files of one edit may lack.
+    const out = tempDir('vocab-api')
+    const files = writeIndexVocabulary(out, new Map(Object.entries(vocabulary)))
+    const load = async (name: string) => readFile(out, name)
+    let inPrefix = 0
+    let beyondOneEdit = 0
+    for (const word of terms.filter((t) => maxEdits(t.length) === 2))
+      for (const typo of inFirstLetters(word, 2, 2)) {
+        if (maxEdits(typo.length) < 2 || terms.some((t) => t.startsWith(typo))) continue
+        const api = near(typo)?.best
+        expect(await correctFrom(typo, files, load), `${typo} (from ${word})`).toBe(api)
+        inPrefix++
+        const oneEdit = vocabularyFiles(files, typo, 1).map((name: string) => readFile(out, name))
+        if (correctWord(typo, oneEdit) !== api) beyondOneEdit++
+      }
+    expect(inPrefix).toBeGreaterThan(5_000)
+    expect(beyondOneEdit).toBeGreaterThan(100)
   })
 })
+
+/** One of the vocabulary files written under `dir`. */
+function readFile(dir: string, name: string): Record<string, number> {
+  return JSON.parse(gunzipSync(readFileSync(join(dir, VOCABULARY_DIR, `${name}.pf_vocab`))).toString())
+}
+
+/** Every word `count` edits (each of `edits`) from `word` that all fall in its first `size` letters. */
+function inFirstLetters(word: string, count: number, size: number, letters?: string): Set<string> {
+  let heads = new Set([word.slice(0, size)])
+  for (let i = 0; i < count; i++) heads = new Set([...heads].flatMap((head) => [...edits(head, letters)]))
+  return new Set([...heads].map((head) => head + word.slice(size)))
+}
 
 /** Levenshtein's distance, which counts a swap of neighbours as two edits. */
 function levenshtein(a: string, b: string): number {
@@ -114,7 +152,7 @@ describe('the vocabulary', () => {
     expect(foldWord('Naïve')).toBe('naive')
   })
 
-  it('is summed per group and cut by first and second letter, each file named by its bytes', () => {
+  it('is summed per group and cut by first, second and third letter, each file named by its bytes', () => {
     const [a, b, out] = [tempDir('vocab-a'), tempDir('vocab-b'), tempDir('vocab-out')]
     writeVocabulary(
       a,
@@ -139,9 +177,11 @@ describe('the vocabulary', () => {
     // Second letter "e": "vector"; "v": "eviction".
     expect(read(files.second.e!)).toEqual({ vector: 4 })
     expect(read(files.second.v!)).toEqual({ eviction: 3 })
-    // Five lists, three contents: a file is named by its bytes, so lists alike share it.
+    expect(read(files.third.c!)).toEqual({ cache: 1, vector: 4 })
+    // Eight lists, four contents: a file is named by its bytes, so lists alike share it.
     expect(files.first.e).toBe(files.second.v)
-    expect(readdirSync(join(out, VOCABULARY_DIR))).toHaveLength(3)
+    expect(files.third.i).toBe(files.second.v)
+    expect(readdirSync(join(out, VOCABULARY_DIR))).toHaveLength(4)
   })
 })
 
@@ -167,17 +207,32 @@ describe('a correction', () => {
     expect(correctWord('zzxqv', [vocabulary])).toBeUndefined()
   })
 
-  it('finds every word within one edit in the files the typed word names', () => {
-    const words = ['eviction', 'cardinality', 'zebra', 'abacus', 'quorum']
+  it('finds every word within one edit, or two, in the files the typed word names', () => {
+    const words = ['eviction', 'cardinality', 'zebra', 'abacus', 'quorum', 'hyperloglog']
     const out = tempDir('vocab-edits')
     const files = writeIndexVocabulary(out, new Map(words.map((w) => [w, 1])))
+    const read = new Map<string, string[]>()
+    const held = (typo: string, reach: number) =>
+      vocabularyFiles(files, typo, reach).flatMap((name: string) => {
+        if (!read.has(name)) read.set(name, Object.keys(readFile(out, name)))
+        return read.get(name)!
+      })
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz'
     for (const word of words) {
-      for (const typo of edits(word, 'abcdefghijklmnopqrstuvwxyz')) {
-        const held = vocabularyFiles(files, typo).flatMap((name: string) =>
-          Object.keys(JSON.parse(gunzipSync(readFileSync(join(out, VOCABULARY_DIR, `${name}.pf_vocab`))).toString())),
-        )
-        expect(held, `${typo} -> ${word}`).toContain(word)
-      }
+      for (const typo of edits(word, alphabet)) expect(held(typo, 1), `${typo} -> ${word}`).toContain(word)
+      if (maxEdits(word.length) < 2) continue
+      // Two edits among the first three letters (where they change which files a word is in),
+      // or one there and one after.
+      const twice = [
+        ...inFirstLetters(word, 2, 3, alphabet),
+        ...[...edits(word, 'xz')].flatMap((w) => [...edits(w, 'q')]),
+      ]
+      for (const typo of twice)
+        if (editDistance(typo, word, 2) <= 2) expect(held(typo, 2), `${typo} -> ${word}`).toContain(word)
     }
+    // An index written before the third letter was kept: one edit's files still.
+    expect(vocabularyFiles({ first: files.first, second: files.second }, 'cardinalty', 2)).toEqual(
+      vocabularyFiles(files, 'cardinalty', 1),
+    )
   })
 })
