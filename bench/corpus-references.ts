@@ -22,11 +22,11 @@ const COMMON = (
   'Schmidt Kowalski Osei Silva Brennan Ivanova Müller Chen Novak Dubois Jensen Reyes'
 ).split(' ')
 /**
- * 24 common family names and 1,200 made of two or three syllables. With the 24 alone, most works
- * of a 300-entry file shared a first author with others and a year with some, so citeproc
- * disambiguated (added initials, "2003a") nearly every citation, which real bibliographies rarely
- * need; the 24 still give a publication its recurring authors. Built without the generator, so
- * the draws (and the articles' text) are as before.
+ * 24 common family names and 1,200 made of two or three syllables. With the 24 alone, each first
+ * author had about a dozen works in the 300-entry file and 50 of them shared first author and
+ * year with another ("2003a"), far more than real bibliographies; the 24 still give a publication
+ * its recurring authors. A cold build's CPU was the same with either (docs/benchmark.md). Built
+ * without the generator, so the draws (and the articles' text) are as before.
  */
 const STEMS = 'ba ko ri sa ne lu mo ta vi de fa go hi ja ke lo mu na pe ro su ti wa ze'.split(' ')
 const ENDS = ['n', 'r', 's', 'ski', 'dottir', 'ez', 'ova', 'berg', 'ani', 'mann']
