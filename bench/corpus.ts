@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import matter from 'gray-matter'
-import { corpusReferences } from './corpus-references.ts'
+import { corpusReferences, REFERENCES_VERSION } from './corpus-references.ts'
 import { prng } from './prng.ts'
 
 const SYLLABLES = (
@@ -114,7 +114,8 @@ function article(i: number, word: (r: number) => string, random: () => number) {
  * citations is the difference between the two.
  */
 export function generateCorpus(dir: string, count: number, seed = 42, { references = true } = {}): string {
-  const stamp = join(dir, `.complete-${count}-${seed}${references ? '-references' : ''}`)
+  // The references' generation is part of the stamp: a corpus from an older one is made again.
+  const stamp = join(dir, `.complete-${count}-${seed}${references ? `-references-${REFERENCES_VERSION}` : ''}`)
   if (existsSync(stamp)) return dir
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
