@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import { plugins } from '@citation-js/core'
 import '@citation-js/plugin-bibtex'
-import { BoundedCache } from '../render/cache.ts'
+import { BoundedCache } from '../bounded-cache.ts'
 
 /** A bibliography file as the build read it: its name (relative to the content folder) and text. */
 export interface SourceText {

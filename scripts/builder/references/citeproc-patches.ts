@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
-import { BoundedCache } from '../render/cache.ts'
+import { BoundedCache } from '../bounded-cache.ts'
 
 type State = { tmp?: { lang_array?: string[] } } & Record<string, { keys: string[] }>
 interface Csl {

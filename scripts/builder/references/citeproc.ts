@@ -22,7 +22,7 @@ import { digest, type CslItem, type FileProblem, type SourceText } from './bibli
 import { nearest, type Cluster, type LineProblem } from './syntax.ts'
 import { cslNodes } from './csl-html.ts'
 import { bibliographyEntries, type BibliographyEngine } from './entries.ts'
-import { BoundedCache } from '../render/cache.ts'
+import { BoundedCache } from '../bounded-cache.ts'
 
 export const DEFAULT_STYLE: SourceText = {
   file: 'apa.csl',

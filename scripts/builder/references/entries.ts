@@ -9,7 +9,7 @@
  * author replaced by a dash) render the whole list each time.
  */
 import { digest, type CslItem } from './bibliography.ts'
-import { BoundedCache } from '../render/cache.ts'
+import { BoundedCache } from '../bounded-cache.ts'
 
 export interface BibliographyEngine {
   makeBibliography(bibsection?: unknown): [{ entry_ids: string[][] }, string[]] | false

@@ -13,7 +13,7 @@ import {
 } from 'shiki'
 import { createOnigurumaEngine } from 'shiki/engine/oniguruma'
 import { RENDER_OPTIONS } from './options.ts'
-import { BoundedCache } from './cache.ts'
+import { BoundedCache } from '../bounded-cache.ts'
 
 let highlighter: Promise<Highlighter> | undefined
 const cache = new BoundedCache<string>(2_000)

@@ -9,7 +9,7 @@
  */
 import katex from 'katex'
 import { RENDER_OPTIONS } from './options.ts'
-import { BoundedCache } from './cache.ts'
+import { BoundedCache } from '../bounded-cache.ts'
 
 const cache = new BoundedCache<string>(5_000)
 const escapeText = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)

@@ -5,7 +5,7 @@
  * a/b, scripts as ^ and _, the TeX annotation and invisible operators left out.
  */
 import katex from 'katex'
-import { BoundedCache } from './cache.ts'
+import { BoundedCache } from '../bounded-cache.ts'
 
 interface Node {
   tag: string
