@@ -22,6 +22,18 @@ export interface BuildInfo extends BuildInputs {
   nextPublication?: string
 }
 
+/** What a landing build records: its inputs, configuration and id, and when it is due again. */
+export function buildInfo(
+  inputs: BuildInputs,
+  configKey: string,
+  id: string,
+  articles: number,
+  nextPublication: number | undefined,
+): BuildInfo {
+  const next = nextPublication === undefined ? {} : { nextPublication: new Date(nextPublication).toISOString() }
+  return { ...inputs, configKey, id, builtAt: new Date().toISOString(), articles, ...next }
+}
+
 /**
  * Hashes names, sizes and mtimes of the articles and of the build's sources (the site, the
  * build scripts and the renderer, the lockfile): cheap to compute for ten thousand files, and

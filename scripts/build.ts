@@ -16,7 +16,13 @@ import { appendable, keptEntries, writeIndexFile } from '../post-index/index-fil
 import { INDEX_FILES } from '../post-index/index-file.ts'
 import { AUTHORIZE_TEMPLATE, BUILD_INFO_FILE, configKey } from '../model/build-dir.ts'
 import { buildEnv } from './builder/build-env.ts'
-import { buildSourcesFingerprint, computeInputs, siteSourcesFingerprint, type BuildInfo } from './build-state.ts'
+import {
+  buildInfo,
+  buildSourcesFingerprint,
+  computeInputs,
+  siteSourcesFingerprint,
+  type BuildInfo,
+} from './build-state.ts'
 import { writeArticles } from './builder/article-files.ts'
 import { depositor } from './builder/crossref/depositor.ts'
 import { articleLinks, type ArticleLinks } from './builder/article-links.ts'
@@ -25,7 +31,7 @@ import { readAbout, writeAbout } from './builder/about-page.ts'
 import { openCache } from './builder/cache.ts'
 import { serviceOpenApi } from './builder/openapi.ts'
 import { articleMetas } from './builder/article-metas.ts'
-import { listArticleFiles, type ArticleMeta } from './builder/content.ts'
+import { listArticleFiles, requireContentDir, type ArticleMeta } from './builder/content.ts'
 import {
   acquireLock,
   linkTree,
@@ -48,12 +54,11 @@ import { memoryCap, planLine, planMemory } from './builder/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './builder/previous.ts'
 import { STATE_FILE, writeState } from './builder/state-file.ts'
 import type { SearchState } from './builder/search-shards.ts'
-import { searchStage } from './builder/search-stage.ts'
+import { liveIndexOf, searchStage } from './builder/search-stage.ts'
 import { buildClock, markScheduled, publishedArticles } from './builder/schedule.ts'
 
 export { BuildError } from './builder/errors.ts'
 export type { Renderer } from './builder/entries.ts'
-
 export type { BuildOptions }
 
 const sha = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex')
@@ -62,14 +67,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   const { contentDir, baseUrl, distDir } = buildEnv(env)
   const log = options.log ?? (() => {})
   const renderer = options.renderer ?? DEFAULT_RENDERER
-  if (!existsSync(contentDir))
-    throw new BuildError([
-      {
-        file: contentDir,
-        message: 'CONTENT_DIR does not exist',
-        fix: 'create the folder, or set CONTENT_DIR to the folder of your articles',
-      },
-    ])
+  requireContentDir(contentDir)
   const key = configKey(baseUrl, contentDir)
   const release = await acquireLock(distDir, key)
   const pool = new LazyPool(renderer)
@@ -125,11 +123,11 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // The Crossref deposits name the depositor: another one rewrites every article's files.
     const deposits = depositor(env)
     const assemblyKey = sha(renderer.version, buildSourcesFingerprint(), JSON.stringify(deposits))
-    // The post index is written once per build; later swaps of the same build link it, so the
-    // service (which reloads when the file changes) loads it once.
+    // The post index is written once per build and linked by later swaps: the service loads it once.
     let indexWrittenIn: string | undefined
     // Each page's links to other articles, computed once for both assemblies.
     let links: ArticleLinks | undefined
+    const citingOf = () => citingEntries(published, (links ??= articleLinks(published, prev?.state, baseUrl)).citedBy)
     const placeIndex = async (dir: string) => {
       if (indexWrittenIn === dir) return
       if (indexWrittenIn) linkTopFiles(indexWrittenIn, dir)
@@ -141,8 +139,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           kept && reusable.bySlug.get(m.slug)?.hash === m.hash ? kept.get(m.slug) : undefined
         const previousBodies = kept && join(reusable.dir, INDEX_FILES.bodies)
         await rendering
-        links ??= articleLinks(published, prev?.state, baseUrl)
-        const citing = citingEntries(published, links.citedBy)
+        const citing = citingOf()
         await writeIndexFile(dir, indexEntries(published, entries, keptLine, citing), previousBodies, {
           append: kept !== undefined && appendable(previousBodies!, kept),
         })
@@ -153,14 +150,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const land = async (dir: string, id: string, state: BuildState) => {
       await placeIndex(dir)
       writeState(dir, state)
-      const info: BuildInfo = {
-        ...inputs,
-        configKey: key,
-        id,
-        builtAt: new Date().toISOString(),
-        articles: published.length,
-        ...(nextPublication === undefined ? {} : { nextPublication: new Date(nextPublication).toISOString() }),
-      }
+      const info = buildInfo(inputs, key, id, published.length, nextPublication)
       writeFileSync(join(dir, BUILD_INFO_FILE), JSON.stringify(info, null, 2))
       swapLive(distDir, key, id)
       unlanded.delete(dir)
@@ -175,11 +165,10 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const assemble = async (dir: string, id: string, template: string) => {
       await rendering
       if (problems.length) throw new BuildError(problems)
-      links ??= articleLinks(published, prev?.state, baseUrl)
-      const citing = citingEntries(published, links.citedBy)
+      const citing = citingOf()
       const { buckets, ...files } = await writeArticles(dir, sharedStore(distDir, 'articles', key, id), published, {
         template,
-        links,
+        links: links!,
         reusable: prev?.state.assemblyKey === assemblyKey ? prev : undefined,
         live: prev,
         entries,
@@ -188,16 +177,10 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         depositor: deposits,
       })
       log(`pages written (${buckets.made} article buckets new, ${buckets.shared} shared) after ${since()}`)
-      return { ...files, ...links }
+      return { ...files, ...links! }
     }
 
-    // The live index and the articles it was made from: a small change adds a delta to it.
-    const liveIndex = prev?.state.search && {
-      dir: join(prev.dir, 'site', 'pagefind'),
-      state: prev.state.search,
-      articles: new Map((prev.state.order ?? []).map((slug) => [slug, prev!.bySlug.get(slug)?.hash ?? ''])),
-    }
-    const searching = searchStage(published, memory, renderer.version, distDir, liveIndex || undefined)
+    const searching = searchStage(published, memory, renderer.version, distDir, liveIndexOf(prev))
     const reindex = (had: SearchState | null) => options.search !== false && searching.stale(had)
 
     let info: BuildInfo | undefined

@@ -3,7 +3,7 @@
  * everything derived from it) and its frontmatter validated against the one article schema.
  */
 import { createHash } from 'node:crypto'
-import { statSync, type Stats } from 'node:fs'
+import { existsSync, statSync, type Stats } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
@@ -18,10 +18,22 @@ import { Author, Change } from '../../model/research.ts'
 import { illFormedText } from '../../model/text-rules.ts'
 import { BODY_MAX } from '../../model/wire-limits.ts'
 import { SITE } from '../../site/lib/site.ts'
-import type { BuildProblem } from './errors.ts'
+import { BuildError, type BuildProblem } from './errors.ts'
 import { FRONTMATTER, readFrontMatter } from './front-matter.ts'
 import { recordableSignature, statSignature } from './source-stats.ts'
 export { listArticleFiles } from './source-stats.ts'
+
+/** Refuses a CONTENT_DIR that does not exist, before the build takes its lock. */
+export function requireContentDir(contentDir: string): void {
+  if (!existsSync(contentDir))
+    throw new BuildError([
+      {
+        file: contentDir,
+        message: 'CONTENT_DIR does not exist',
+        fix: 'create the folder, or set CONTENT_DIR to the folder of your articles',
+      },
+    ])
+}
 import type { ManifestRecord } from '../../model/article.ts'
 
 /** An article's metadata as the pages, the feed and the index use it, with its file's hash. */

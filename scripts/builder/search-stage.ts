@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SharedStore } from './dist.ts'
 import type { MemoryPlan } from './memory-plan.ts'
+import type { Previous } from './previous.ts'
 import { deltaGroup, groupBits, planGroups } from '../../search/build/groups.ts'
 import {
   checkPagefindVersion,
@@ -42,6 +43,17 @@ export interface LiveSearch {
  * The index the published articles need, for a renderer version and a memory plan: the live
  * index and a delta shard for a small change (search-delta.ts), else each changed shard anew.
  */
+/** The live build's index and the articles it was made from: a small change adds a delta to it. */
+export function liveIndexOf(prev: Previous | undefined): LiveSearch | undefined {
+  if (!prev?.state.search) return undefined
+  const order = prev.state.order ?? []
+  return {
+    dir: join(prev.dir, 'site', 'pagefind'),
+    state: prev.state.search,
+    articles: new Map(order.map((slug) => [slug, prev.bySlug.get(slug)?.hash ?? ''])),
+  }
+}
+
 export function searchStage(
   articles: readonly ShardArticle[],
   memory: MemoryPlan,
