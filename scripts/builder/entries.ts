@@ -138,7 +138,9 @@ export class EntrySource {
     const body = articleBody(source)
     let rendered: RenderedArticle
     try {
-      rendered = await this.pool.render(body, meta.inputs?.length ? references : undefined)
+      // citeproc's renders are kept beside the cache entries, under the same renderer version.
+      const inputs = meta.inputs?.length ? { ...references, renders: join(this.cache.dir, 'citations') } : undefined
+      rendered = await this.pool.render(body, inputs)
     } catch (e) {
       const found = (e as { problems?: ReferenceProblem[] }).problems
       if (!found) throw e

@@ -14,7 +14,6 @@
  * `suppress-author` flags, https://citeproc-js.readthedocs.io/en/latest/running.html#special-citation-forms),
  * read as "Knuth (1984)".
  */
-import { readFileSync } from 'node:fs'
 import { plugins } from '@citation-js/core'
 import '@citation-js/plugin-csl'
 import './citeproc-patches.ts'
@@ -24,10 +23,7 @@ import { cslNodes } from './csl-html.ts'
 import { bibliographyEntries, type BibliographyEngine } from './entries.ts'
 import { BoundedCache } from '../bounded-cache.ts'
 
-export const DEFAULT_STYLE: SourceText = {
-  file: 'apa.csl',
-  text: readFileSync(new URL('./styles/apa.csl', import.meta.url), 'utf8'),
-}
+export { DEFAULT_STYLE } from './default-style.ts'
 const LOCALE = 'en-US'
 const CSL_NS = 'http://purl.org/net/xbiblio/csl'
 

@@ -8,6 +8,8 @@ import type { Root } from 'hast'
 import type { CslItem, FileProblem, SourceText } from './bibliography.ts'
 import type { Rendered } from './citeproc.ts'
 import { applyReferences } from './apply.ts'
+import { DEFAULT_STYLE } from './default-style.ts'
+import { readStored, store, storedKey } from './stored-renders.ts'
 import { mayHaveReferences, scan, type Scanned } from './syntax.ts'
 import { twinMarkdown } from './twin.ts'
 
@@ -18,6 +20,8 @@ export interface ReferenceInputs {
   bibliographies: SourceText[]
   /** The article's `csl:` style; the site default (APA 7th) without it. */
   style?: SourceText
+  /** A folder where citeproc's renders are kept across builds (stored-renders.ts); none without it. */
+  renders?: string
 }
 
 /** A problem with a line: in the article when `file` is absent, else in that file. */
@@ -54,16 +58,23 @@ export async function prepareReferences(
   const problems: ReferenceProblem[] = [...scanned.problems]
   let rendered: Rendered | undefined
   if (scanned.clusters.some((c) => c.kind === 'cite')) {
-    const [{ readBibliographies }, { DEFAULT_STYLE, renderCitations }] = await Promise.all([
-      import('./bibliography.ts'),
-      import('./citeproc.ts'),
-    ])
-    const bibliographies = readBibliographies(inputs?.bibliographies ?? [])
-    problems.push(...bibliographies.problems)
-    if (bibliographies.problems.length === 0) {
-      const out = renderCitations(scanned.clusters, bibliographies.items, inputs?.style ?? DEFAULT_STYLE)
-      problems.push(...out.problems, ...out.fileProblems)
-      rendered = out.rendered
+    const style = inputs?.style ?? DEFAULT_STYLE
+    const sources = inputs?.bibliographies ?? []
+    const kept = inputs?.renders && { dir: inputs.renders, key: storedKey(scanned.clusters, sources, style) }
+    rendered = kept ? await readStored(kept.dir, kept.key) : undefined
+    if (!rendered) {
+      const [{ readBibliographies }, { renderCitations }] = await Promise.all([
+        import('./bibliography.ts'),
+        import('./citeproc.ts'),
+      ])
+      const bibliographies = readBibliographies(sources)
+      problems.push(...bibliographies.problems)
+      if (bibliographies.problems.length === 0) {
+        const out = renderCitations(scanned.clusters, bibliographies.items, style)
+        problems.push(...out.problems, ...out.fileProblems)
+        rendered = out.rendered
+        if (kept && rendered && problems.length === 0) await store(kept.dir, kept.key, rendered)
+      }
     }
   }
   if (problems.length) throw new ReferencesError(problems)
