@@ -2,9 +2,10 @@
  * The layers of the project (docs/architecture.md#layers): each folder imports only the folders
  * below it, so that the build never reaches into the service nor the service into the build.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { relativeImports, sources } from './support/relative-imports.ts'
 import { tempDir } from './support/temp.ts'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -44,27 +45,14 @@ const ORDER: Record<string, readonly string[]> = {
   ],
   scripts: ['deploy', 'builder', 'build-state.ts', 'build.ts', 'build-cli.ts', 'publish-schedule.ts', 'postinstall.ts'],
 }
-const SOURCE = /\.(ts|mts|js|mjs|astro)$/
-/** Relative specifiers of static imports, re-exports and dynamic imports. */
-const SPECIFIER = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && SOURCE.test(e.name))
-    .map((e) => join(e.parentPath, e.name))
-}
-
 /** Every import that leaves `folder` for a folder it may not use, as "file -> target". */
 function crossings(folder: string, root = ROOT): string[] {
-  const found: string[] = []
-  for (const file of sources(join(root, folder))) {
-    for (const [, spec] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
-      const target = relative(root, resolve(dirname(file), spec!))
+  return relativeImports(folder, root)
+    .filter(([, target]) => {
       const top = target.split(sep)[0]!
-      if (top !== folder && !ALLOWED[folder]!.includes(top)) found.push(`${relative(root, file)} -> ${target}`)
-    }
-  }
-  return found
+      return top !== folder && !ALLOWED[folder]!.includes(top)
+    })
+    .map(([file, target]) => `${file} -> ${target}`)
 }
 
 /** The part of `folder` a path inside it belongs to: its first segment below the folder. */
@@ -73,18 +61,15 @@ const partOf = (path: string) => path.split(sep)[1]!
 /** Every import between two parts of `folder` that points up its declared order, or leaves it. */
 function wrongWays(folder: string, root = ROOT, order = ORDER[folder]!): string[] {
   const found: string[] = []
-  for (const file of sources(join(root, folder))) {
-    const from = partOf(relative(root, file))
-    for (const [, spec] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
-      const target = relative(root, resolve(dirname(file), spec!))
-      const to = partOf(target)
-      if (target.split(sep)[0] !== folder || to === from) continue
-      const arrow = `${relative(root, file)} -> ${target}`
-      const undeclared = [from, to].filter((part) => !order.includes(part))
-      if (undeclared.length > 0) found.push(`${arrow}: declare ${undeclared.join(' and ')} in the order of ${folder}/`)
-      else if (order.indexOf(to) > order.indexOf(from))
-        found.push(`${arrow}: ${from} stands below ${to} in the order of ${folder}/, so it may not import it`)
-    }
+  for (const [file, target] of relativeImports(folder, root)) {
+    const from = partOf(file)
+    const to = partOf(target)
+    if (target.split(sep)[0] !== folder || to === from) continue
+    const arrow = `${file} -> ${target}`
+    const undeclared = [from, to].filter((part) => !order.includes(part))
+    if (undeclared.length > 0) found.push(`${arrow}: declare ${undeclared.join(' and ')} in the order of ${folder}/`)
+    else if (order.indexOf(to) > order.indexOf(from))
+      found.push(`${arrow}: ${from} stands below ${to} in the order of ${folder}/, so it may not import it`)
   }
   return found
 }

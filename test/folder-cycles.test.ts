@@ -4,36 +4,20 @@
  * orders of test/boundaries.test.ts say which way for the largest folders; this holds every other
  * folder to having some order, so a loop between, say, two sub-folders of scripts/builder/ fails.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { relativeImports } from './support/relative-imports.ts'
 import { tempDir } from './support/temp.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const FOLDERS = ['auth-service', 'bench', 'bin', 'model', 'post-index', 'scripts', 'search', 'site'] as const
-const SOURCE = /\.(ts|mts|js|mjs|astro)$/
-/** Relative specifiers of static imports, re-exports and dynamic imports. */
-const SPECIFIER = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g
-
-/** Every import between two files of `top`, as [from, to] paths relative to `root`. */
-function imports(top: string, root: string): Array<[string, string]> {
-  const arrows: Array<[string, string]> = []
-  for (const e of readdirSync(join(root, top), { withFileTypes: true, recursive: true })) {
-    if (!e.isFile() || !SOURCE.test(e.name) || e.parentPath.includes(`${sep}node_modules`)) continue
-    const file = join(e.parentPath, e.name)
-    for (const [, spec] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
-      const target = relative(root, resolve(dirname(file), spec!))
-      if (target.split(sep)[0] === top) arrows.push([relative(root, file), target])
-    }
-  }
-  return arrows
-}
-
 /** The loops among the parts of each folder, as "folder: a -> b -> a" (Tarjan's components). */
 function partLoops(top: string, root = ROOT): string[] {
   // For each folder holding both ends of an arrow, the arrow between its two parts.
   const graphs = new Map<string, Map<string, Set<string>>>()
-  for (const [from, to] of imports(top, root)) {
+  for (const [from, to] of relativeImports(top, root)) {
+    if (to.split(sep)[0] !== top) continue
     const a = from.split(sep)
     const b = to.split(sep)
     let depth = 0
