@@ -41,7 +41,11 @@ export default defineConfig({
   integrations: [
     searchScripts(),
     sitemap({
-      customPages: [...articlePages.keys()],
+      // The integration sorts every address with localeCompare(b, 'en', { numeric: true }), which
+      // builds a collator per comparison (1.1 of Astro's 13 s of CPU at 10,000 articles). Given
+      // in that order (one collator, a stable sort: ties keep the manifest's order), they are
+      // one sorted run, which its sort merges in linear time; the sitemap is the same.
+      customPages: [...articlePages.keys()].sort(new Intl.Collator('en', { numeric: true }).compare),
       filter: (page) => !TEMPLATE_PAGES.includes(new URL(page).pathname),
       serialize: (item) => {
         const lastmod = articlePages.get(item.url)

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { BUILD_INFO_FILE, configKey } from '../model/build-dir.ts'
 import { ABOUT_FILE, listArticleFiles, listReferenceFiles } from './builder/source-stats.ts'
 import { ROOT } from './builder/build-env.ts'
+import type { OpenApiCache } from './builder/openapi.ts'
 
 /** What a build depends on, recorded in `build.json` so `npm start` can tell when it is stale. */
 export interface BuildInputs {
@@ -79,6 +80,20 @@ export function buildSourcesFingerprint(): string {
   const hash = createHash('sha256')
   addBuildSources(new FileHasher(hash))
   return hash.digest('hex')
+}
+
+/**
+ * Where the service's printed OpenAPI document is kept (scripts/builder/openapi.ts), keyed by
+ * what it is printed from: BASE_URL, Node, the service's code, the model it declares, and the
+ * lockfile (the libraries it builds the schemas with).
+ */
+export function openApiCache(distDir: string, baseUrl: string): OpenApiCache {
+  const hash = createHash('sha256').update(`${baseUrl}\0${process.version}\0`)
+  const files = new FileHasher(hash)
+  files.walk(join(ROOT, 'auth-service'), (n) => n.endsWith('.ts'))
+  files.walk(join(ROOT, 'model'), (n) => n.endsWith('.ts'))
+  files.add(join(ROOT, 'package-lock.json'))
+  return { dir: join(distDir, 'cache', 'openapi'), key: hash.digest('hex') }
 }
 
 function addSiteSources(files: FileHasher): void {

@@ -20,6 +20,7 @@ import {
   buildInfo,
   buildSourcesFingerprint,
   computeInputs,
+  openApiCache,
   siteSourcesFingerprint,
   type BuildInfo,
 } from './build-state.ts'
@@ -83,7 +84,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   let restore: (() => void) | undefined
   const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
-    const openapiText = serviceOpenApi(baseUrl)
+    const openapiText = serviceOpenApi(baseUrl, openApiCache(distDir, baseUrl))
     const problems: BuildProblem[] = []
     // Refused here, before anything is written, when no plan fits the cap.
     const files = listArticleFiles(contentDir)

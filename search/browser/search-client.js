@@ -9,10 +9,12 @@
 // Pagefind itself, in a few web workers (search-worker.js), is asked only for the stems of words
 // not searched before, and for the pages holding a quoted phrase (ranked as the query's words). A query
 // that finds nothing may be corrected from the vocabulary (search-typos.js).
-import { readPlaces, resultData } from './search-excerpt.js'
-import { filesFor, GROUP_FORMAT, readGroupWords } from './search-group-file.js'
-import { chunksOf, phrasesOf, queryWords, Ranking } from './search-rank.js'
+import { resultOfPlaces } from './search-excerpt.js'
+import { GROUP_FORMAT } from './search-group-file.js'
+import { chunksOf, phrasesOf, queryWords, Ranking, rankGroup } from './search-rank.js'
 import { correctFrom, foldWord, maxEdits } from './search-typos.js'
+import { fetchUnpacked as fetchHere } from './search-unpack.js'
+import { rankWorkers } from './search-workers.js'
 
 /** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
 const MAX_WORKERS = 4
@@ -30,7 +32,8 @@ const SIGNATURE = 'pagefind_dcd'
 export async function openSearch(base = '/pagefind/') {
   const response = await fetch(`${base}shards.json`)
   if (!response.ok) throw new Error(`no search index (${response.status})`)
-  const index = await response.json()
+  const text = await response.text()
+  const index = JSON.parse(text)
   const { shards, stats } = index
   // An index whose groups are in another format (the live one, while a new site waits for its
   // own) is read from its shards' score files.
@@ -73,10 +76,13 @@ export async function openSearch(base = '/pagefind/') {
           worker.postMessage({ id, method, args: [[name, `${base}${name}/`, language], ...args] })
         })
 
+  // The page's own workers fetch, unpack and rank (search-workers.js); without them, the page.
+  const workers = rankWorkers(base, text)
+  const fetchUnpacked = (url) => (workers.broken ? fetchHere(url) : workers.unpack(url).catch(() => fetchHere(url)))
   // Score files by URL (their names are their chunks' hashes): a promise of a shard's { word: list },
   // or of a group's bytes.
   const scoreFiles = new Map()
-  const scoreFile = (url, read = fetchPacked) => {
+  const scoreFile = (url, read = (url) => fetchPacked(url, fetchUnpacked)) => {
     let file = scoreFiles.get(url)
     if (!file) {
       file = read(url)
@@ -98,16 +104,29 @@ export async function openSearch(base = '/pagefind/') {
   }
   // Each shard's position in shards.json, as the ranking numbers them.
   const position = new Map(shards.map((name, i) => [name, i]))
-  /** Reads into `ranking` the words of `group` that start with term `t`, `stem`. */
-  const readGroup = async (group, t, stem, ranking) => {
-    const files = await Promise.all(
-      filesFor(group, chunksOf(group.first, stem)).map((file) =>
-        scoreFile(`${base}${group.name}/${file}.pf_group`, fetchUnpacked),
+  /** Reads into `ranking` the words of `group` that start with term `t`, `stem`, on this thread. */
+  const readGroup = (group, t, stem, ranking) =>
+    rankGroup(
+      ranking,
+      group,
+      group.shards.map((shard) => position.get(shard)),
+      t,
+      stem,
+      (file) => scoreFile(`${base}${group.name}/${file}.pf_group`, fetchUnpacked),
+    )
+  /**
+   * A Ranking of the groups' words that start with the terms, each group read by one worker
+   * (always the same, which keeps its files): the workers answer each shard's sums.
+   */
+  const rankInWorkers = async (stems, words) => {
+    const ranking = new Ranking(shardStats, stems, words)
+    const answers = await Promise.all(
+      [...Array(workers.count).keys()].map((w) =>
+        workers.rank(w, { base, stems, words, groups: groups.filter((_, i) => i % workers.count === w) }),
       ),
     )
-    const positions = group.shards.map((shard) => position.get(shard))
-    for (const bytes of files)
-      readGroupWords(bytes, stem, (word, shard, list) => ranking.addList(positions[shard], word, t, list))
+    for (const sums of answers) for (const [s, sum] of sums) ranking.sums[s] = sum
+    return ranking
   }
 
   // The stems Pagefind made of words searched before.
@@ -125,6 +144,12 @@ export async function openSearch(base = '/pagefind/') {
   const shardStats = shards.map((name) => stats[name])
   /** Every shard's pages ranked for `stems` (search-rank.js), each group's files read as soon as they are in. */
   const rankedOf = async (stems, words) => {
+    if (groups && !workers.broken)
+      try {
+        return (await rankInWorkers(stems, words)).result()
+      } catch {
+        // Read here: a worker failed.
+      }
     const ranking = new Ranking(shardStats, stems, words)
     if (!groups)
       // An index without groups, or with groups in a format this page does not read.
@@ -205,8 +230,8 @@ export async function openSearch(base = '/pagefind/') {
           ranked.top(n).map(async ({ shard, page }) => {
             const dir = `${base}${shards[shard]}/`
             const url = `${dir}places/${stats[shards[shard]].places}/${page}.pf_places`
-            const { fragment, words } = readPlaces(new TextDecoder().decode(await fetchUnpacked(url)))
-            return resultData(fragment, words, stems, baseUrl)
+            const here = async () => resultOfPlaces(await fetchHere(url), stems, baseUrl)
+            return workers.broken ? here() : workers.result(url, stems, baseUrl).catch(here)
           }),
         ),
     }
@@ -236,19 +261,8 @@ export async function openSearch(base = '/pagefind/') {
   return { search, correct }
 }
 
-/** One of the index's files, unpacked: gzip, unless the server already unpacked it. */
-async function fetchUnpacked(url) {
-  const response = await fetch(url)
-  if (!response.ok) throw new Error(`${response.status} fetching ${url}`)
-  const bytes = new Uint8Array(await response.arrayBuffer())
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes
-  // Streamed from the bytes: a Blob per file costs more than the unpacking (Chromium).
-  const body = new Response(bytes).body.pipeThrough(new DecompressionStream('gzip'))
-  return new Uint8Array(await new Response(body).arrayBuffer())
-}
-
-/** One of the index's JSON files, Pagefind's with its signature first. */
-async function fetchPacked(url) {
+/** One of the index's JSON files, Pagefind's with its signature first, fetched by `fetchUnpacked`. */
+async function fetchPacked(url, fetchUnpacked) {
   const text = new TextDecoder().decode(await fetchUnpacked(url))
   return JSON.parse(text.startsWith(SIGNATURE) ? text.slice(SIGNATURE.length) : text)
 }

@@ -7,14 +7,11 @@
 // term there, its weight doubled where two terms match it), and the excerpt is the densest run of
 // EXCERPT_LENGTH words, the query's words marked (pagefind-worker.js: calculate_excerpt_region,
 // build_excerpt, with Pagefind's default excerpt length and no ellipsis).
-import { lengthBonus, UNIT } from './search-rank.js'
+import { lengthBonus, UNIT, utf8Length } from './search-rank.js'
 
 export const EXCERPT_LENGTH = 30
 /** How far the sentence window reaches past Pagefind's run to a sentence's start or end. */
 export const SENTENCE_REACH = 20
-
-/** The length of a string in UTF-8 bytes, as Rust's str::len() counts it. */
-const bytes = (s) => new TextEncoder().encode(s).length
 
 /**
  * A page's places file, unpacked (search/build/scores.ts): its fragment, and its words'
@@ -63,7 +60,7 @@ export function wordsStarting(words, stems) {
  * given as -(w + 1)), as Pagefind weighs them: [{ location, weight, balanced }], by location.
  */
 export function weightedPlaces(words, stems) {
-  const stemBytes = stems.map(bytes)
+  const stemBytes = stems.map(utf8Length)
   // Per place, per term: the first word of the term there, its weight and length bonus.
   const at = new Map()
   const found = wordsStarting(words, stems)
@@ -72,7 +69,7 @@ export function weightedPlaces(words, stems) {
     for (const [i, stem] of stems.entries()) if (word.startsWith(stem)) (terms ??= []).push(i)
     if (!terms) continue
     // Once per word, not per place.
-    const length = bytes(word)
+    const length = utf8Length(word)
     const bonuses = terms.map((term) => Math.fround(lengthBonus(length - stemBytes[term])))
     let weight = UNIT
     let position = 0
@@ -187,4 +184,10 @@ export function resultData(fragment, words, stems, baseUrl = '/') {
     weighted_locations: places.map((p) => ({ weight: p.weight, balanced_score: p.balanced, location: p.location })),
     ...excerpt(raw, start, EXCERPT_LENGTH, locations),
   }
+}
+
+/** The data of a result from its places file's bytes, unpacked (readPlaces, resultData). */
+export function resultOfPlaces(bytes, stems, baseUrl = '/') {
+  const { fragment, words } = readPlaces(new TextDecoder().decode(bytes))
+  return resultData(fragment, words, stems, baseUrl)
 }

@@ -18,7 +18,7 @@
 //   where two terms match there, doubles its weight): its score needs the places, which the
 //   scores do not keep.
 
-import { seek, varint } from './search-group-file.js'
+import { filesFor, readGroupWords, seek, varint } from './search-group-file.js'
 import { Ranked } from './search-ranked.js'
 
 export { Ranked }
@@ -66,6 +66,18 @@ export function chunksOf(chunks, stem) {
 }
 
 /**
+ * Reads into `ranking` (Ranking) the words of score group `group` (as shards.json lists it) that
+ * start with term `t`, `stem`: `load(name)` gives a promise of one of its files' bytes, unpacked;
+ * `positions` the ranking's number of each of the group's shards. The files are read in their
+ * order, so that each page's sums add up in one order.
+ */
+export async function rankGroup(ranking, group, positions, t, stem, load) {
+  const files = await Promise.all(filesFor(group, chunksOf(group.first, stem)).map(load))
+  for (const bytes of files)
+    readGroupWords(bytes, stem, (word, shard, list) => ranking.addList(positions[shard], word, t, list))
+}
+
+/**
  * The chunks past the ones each stem falls in (chunksOf), which Pagefind would not load itself:
  * it matches a term with every loaded word that starts with it, but loads only the chunk the
  * term falls in. Returns their first words.
@@ -77,8 +89,28 @@ export function chunksToLoad(chunks, stems) {
   return [...wanted]
 }
 
-/** The length of a string in UTF-8 bytes, as Rust's str::len() counts it. */
-const bytes = (s) => new TextEncoder().encode(s).length
+/**
+ * The length of a string in UTF-8 bytes, as Rust's str::len() counts it (RFC 3629: 1 to 4 bytes
+ * per code point), counted rather than encoded: it is asked of every word a query's terms start.
+ */
+export function utf8Length(s) {
+  let length = s.length
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i)
+    if (code >= 0xd800 && code <= 0xdbff) {
+      // A surrogate pair: 4 bytes for its 2 UTF-16 units. A lone surrogate encodes as U+FFFD (3).
+      const low = s.charCodeAt(i + 1)
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        length += 2
+        i++
+        continue
+      }
+      length += 2
+    } else if (code >= 0x800) length += 2
+    else if (code >= 0x80) length += 1
+  }
+  return length
+}
 
 /** Pagefind's word_length_bonus for a word `extra` bytes longer than the term (or shorter). */
 export function lengthBonus(extra) {
@@ -129,7 +161,7 @@ export class Ranking {
     this.pages = pages
     this.average = pages > 0 ? totalWords / pages : 0
     this.sums = []
-    const stemBytes = stems.map(bytes)
+    const stemBytes = stems.map(utf8Length)
     // What a word counts for, worked out once, not per shard listing it: every term it extends
     // puts its pages on that term's; it scores for the first, and in a metadata field for the
     // last (as Pagefind does).
@@ -144,7 +176,7 @@ export class Ranking {
           on,
           term,
           fieldTerm: on.at(-1),
-          lengthed: lengthBonus(bytes(word) - stemBytes[term]) / UNIT,
+          lengthed: lengthBonus(utf8Length(word) - stemBytes[term]) / UNIT,
           bonus: diacriticsMatch(words[term] ?? '', word) ? 1 + WEIGHTS.diacritic : 1,
         }
         counts.set(word, c)
@@ -168,19 +200,14 @@ export class Ranking {
 
   /** Shard `s`'s sums, empty: `on`, `partial` page × term; `inField` (page × field) × term. */
   sumsOf(s) {
-    const { k1, b } = WEIGHTS
     const { terms, average } = this
     const shard = this.shards[s]
     const fieldCount = shard.fields?.length ?? 0
-    // Each page's BM25 length norm, once.
-    const norms = new Float64Array(shard.pages)
-    for (let page = 0; page < shard.pages; page++)
-      norms[page] = k1 * (1 - b + (b * (shard.lengths[page] ?? 0)) / average)
     return {
       on: new Uint8Array(shard.pages * terms),
       partial: new Float64Array(shard.pages * terms),
       inField: new Float64Array(shard.pages * fieldCount * terms),
-      norms,
+      norms: normsOf(shard, average),
       terms,
       fieldCount,
     }
@@ -200,6 +227,21 @@ export class Ranking {
       if (this.sums[s]) rankShard(s, shard.pages, shard.fields ?? [], this.sums[s], idfs, ranked)
     return ranked
   }
+}
+
+// Each shard's pages' BM25 length norms, by the average length they were worked out with: the
+// same for every query of an index, and worked out for each shard a query finds words in.
+const NORMS = new WeakMap()
+
+/** The BM25 length norm of each page of `shard`, the index's pages `average` words long. */
+function normsOf(shard, average) {
+  const kept = NORMS.get(shard)
+  if (kept?.average === average) return kept.norms
+  const { k1, b } = WEIGHTS
+  const norms = new Float64Array(shard.pages)
+  for (let page = 0; page < shard.pages; page++) norms[page] = k1 * (1 - b + (b * (shard.lengths[page] ?? 0)) / average)
+  NORMS.set(shard, { average, norms })
+  return norms
 }
 
 // The loops of the ranking, each a function of its own called many times rather than a loop

@@ -48,8 +48,20 @@ export function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10)
 }
 
+/**
+ * One formatter for every date: `toLocaleDateString` builds an ICU formatter per call (ECMA-402,
+ * Date.prototype.toLocaleDateString), 0.1–0.19 ms each here, and a build formats a date for
+ * every article card of the list pages (53,000 at 10,000 articles) and every article page.
+ */
+const DISPLAY_DATE = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+
 export function displayDate(d: Date): string {
-  return d.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+  return DISPLAY_DATE.format(d)
 }
 
 export { articlePath } from '../../model/article-address.ts'
