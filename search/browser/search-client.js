@@ -13,7 +13,7 @@ import { resultOfPlaces } from './search-excerpt.js'
 import { GROUP_FORMAT } from './search-group-file.js'
 import { chunksOf, phrasesOf, queryWords, Ranking, rankGroup } from './search-rank.js'
 import { correctFrom, foldWord, maxEdits } from './search-typos.js'
-import { fetchUnpacked as fetchHere } from './search-unpack.js'
+import { fetchUnpacked as fetchHere, filesByUrl } from './search-unpack.js'
 import { rankWorkers } from './search-workers.js'
 
 /** Workers at most: each compiles Pagefind's module once and searches its shards one at a time. */
@@ -81,17 +81,8 @@ export async function openSearch(base = '/pagefind/') {
   const fetchUnpacked = (url) => (workers.broken ? fetchHere(url) : workers.unpack(url).catch(() => fetchHere(url)))
   // Score files by URL (their names are their chunks' hashes): a promise of a shard's { word: list },
   // or of a group's bytes.
-  const scoreFiles = new Map()
-  const scoreFile = (url, read = (url) => fetchPacked(url, fetchUnpacked)) => {
-    let file = scoreFiles.get(url)
-    if (!file) {
-      file = read(url)
-      file.catch(() => scoreFiles.delete(url))
-      scoreFiles.set(url, file)
-      if (scoreFiles.size > MAX_SCORE_FILES) scoreFiles.delete(scoreFiles.keys().next().value)
-    }
-    return file
-  }
+  const scoreFiles = filesByUrl(MAX_SCORE_FILES)
+  const scoreFile = (url, read = (url) => fetchPacked(url, fetchUnpacked)) => scoreFiles(url, read)
   /** Each word of shard `name` that starts with `stem`, with its scores, from the shard's own files. */
   const wordsOf = async (name, stem) => {
     const { chunks, scores } = stats[name]

@@ -6,7 +6,7 @@
 // time in the order asked, so that the first file is read while the next unpacks.
 import { resultOfPlaces } from './search-excerpt.js'
 import { Ranking, rankGroup } from './search-rank.js'
-import { download, unpack } from './search-unpack.js'
+import { download, filesByUrl, unpack } from './search-unpack.js'
 
 /** Score files kept: a session's queries reuse them (a group's small file is some 150 KB unpacked, a block 600 KB). */
 const MAX_FILES = 64
@@ -21,18 +21,9 @@ function unpacked(url) {
   return done
 }
 
-// Score files by URL (their names are their contents' hashes): promises of their bytes.
-const files = new Map()
-function scoreFile(url) {
-  let file = files.get(url)
-  if (!file) {
-    file = unpacked(url)
-    file.catch(() => files.delete(url))
-    files.set(url, file)
-    if (files.size > MAX_FILES) files.delete(files.keys().next().value)
-  }
-  return file
-}
+// Score files by URL: promises of their bytes.
+const files = filesByUrl(MAX_FILES)
+const scoreFile = (url) => files(url, unpacked)
 
 // The index's statistics by its folder, as the page read them (methods.open): every shard's, as
 // the ranking needs them all.

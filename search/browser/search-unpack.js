@@ -40,3 +40,22 @@ export async function unpack(bytes) {
 
 /** The file at `url`, unpacked. */
 export const fetchUnpacked = async (url) => unpack(await download(url))
+
+/**
+ * A cache of the index's files by URL (their names are their contents' hashes), `max` at most,
+ * the oldest dropped first: `(url, read)` gives the promise kept for `url`, else `read(url)`'s,
+ * which is dropped if it fails so that a later query asks again.
+ */
+export function filesByUrl(max) {
+  const files = new Map()
+  return (url, read) => {
+    let file = files.get(url)
+    if (!file) {
+      file = read(url)
+      file.catch(() => files.delete(url))
+      files.set(url, file)
+      if (files.size > max) files.delete(files.keys().next().value)
+    }
+    return file
+  }
+}
