@@ -8,13 +8,14 @@ import { basename, join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import type { IndexEntry } from '../model/article.ts'
 import { detailSize } from './detail-body.ts'
-import { detailFileTimes } from './edge-files.ts'
+import { detailFileTimeSteps } from './edge-files.ts'
 import { FileBodies, SPAN, readFully } from './file-bodies.ts'
 import { EntryLine, FORMAT, Header, INDEX_FILES, INDEX_FORMAT_VERSION, parseJson, validate } from './index-file.ts'
 import type { PostIndex } from './post-index.ts'
 import type { PostIndexState } from './index-state.ts'
 import { postIndexBuilder } from './post-index-builder.ts'
 import { postIndexFrom } from './post-index-queries.ts'
+import { runInSlices, runNow, type Steps } from './steps.ts'
 
 /**
  * Keeps V8's young generation at its starting size for the life of the process. Loading an index
@@ -27,15 +28,24 @@ export function keepYoungGenerationSmall(): void {
   setFlagsFromString('--semi-space-growth-factor=1')
 }
 
-/** Reads, validates and prepares the post index the build wrote into `buildDir`. */
-export async function loadIndexFile(buildDir: string, baseUrl: string): Promise<PostIndex> {
-  return loadIndexFileSync(buildDir, baseUrl)
+/**
+ * Reads, validates and prepares the post index the build wrote into `buildDir`, in slices
+ * (steps.ts): a server loading a new build's index answers requests meanwhile.
+ */
+export async function loadIndexFile(
+  buildDir: string,
+  baseUrl: string,
+  options: { sliceMs?: number } = {},
+): Promise<PostIndex> {
+  // Read through the link once: the files and the build's name then come from one build, even
+  // if a newer one is swapped in meanwhile.
+  const dir = resolvedBuildDir(buildDir)
+  const state = await runInSlices(indexStateSteps(dir, baseUrl), options.sliceMs)
+  return Object.assign(postIndexFrom(state), { build: basename(dir) })
 }
 
 /** loadIndexFile in one step: for tests and tools that load before anything else runs. */
 export function loadIndexFileSync(buildDir: string, baseUrl: string): PostIndex {
-  // Read through the link once: the files and the build's name then come from one build, even
-  // if a newer one is swapped in meanwhile.
   const dir = resolvedBuildDir(buildDir)
   return Object.assign(postIndexFrom(readIndexState(dir, baseUrl)), { build: basename(dir) })
 }
@@ -50,13 +60,19 @@ function resolvedBuildDir(buildDir: string): string {
 
 /** The post index in `buildDir` read into its finished state, its bodies left in the file. */
 export function readIndexState(buildDir: string, baseUrl: string): PostIndexState {
+  return runNow(indexStateSteps(buildDir, baseUrl))
+}
+
+function indexStateSteps(buildDir: string, baseUrl: string): Steps<PostIndexState> {
   const builder = postIndexBuilder(baseUrl)
-  return readIndexFiles(
+  return indexFileSteps(
     buildDir,
     ({ body: _body, text: _text, refs: _refs, ...meta }) => builder.add(meta),
-    (bodies) => {
+    function* (bodies) {
       const state = builder.finishState(bodies)
-      return { ...state, detailFileMs: detailFileTimes(buildDir, state.slugs, (i) => detailSize(state, i)) }
+      yield
+      const detailFileMs = yield* detailFileTimeSteps(buildDir, state.slugs, (i) => detailSize(state, i))
+      return { ...state, detailFileMs }
     },
   )
 }
@@ -67,23 +83,25 @@ export function readIndexState(buildDir: string, baseUrl: string): PostIndexStat
  */
 export function readIndexEntries(buildDir: string): IndexEntry[] {
   const lines: EntryLine[] = []
-  return readIndexFiles(
-    buildDir,
-    (line) => lines.push(line),
-    (bodies) => {
-      try {
-        return lines.map(({ body: _body, text: _text, refs: _refs, ...meta }, i) => {
-          const literal = Buffer.allocUnsafe(bodies.length(i))
-          bodies.copy(i, literal, 0)
-          const refs = Buffer.allocUnsafe(bodies.referencesLength(i))
-          bodies.copyReferences(i, refs, 0)
-          const references = refs.length ? { references: JSON.parse(refs.toString('utf8')) } : {}
-          return { ...meta, ...references, markdown: JSON.parse(literal.toString('utf8')) as string }
-        })
-      } finally {
-        bodies.close()
-      }
-    },
+  return runNow(
+    indexFileSteps(
+      buildDir,
+      (line) => lines.push(line),
+      function* (bodies) {
+        try {
+          return lines.map(({ body: _body, text: _text, refs: _refs, ...meta }, i) => {
+            const literal = Buffer.allocUnsafe(bodies.length(i))
+            bodies.copy(i, literal, 0)
+            const refs = Buffer.allocUnsafe(bodies.referencesLength(i))
+            bodies.copyReferences(i, refs, 0)
+            const references = refs.length ? { references: JSON.parse(refs.toString('utf8')) } : {}
+            return { ...meta, ...references, markdown: JSON.parse(literal.toString('utf8')) as string }
+          })
+        } finally {
+          bodies.close()
+        }
+      },
+    ),
   )
 }
 
@@ -94,7 +112,11 @@ export function readIndexEntries(buildDir: string): IndexEntry[] {
  * truncated or hand-edited index must fail here with the file, the entry and the field, not as
  * a 500 later.
  */
-function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, finish: (bodies: FileBodies) => T): T {
+function* indexFileSteps<T>(
+  buildDir: string,
+  onLine: (line: EntryLine) => void,
+  finish: (bodies: FileBodies) => Steps<T>,
+): Steps<T> {
   const entriesFile = join(buildDir, INDEX_FILES.entries)
   const bodiesFile = join(buildDir, INDEX_FILES.bodies)
   const rebuild = 'rebuild with "npm run build"'
@@ -139,6 +161,7 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
     } catch (e) {
       throw new Error(`${where} ("${line.slug}"): ${(e as Error).message}; ${rebuild}`, { cause: e })
     }
+    if (i % STEP === 0) yield
   }
 
   let fd: number
@@ -164,13 +187,17 @@ function readIndexFiles<T>(buildDir: string, onLine: (line: EntryLine) => void, 
       // References are an array, or none.
       if (at[k + 5]! > 0 && !bracketed(fd, at[k + 4]!, at[k + 5]!))
         throw new Error(`post index ${bodiesFile}: the references at ${at[k + 4]} are not a JSON array; ${rebuild}`)
+      if ((k / SPAN) % STEP === STEP - 1) yield
     }
   } catch (e) {
     closeSync(fd)
     throw e
   }
-  return finish(new FileBodies(fd, bodiesFile, at))
+  return yield* finish(new FileBodies(fd, bodiesFile, at))
 }
+
+/** Entries between two steps (steps.ts): a step is well under a millisecond. */
+const STEP = 64
 
 const LITERAL_QUOTE = Buffer.from('"')
 const TEXT_QUOTE = Buffer.from('\\"')

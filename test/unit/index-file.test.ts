@@ -11,7 +11,7 @@ import {
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { INDEX_FILES } from '../../post-index/index-file.ts'
-import { loadIndexFile, readIndexEntries } from '../../post-index/index-file-loader.ts'
+import { loadIndexFile, loadIndexFileSync, readIndexEntries } from '../../post-index/index-file-loader.ts'
 import { indexSource, watchIndexFile } from '../../post-index/index-file-watcher.ts'
 import { appendable, keptEntries, writeIndexFile, type KeptEntry } from '../../post-index/index-file-writer.ts'
 import type { IndexEntry } from '../../model/article.ts'
@@ -64,6 +64,32 @@ describe('the post index file', () => {
     })
     expect(JSON.parse(index.detail('a-post')!.body.toString()).markdown).toBe('')
     expect(index.detail('missing')).toBeUndefined()
+  })
+
+  it('loads in slices that let other work run between them, into the same index as a load at once', async () => {
+    const dir = buildDir()
+    const entries = Array.from({ length: 600 }, (_, i) =>
+      entry(`post-${String(i).padStart(3, '0')}`, { date: `2025-01-${String((i % 28) + 1).padStart(2, '0')}` }),
+    )
+    await writeIndexFile(dir, entries)
+    // Counts the event loop's turns while the index loads.
+    let turns = 0
+    let loading = true
+    const turn = () => {
+      turns++
+      if (loading) setImmediate(turn)
+    }
+    setImmediate(turn)
+    // Every slice as short as can be: the event loop runs after each step.
+    const sliced = await loadIndexFile(dir, BASE, { sliceMs: 0 }).finally(() => (loading = false))
+    // 600 entries are about ten steps each of reading, checking and stat: the loop turned between them.
+    expect(turns).toBeGreaterThan(20)
+    const atOnce = loadIndexFileSync(dir, BASE)
+    expect(sliced.size).toBe(600)
+    expect(sliced.latest(20).body.equals(atOnce.latest(20).body)).toBe(true)
+    expect(sliced.searchBody('title', 50).body.equals(atOnce.searchBody('title', 50).body)).toBe(true)
+    for (const slug of ['post-000', 'post-317', 'post-599'])
+      expect(sliced.detail(slug)!.body.equals(atOnce.detail(slug)!.body)).toBe(true)
   })
 
   it(
