@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { BUILD_INFO_FILE, configKey } from '../model/build-dir.ts'
-import { ABOUT_FILE, listArticleFiles, listReferenceFiles } from './builder/source-stats.ts'
+import { ABOUT_FILE, listArticleFiles, listReferenceFiles, type FileStat } from './builder/source-stats.ts'
 import { ROOT } from './builder/build-env.ts'
 import type { OpenApiCache } from './builder/openapi.ts'
 
@@ -38,14 +38,14 @@ export function buildInfo(
 /**
  * Hashes names, sizes and mtimes of the articles and of the build's sources (the site, the
  * build scripts and the renderer, the lockfile): cheap to compute for ten thousand files, and
- * it changes when a file is added, edited or removed. The build passes the article files' stats
- * it took to find what changed (`scanned`): at 50,000 articles a second stat of each costs
- * half a second.
+ * it changes when a file is added, edited or removed. The build passes what it scanned to find
+ * what changed (`scanned`: the article files' stats, and the reference files it listed): at
+ * 50,000 articles a second stat of each costs half a second.
  */
 export function computeInputs(
   contentDir: string,
   baseUrl: string,
-  scanned?: { names: readonly string[]; stats: ReadonlyMap<string, Stats> },
+  scanned?: { names: readonly string[]; stats: ReadonlyMap<string, FileStat>; references?: readonly string[] },
 ): BuildInputs {
   const hash = createHash('sha256').update(baseUrl).update('\0')
   const files = new FileHasher(hash)
@@ -58,7 +58,7 @@ export function computeInputs(
   for (const name of names) files.add(join(contentDir, name), scanned?.stats.get(name))
   files.add(join(contentDir, ABOUT_FILE))
   // The bibliographies and styles articles read (scripts/builder/article-inputs.ts).
-  for (const name of listReferenceFiles(contentDir)) files.add(join(contentDir, name))
+  for (const name of scanned?.references ?? listReferenceFiles(contentDir)) files.add(join(contentDir, name))
   addSiteSources(files)
   addBuildSources(files)
   return { contentDir, baseUrl, fingerprint: hash.digest('hex') }
@@ -117,7 +117,7 @@ class FileHasher {
   }
 
   /** Hashes a file's name, size and mtime; `stat` when the caller has it. */
-  add(file: string, stat?: Stats): void {
+  add(file: string, stat?: FileStat): void {
     try {
       const s = stat ?? statSync(file)
       this.hash.update(`${file}\0${s.size}\0${s.mtimeMs}\0`)

@@ -10,7 +10,7 @@
  * CONTENT_DIR, BASE_URL and DIST_DIR choose what is built and where (scripts/builder/dist.ts).
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { appendable, keptEntries, writeIndexFile } from '../post-index/index-file-writer.ts'
 import { INDEX_FILES } from '../post-index/index-file.ts'
@@ -32,7 +32,8 @@ import { readAbout, writeAbout } from './builder/about-page.ts'
 import { openCache } from './builder/cache.ts'
 import { serviceOpenApi } from './builder/openapi.ts'
 import { articleMetas } from './builder/article-metas.ts'
-import { listArticleFiles, requireContentDir, type ArticleMeta } from './builder/content.ts'
+import { requireContentDir, type ArticleMeta } from './builder/content.ts'
+import { linkTreeOffThread, scanContentOffThread } from './builder/fs-thread.ts'
 import {
   acquireLock,
   linkTree,
@@ -56,6 +57,7 @@ import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildSta
 import { STATE_FILE, writeState } from './builder/state-file.ts'
 import type { SearchState } from './builder/search-shards.ts'
 import { liveIndexOf, searchStage } from './builder/search-stage.ts'
+import { LLMS_FULL } from './builder/llms-full.ts'
 import { buildClock, markScheduled, publishedArticles } from './builder/schedule.ts'
 
 export { BuildError } from './builder/errors.ts'
@@ -84,14 +86,18 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   let restore: (() => void) | undefined
   const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
+    // The content folder's listing and stats are taken in a thread of their own while this one
+    // reads the live build's state (fs-thread.ts).
+    const scanning = scanContentOffThread(contentDir)
     const openapiText = serviceOpenApi(baseUrl, openApiCache(distDir, baseUrl))
     const problems: BuildProblem[] = []
+    let prev = readPrevious(distDir, key)
+    const scan = await scanning
+    const files = scan.names
     // Refused here, before anything is written, when no plan fits the cap.
-    const files = listArticleFiles(contentDir)
     const memory = planMemory(memoryCap(env), files.length, options)
     pool.limit(memory.renderThreads, memory.heaps.render)
     log(planLine(memory, files.length))
-    let prev = readPrevious(distDir, key)
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
     const entries = new EntrySource(cache, pool, contentDir)
 
@@ -102,8 +108,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       stats,
       read,
       files: count,
-    } = await articleMetas(contentDir, files, problems, prev, cache, entries.inputs)
-    const inputs = computeInputs(contentDir, baseUrl, { names: files, stats })
+    } = await articleMetas(contentDir, files, problems, prev, cache, entries.inputs, scan)
+    const inputs = computeInputs(contentDir, baseUrl, { names: files, stats, references: scan.references })
     log(`read ${read} of ${count} files (the others' stat unchanged) after ${since()}`)
     if (problems.length) throw new BuildError(problems)
     log(`validated, ${fresh.length} to render, after ${since()}`)
@@ -181,7 +187,10 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       return { ...files, ...links! }
     }
 
-    const searching = searchStage(published, memory, renderer.version, distDir, liveIndexOf(prev))
+    // The search plan hashes every slug: made when first asked, after the pages landed when a live
+    // index serves meanwhile.
+    const startedFrom = prev
+    const searching = searchStage(published, memory, renderer.version, distDir, () => liveIndexOf(startedFrom))
     const reindex = (had: SearchState | null) => options.search !== false && searching.stale(had)
 
     let info: BuildInfo | undefined
@@ -204,8 +213,12 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const siteDir = join(dir, 'site')
       const liveSearch = prev && join(prev.dir, 'site', 'pagefind')
       let search = prev?.state.search ?? null
+      // The live build's pages, linked in a thread of their own while this one assembles the
+      // articles (fs-thread.ts); llms-full.txt is the assembly's, and the index is linked below.
+      let siteLinked: Promise<void> | undefined
       if (prev && prev.state.astroKey === astroKey) {
-        linkTree(join(prev.dir, 'site'), siteDir, reindex(search) ? new Set(['pagefind']) : undefined)
+        mkdirSync(siteDir, { recursive: true })
+        siteLinked = linkTreeOffThread(join(prev.dir, 'site'), siteDir, new Set(['pagefind', LLMS_FULL]))
         linkTemplates(prev.dir, dir)
       } else {
         writeFileSync(join(dir, 'manifest.json'), manifestText(published))
@@ -229,11 +242,17 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         })
         renameSync(join(siteDir, 'article-template.html'), join(dir, 'template.html'))
         renameSync(join(siteDir, 'authorize-template.html'), join(dir, AUTHORIZE_TEMPLATE))
-        if (!liveSearch || !existsSync(liveSearch)) search = null
-        else if (!reindex(search)) linkTree(liveSearch, join(siteDir, 'pagefind'))
         log(`site pages built after ${since()}`)
       }
-      const files = await assemble(dir, id, readFileSync(join(dir, 'template.html'), 'utf8'))
+      // The live index serves the new pages until their own is written.
+      const liveIndex = search !== null && liveSearch !== undefined && existsSync(liveSearch)
+      if (liveIndex) linkTree(liveSearch, join(siteDir, 'pagefind'))
+      else search = null
+      const assembling = assemble(dir, id, readFileSync(join(dir, 'template.html'), 'utf8'))
+      // Should either fail, the other has ended before the folder is removed.
+      await Promise.allSettled([assembling, siteLinked])
+      await siteLinked
+      const files = await assembling
       await placeIndex(dir)
       const state = (index: SearchState | null): BuildState => ({
         version: STATE_VERSION,
@@ -247,17 +266,19 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         sources: signatures,
         ...files,
       })
-      let into = { id, dir }
-      let counts: string | undefined
+      // With a live index, the pages land first, with it; a new index, when needed, follows in a
+      // folder of its own, and should it fail, the live build of before is put back.
+      let before: ReturnType<typeof liveLinks> | undefined
+      if (liveIndex) {
+        before = liveLinks(distDir, key)
+        info = await land(dir, id, state(search))
+        log(`site live after ${since()}`)
+      }
       if (reindex(search)) {
-        // With a live index to serve meanwhile, the pages land first, with it, and the new index
-        // follows in a folder of its own; should it fail, the live build is put back.
-        if (search && liveSearch && existsSync(liveSearch)) {
-          const before = liveLinks(distDir, key)
-          linkTree(liveSearch, join(siteDir, 'pagefind'))
-          info = await land(dir, id, state(search))
-          log(`site live after ${since()}`)
-          restore = () => restoreLive(distDir, key, before)
+        let into = { id, dir }
+        if (before) {
+          const was = before
+          restore = () => restoreLive(distDir, key, was)
           unlanded.add(dir)
           into = startBuildDir()
           linkBuild(dir, into.dir, [STATE_FILE, BUILD_INFO_FILE])
@@ -275,15 +296,16 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           log: (line) => log(`${line} after ${since()}`),
         })
         search = written.state
-        counts = written.counts
-        log(`search index written after ${since()} (${counts})`)
+        log(`search index written after ${since()} (${written.counts})`)
+        info = await land(into.dir, into.id, state(search))
+        restore = undefined
+        unlanded.clear()
+        if (!before) log(`site live after ${since()}`)
+        log(`search index live after ${since()} (${written.counts})`)
+      } else if (!before) {
+        info = await land(dir, id, state(search))
+        log(`site live after ${since()}`)
       }
-      const early = restore !== undefined
-      info = await land(into.dir, into.id, state(search))
-      restore = undefined
-      unlanded.clear()
-      if (!early) log(`site live after ${since()}`)
-      if (counts) log(`search index live after ${since()} (${counts})`)
     }
     // Not needed to serve this build: after it landed.
     pruneBuilds(distDir)

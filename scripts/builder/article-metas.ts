@@ -1,8 +1,8 @@
 /** Every article's metadata, taking from the live build and the cache all it can. */
-import type { Stats } from 'node:fs'
 import { inputsOf, type ArticleInputs } from './article-inputs.ts'
 import type { BuildCache } from './cache.ts'
 import { parseArticle, readSources, type ArticleMeta } from './content.ts'
+import type { ContentScan, FileStat } from './source-stats.ts'
 import type { BuildProblem } from './errors.ts'
 import type { Previous } from './previous.ts'
 
@@ -14,7 +14,7 @@ export interface ArticleMetas {
   /** Per slug, the stat signature the next build may trust (source-stats.ts). */
   signatures: Record<string, string>
   /** Each file's stat, by name. */
-  stats: ReadonlyMap<string, Stats>
+  stats: ReadonlyMap<string, FileStat>
   /** Files read (the others' stat was unchanged), of how many. */
   read: number
   files: number
@@ -31,6 +31,7 @@ export async function articleMetas(
   prev: Previous | undefined,
   cache: BuildCache,
   inputs: ArticleInputs,
+  scanned?: ContentScan,
 ): Promise<ArticleMetas> {
   const metas: ArticleMeta[] = []
   const fresh: ArticleMeta[] = []
@@ -61,6 +62,7 @@ export async function articleMetas(
       },
       onUnchanged: (ref) => void metas.push(prev.bySlug.get(ref.slug)!),
     },
+    scanned,
   )
   // A stat signature the next build may trust covers the article's inputs too.
   for (const m of metas) {

@@ -3,7 +3,7 @@
  * everything derived from it) and its frontmatter validated against the one article schema.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, statSync, type Stats } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
@@ -20,7 +20,7 @@ import { BODY_MAX } from '../../model/wire-limits.ts'
 import { SITE } from '../../site/lib/site.ts'
 import { BuildError, type BuildProblem } from './errors.ts'
 import { FRONTMATTER, readFrontMatter } from './front-matter.ts'
-import { recordableSignature, statSignature } from './source-stats.ts'
+import { recordableSignature, statSignature, type FileStat } from './source-stats.ts'
 export { listArticleFiles } from './source-stats.ts'
 
 /** Refuses a CONTENT_DIR that does not exist, before the build takes its lock. */
@@ -82,7 +82,8 @@ export interface KnownSources {
  * Each other file's text is handed to `onFile` and then let go: a build holds no article's
  * text for longer than it works on it, so its memory does not grow with the corpus. Returns
  * the files, per slug the stat signature the next build may trust, each file's stat (by name:
- * the build's fingerprint hashes them, build-state.ts), and how many were read.
+ * the build's fingerprint hashes them, build-state.ts), and how many were read. `scanned` gives
+ * the stats when they were taken already (scanContent, source-stats.ts).
  */
 export async function readSources(
   contentDir: string,
@@ -90,7 +91,8 @@ export async function readSources(
   problems: BuildProblem[],
   onFile: (f: SourceFile) => void | Promise<void>,
   known?: KnownSources & { onUnchanged(ref: SourceRef): void },
-): Promise<{ refs: SourceRef[]; signatures: Record<string, string>; stats: Map<string, Stats>; read: number }> {
+  scanned?: { stats: ReadonlyMap<string, FileStat>; scannedAt: number },
+): Promise<{ refs: SourceRef[]; signatures: Record<string, string>; stats: Map<string, FileStat>; read: number }> {
   const valid = names.filter((file) => {
     const slug = file.slice(0, -3)
     if (Slug.safeParse(slug).success) return true
@@ -106,15 +108,15 @@ export async function readSources(
     })
     return false
   })
-  const scannedAt = Date.now()
+  const scannedAt = scanned?.scannedAt ?? Date.now()
   const out: SourceRef[] = new Array(valid.length)
   const signatures: Record<string, string> = {}
-  const stats = new Map<string, Stats>()
+  const stats = new Map<string, FileStat>()
   const toRead: number[] = []
   // One stat per file, in this thread: far cheaper than a read and a hash through the thread pool.
   valid.forEach((file, i) => {
     const slug = file.slice(0, -3)
-    const stat = statSync(join(contentDir, file), { throwIfNoEntry: false })
+    const stat = scanned ? scanned.stats.get(file) : statSync(join(contentDir, file), { throwIfNoEntry: false })
     if (stat) stats.set(file, stat)
     const signature = stat && recordableSignature(stat, scannedAt)
     if (signature) signatures[slug] = signature

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { SharedStore } from './dist.ts'
 import type { MemoryPlan } from './memory-plan.ts'
 import type { Previous } from './previous.ts'
-import { deltaGroup, groupBits, planGroups } from '../../search/build/groups.ts'
+import { deltaGroup, groupBits, planGroups, type GroupPlan } from '../../search/build/groups.ts'
 import {
   checkPagefindVersion,
   ENTRY_FILE,
@@ -66,7 +66,7 @@ export function searchStage(
   memory: MemoryPlan,
   rendererVersion: string,
   distDir: string,
-  live?: LiveSearch,
+  liveIndex?: LiveSearch | (() => LiveSearch | undefined),
   pagefind = installedPagefindVersion(),
 ) {
   // The index is read and written as one Pagefind release's: another fails the build here, by name.
@@ -76,29 +76,36 @@ export function searchStage(
     .update([PAGEFIND_VERSION, rendererVersion, `${SEARCH_RECORD_VERSION}`].join('\0'))
     .digest('hex')
   const bits = groupBits(articles.length, memory.shardBits)
-  // The whole plan hashes every slug again (0.3 s of an edit's 5.6 at 50,000 articles): made
-  // only when no delta over the live index will do.
+  // Every plan hashes each slug (0.25 s at 50,000 articles): made when first asked, which an
+  // edit does once its pages are live. The whole plan only when no delta over the live index will do.
   type Plan = { shards: ShardPlan; delta: DeltaPlan | undefined }
   let fullPlan: Plan | undefined
   const full = (): Plan => (fullPlan ??= { shards: planShards(articles, memory.shardBits, key), delta: undefined })
-  const planned = live && planDelta(articles, memory.shardBits, key, live.state, live.articles)
-  // The base shards must be on disk to be kept; the delta's own is made anew when missing.
-  const delta =
-    planned &&
-    [...planned.shards.keys()].every((name) => name === planned.shard || existsSync(join(live.dir, name, ENTRY_FILE)))
-      ? planned
-      : undefined
-  const withDelta = delta && { shards: delta.shards, delta }
-  const deltaGroups =
-    withDelta &&
-    new Map([
-      ...planGroups(new Map([...withDelta.shards].filter(([name]) => name !== delta.shard)), bits),
-      deltaGroup(delta.shard, withDelta.shards.get(delta.shard)!.key),
+  let deltaPlan: { live: LiveSearch | undefined; withDelta?: Plan; groups?: GroupPlan } | undefined
+  const deltaOf = () => {
+    if (deltaPlan) return deltaPlan
+    const live = typeof liveIndex === 'function' ? liveIndex() : liveIndex
+    const planned = live && planDelta(articles, memory.shardBits, key, live.state, live.articles)
+    // The base shards must be on disk to be kept; the delta's own is made anew when missing.
+    const delta =
+      planned &&
+      [...planned.shards.keys()].every((name) => name === planned.shard || existsSync(join(live.dir, name, ENTRY_FILE)))
+        ? planned
+        : undefined
+    if (!delta) return (deltaPlan = { live })
+    const groups = new Map([
+      ...planGroups(new Map([...delta.shards].filter(([name]) => name !== delta.shard)), bits),
+      deltaGroup(delta.shard, delta.shards.get(delta.shard)!.key),
     ])
+    return (deltaPlan = { live, withDelta: { shards: delta.shards, delta }, groups })
+  }
   // The delta is kept only over the live index it was planned on.
-  const chosen = (had: SearchState | null): Plan => (withDelta && had === live?.state ? withDelta : full())
+  const chosen = (had: SearchState | null): Plan => {
+    const { live, withDelta } = deltaOf()
+    return withDelta && had === live?.state ? withDelta : full()
+  }
   const groupsFor = (had: SearchState | null) =>
-    withDelta && chosen(had) === withDelta ? deltaGroups! : planGroups(full().shards, bits)
+    chosen(had) === deltaOf().withDelta ? deltaOf().groups! : planGroups(full().shards, bits)
   return {
     /** Whether an index with state `had` is not the one needed. */
     stale: (had: SearchState | null) => !searchUpToDate(had, chosen(had).shards, groupsFor(had)),

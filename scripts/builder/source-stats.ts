@@ -7,19 +7,22 @@
  * with an edit made just after (file timestamps tick coarsely), so its stat is not recorded and
  * the next build reads it again. The rule is in docs/architecture.md (the build).
  */
-import { type Dirent, readdirSync, type Stats } from 'node:fs'
+import { type Dirent, readdirSync, statSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 
 /** Margin for coarse file timestamps: up to 2 s on some file systems (FAT), a clock tick on most. */
 export const RACY_MS = 3000
 
+/** What the build compares of a file's stat: size, mtime, ctime and inode. */
+export type FileStat = Pick<Stats, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>
+
 /** What the build compares: size, mtime, ctime and inode. */
-export function statSignature(s: Stats): string {
+export function statSignature(s: FileStat): string {
   return `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`
 }
 
 /** The signature to record for a file scanned at `scannedAt` (ms), or undefined when it is racy. */
-export function recordableSignature(s: Stats, scannedAt: number): string | undefined {
+export function recordableSignature(s: FileStat, scannedAt: number): string | undefined {
   return Math.max(s.mtimeMs, s.ctimeMs) < scannedAt - RACY_MS ? statSignature(s) : undefined
 }
 
@@ -28,7 +31,11 @@ export const ABOUT_FILE = 'about.md'
 
 /** The article files of CONTENT_DIR (`*.md`, flat, but ABOUT_FILE), sorted by name. */
 export function listArticleFiles(contentDir: string): string[] {
-  return readdirSync(contentDir, { withFileTypes: true })
+  return articleFilesOf(readdirSync(contentDir, { withFileTypes: true }))
+}
+
+function articleFilesOf(entries: readonly Dirent[]): string[] {
+  return entries
     .filter((e) => e.name.endsWith('.md') && e.name !== ABOUT_FILE && (e.isFile() || e.isSymbolicLink()))
     .map((e) => e.name)
     .sort()
@@ -45,6 +52,10 @@ export function listReferenceFiles(contentDir: string): string[] {
   } catch {
     return []
   }
+  return referenceFilesOf(contentDir, entries)
+}
+
+function referenceFilesOf(contentDir: string, entries: readonly Dirent[]): string[] {
   const out: string[] = []
   for (const e of entries) {
     if (e.isFile() && REFERENCE_FILE.test(e.name)) out.push(e.name)
@@ -53,5 +64,30 @@ export function listReferenceFiles(contentDir: string): string[] {
         if (REFERENCE_FILE.test(f)) out.push(join(e.name, f))
   }
   return out.sort()
+}
+
+/** A content folder as the build sees it: its article files with their stats, and its reference files. */
+export interface ContentScan {
+  /** listArticleFiles. */
+  names: string[]
+  /** Each article file's stat, by name (none for a file gone since the listing). */
+  stats: Map<string, FileStat>
+  /** When the scan began (recordableSignature). */
+  scannedAt: number
+  /** listReferenceFiles. */
+  references: string[]
+}
+
+/** One listing of CONTENT_DIR and a stat of each article file. */
+export function scanContent(contentDir: string): ContentScan {
+  const scannedAt = Date.now()
+  const entries = readdirSync(contentDir, { withFileTypes: true })
+  const names = articleFilesOf(entries)
+  const stats = new Map<string, FileStat>()
+  for (const name of names) {
+    const s = statSync(join(contentDir, name), { throwIfNoEntry: false })
+    if (s) stats.set(name, { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino })
+  }
+  return { names, stats, scannedAt, references: referenceFilesOf(contentDir, entries) }
 }
 const REFERENCE_FILE = /\.(bib|json|csl)$/
