@@ -33,7 +33,8 @@ import { openCache } from './builder/cache.ts'
 import { serviceOpenApi } from './builder/openapi.ts'
 import { articleMetas } from './builder/article-metas.ts'
 import { requireContentDir, type ArticleMeta } from './builder/content.ts'
-import { linkTreeOffThread, scanContentOffThread } from './builder/fs-thread.ts'
+import { linkTreeOffThread } from './builder/fs-thread.ts'
+import { scanContent } from './builder/source-stats.ts'
 import {
   acquireLock,
   linkTree,
@@ -86,18 +87,16 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   let restore: (() => void) | undefined
   const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`
   try {
-    // The content folder's listing and stats are taken in a thread of their own while this one
-    // reads the live build's state (fs-thread.ts).
-    const scanning = scanContentOffThread(contentDir)
     const openapiText = serviceOpenApi(baseUrl, openApiCache(distDir, baseUrl))
     const problems: BuildProblem[] = []
-    let prev = readPrevious(distDir, key)
-    const scan = await scanning
+    // One listing of the content folder, and a stat of each article file.
+    const scan = scanContent(contentDir)
     const files = scan.names
     // Refused here, before anything is written, when no plan fits the cap.
     const memory = planMemory(memoryCap(env), files.length, options)
     pool.limit(memory.renderThreads, memory.heaps.render)
     log(planLine(memory, files.length))
+    let prev = readPrevious(distDir, key)
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
     const entries = new EntrySource(cache, pool, contentDir)
 

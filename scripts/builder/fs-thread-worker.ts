@@ -1,19 +1,12 @@
 /** The worker thread of fs-thread.ts: one job, its answer, then it ends. */
 import { parentPort, workerData } from 'node:worker_threads'
 import { linkTree } from './dist.ts'
-import type { FsJob } from './fs-thread.ts'
-import { packScan } from './fs-thread.ts'
-import { scanContent } from './source-stats.ts'
+import type { LinkJob } from './fs-thread.ts'
 
-const job = workerData as FsJob
+const job = workerData as LinkJob
 try {
-  if (job.kind === 'scan') {
-    const packed = packScan(scanContent(job.contentDir))
-    parentPort!.postMessage({ ok: true, value: packed }, [packed.stats.buffer])
-  } else {
-    linkTree(job.from, job.to, new Set(job.skip))
-    parentPort!.postMessage({ ok: true, value: null })
-  }
+  linkTree(job.from, job.to, new Set(job.skip))
+  parentPort!.postMessage({ ok: true })
 } catch (error) {
   parentPort!.postMessage({ ok: false, error: (error as Error).message })
 }

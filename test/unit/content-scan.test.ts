@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { listArticleFiles, listReferenceFiles, scanContent } from '../../scripts/builder/source-stats.ts'
+
+/** The build's one listing of the content folder (scripts/builder/source-stats.ts scanContent). */
+describe('the content scan', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'lattice-content-scan-'))
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+  const content = join(tmp, 'content')
+  mkdirSync(join(content, 'refs', 'styles'), { recursive: true })
+  for (const name of ['b-second.md', 'a-first.md', 'about.md', 'notes.txt', 'library.bib'])
+    writeFileSync(join(content, name), `${name}\n`.repeat(name.length))
+  writeFileSync(join(content, 'refs', 'more.json'), '[]')
+  writeFileSync(join(content, 'refs', 'styles', 'house.csl'), '<style/>')
+  symlinkSync(join(content, 'a-first.md'), join(content, 'c-linked.md'))
+
+  it('lists the articles and the reference files as the two listings do, with each article stat', () => {
+    const before = Date.now()
+    const scan = scanContent(content)
+    expect(scan.names).toEqual(['a-first.md', 'b-second.md', 'c-linked.md'])
+    expect(scan.names).toEqual(listArticleFiles(content))
+    expect(scan.references).toEqual(listReferenceFiles(content))
+    expect(scan.references).toEqual(['library.bib', join('refs', 'more.json'), join('refs', 'styles', 'house.csl')])
+    for (const name of scan.names) {
+      const s = statSync(join(content, name))
+      expect(scan.stats.get(name)).toEqual({ size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino })
+    }
+    // The scan's clock is read before its first stat (source-stats.ts, recordableSignature).
+    expect(scan.scannedAt).toBeGreaterThanOrEqual(before)
+    expect(scan.scannedAt).toBeLessThanOrEqual(Date.now())
+  })
+
+  it('says a missing content folder', () => {
+    expect(() => scanContent(join(tmp, 'missing'))).toThrow(expect.objectContaining({ code: 'ENOENT' }))
+  })
+})
