@@ -85,12 +85,14 @@ async function editAndRestart(size: number, corpus: string, env: NodeJS.ProcessE
     for (const slug of corpusSlugs(corpus).slice(0, 200))
       await fetch(`${origin}/api/v1/posts/${slug}`).then((r) => r.arrayBuffer())
     row(`service ${size}: resident memory after reads`, 'MB', server.rssMb(), 'npm start: npm and the service')
-    const { served, searchable, build: done } = await editUnderServer(corpus, env, origin)
+    const { served, searchable, build: done, listPages } = await editUnderServer(corpus, env, origin)
     row(
       `build ${size}: one article edited → served`,
       's',
       served,
-      `whole rebuild ${done.seconds.toFixed(1)} s, peak ${done.peakMb.toFixed(0)} MB`,
+      `whole rebuild ${done.seconds.toFixed(1)} s, peak ${done.peakMb.toFixed(0)} MB; site live at ` +
+        `${phase(done.output, 'site live')} s in the build's log` +
+        (listPages ? '; the reading time changed, so the list pages were built again' : ''),
     )
     row(
       `build ${size}: one article edited → in the search index`,
