@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { BUILD_INFO_FILE, configKey } from '../model/build-dir.ts'
-import { ABOUT_FILE, listArticleFiles, listReferenceFiles, type FileStat } from './builder/source-stats.ts'
+import { ABOUT_FILE, scanContent, type ContentScan, type FileStat } from './builder/source-stats.ts'
 import { ROOT } from './builder/build-env.ts'
 import type { OpenApiCache } from './builder/openapi.ts'
 
@@ -38,30 +38,28 @@ export function buildInfo(
 /**
  * Hashes names, sizes and mtimes of the articles and of the build's sources (the site, the
  * build scripts and the renderer, the lockfile): cheap to compute for ten thousand files, and
- * it changes when a file is added, edited or removed. The build passes what it scanned to find
- * what changed (`scanned`: the article files' stats, and the reference files it listed): at
- * 50,000 articles a second stat of each costs half a second.
+ * it changes when a file is added, edited or removed. The build passes the scan it took to find
+ * what changed (scanContent): at 50,000 articles a second stat of each file costs half a second.
  */
-export function computeInputs(
-  contentDir: string,
-  baseUrl: string,
-  scanned?: { names: readonly string[]; stats: ReadonlyMap<string, FileStat>; references?: readonly string[] },
-): BuildInputs {
+export function computeInputs(contentDir: string, baseUrl: string, scan = scanOrNone(contentDir)): BuildInputs {
   const hash = createHash('sha256').update(baseUrl).update('\0')
   const files = new FileHasher(hash)
-  let names: readonly string[] = []
-  try {
-    names = scanned?.names ?? listArticleFiles(contentDir)
-  } catch {
-    // no content folder: nothing to hash
-  }
-  for (const name of names) files.add(join(contentDir, name), scanned?.stats.get(name))
+  for (const name of scan.names) files.add(join(contentDir, name), scan.stats.get(name))
   files.add(join(contentDir, ABOUT_FILE))
   // The bibliographies and styles articles read (scripts/builder/article-inputs.ts).
-  for (const name of scanned?.references ?? listReferenceFiles(contentDir)) files.add(join(contentDir, name))
+  for (const name of scan.references) files.add(join(contentDir, name))
   addSiteSources(files)
   addBuildSources(files)
   return { contentDir, baseUrl, fingerprint: hash.digest('hex') }
+}
+
+/** The content folder's scan; an empty one when there is no folder (nothing to hash). */
+function scanOrNone(contentDir: string): ContentScan {
+  try {
+    return scanContent(contentDir)
+  } catch {
+    return { names: [], stats: new Map(), scannedAt: Date.now(), references: [] }
+  }
 }
 
 /** What Astro builds the site's pages from (not the articles): the site, its config, the lockfile. */

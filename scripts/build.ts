@@ -104,11 +104,10 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       metas,
       fresh,
       signatures,
-      stats,
       read,
       files: count,
-    } = await articleMetas(contentDir, files, problems, prev, cache, entries.inputs, scan)
-    const inputs = computeInputs(contentDir, baseUrl, { names: files, stats, references: scan.references })
+    } = await articleMetas(contentDir, scan, problems, prev, cache, entries.inputs)
+    const inputs = computeInputs(contentDir, baseUrl, scan)
     log(`read ${read} of ${count} files (the others' stat unchanged) after ${since()}`)
     if (problems.length) throw new BuildError(problems)
     log(`validated, ${fresh.length} to render, after ${since()}`)

@@ -2,7 +2,7 @@
 import { inputsOf, type ArticleInputs } from './article-inputs.ts'
 import type { BuildCache } from './cache.ts'
 import { parseArticle, readSources, type ArticleMeta } from './content.ts'
-import type { ContentScan, FileStat } from './source-stats.ts'
+import type { ContentScan } from './source-stats.ts'
 import type { BuildProblem } from './errors.ts'
 import type { Previous } from './previous.ts'
 
@@ -13,8 +13,6 @@ export interface ArticleMetas {
   fresh: ArticleMeta[]
   /** Per slug, the stat signature the next build may trust (source-stats.ts). */
   signatures: Record<string, string>
-  /** Each file's stat, by name. */
-  stats: ReadonlyMap<string, FileStat>
   /** Files read (the others' stat was unchanged), of how many. */
   read: number
   files: number
@@ -26,18 +24,17 @@ export interface ArticleMetas {
  */
 export async function articleMetas(
   contentDir: string,
-  files: readonly string[],
+  scan: ContentScan,
   problems: BuildProblem[],
   prev: Previous | undefined,
   cache: BuildCache,
   inputs: ArticleInputs,
-  scanned?: ContentScan,
 ): Promise<ArticleMetas> {
   const metas: ArticleMeta[] = []
   const fresh: ArticleMeta[] = []
-  const { refs, signatures, stats, read } = await readSources(
+  const { refs, signatures, read } = await readSources(
     contentDir,
-    files,
+    scan,
     problems,
     async (file) => {
       // The hash covers the bibliographies and style the article reads (article-inputs.ts).
@@ -62,7 +59,6 @@ export async function articleMetas(
       },
       onUnchanged: (ref) => void metas.push(prev.bySlug.get(ref.slug)!),
     },
-    scanned,
   )
   // A stat signature the next build may trust covers the article's inputs too.
   for (const m of metas) {
@@ -72,5 +68,5 @@ export async function articleMetas(
     else signatures[m.slug] += sig
   }
   metas.sort((a, b) => (a.slug < b.slug ? -1 : 1))
-  return { metas, fresh, signatures, stats, read, files: refs.length }
+  return { metas, fresh, signatures, read, files: refs.length }
 }

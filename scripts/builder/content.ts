@@ -3,7 +3,7 @@
  * everything derived from it) and its frontmatter validated against the one article schema.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
@@ -20,8 +20,7 @@ import { BODY_MAX } from '../../model/wire-limits.ts'
 import { SITE } from '../../site/lib/site.ts'
 import { BuildError, type BuildProblem } from './errors.ts'
 import { FRONTMATTER, readFrontMatter } from './front-matter.ts'
-import { recordableSignature, statSignature, type FileStat } from './source-stats.ts'
-export { listArticleFiles } from './source-stats.ts'
+import { recordableSignature, statSignature, type ContentScan } from './source-stats.ts'
 
 /** Refuses a CONTENT_DIR that does not exist, before the build takes its lock. */
 export function requireContentDir(contentDir: string): void {
@@ -77,23 +76,20 @@ export interface KnownSources {
 }
 
 /**
- * Reads the article files `names` (listArticleFiles) in order; names that are not slugs are
+ * Reads the article files of `scan` (scanContent) in order; names that are not slugs are
  * problems. A file whose stat is the one `known` recorded is not read: `onUnchanged` gets it.
  * Each other file's text is handed to `onFile` and then let go: a build holds no article's
  * text for longer than it works on it, so its memory does not grow with the corpus. Returns
- * the files, per slug the stat signature the next build may trust, each file's stat (by name:
- * the build's fingerprint hashes them, build-state.ts), and how many were read. `scanned` gives
- * the stats when they were taken already (scanContent, source-stats.ts).
+ * the files, per slug the stat signature the next build may trust, and how many were read.
  */
 export async function readSources(
   contentDir: string,
-  names: readonly string[],
+  scan: ContentScan,
   problems: BuildProblem[],
   onFile: (f: SourceFile) => void | Promise<void>,
   known?: KnownSources & { onUnchanged(ref: SourceRef): void },
-  scanned?: { stats: ReadonlyMap<string, FileStat>; scannedAt: number },
-): Promise<{ refs: SourceRef[]; signatures: Record<string, string>; stats: Map<string, FileStat>; read: number }> {
-  const valid = names.filter((file) => {
+): Promise<{ refs: SourceRef[]; signatures: Record<string, string>; read: number }> {
+  const valid = scan.names.filter((file) => {
     const slug = file.slice(0, -3)
     if (Slug.safeParse(slug).success) return true
     // Refused here, before anything is written: a name past the limit would fail later as a
@@ -108,17 +104,14 @@ export async function readSources(
     })
     return false
   })
-  const scannedAt = scanned?.scannedAt ?? Date.now()
   const out: SourceRef[] = new Array(valid.length)
   const signatures: Record<string, string> = {}
-  const stats = new Map<string, FileStat>()
   const toRead: number[] = []
-  // One stat per file, in this thread: far cheaper than a read and a hash through the thread pool.
+  // The scan's stat of each file (far cheaper than a read and a hash through the thread pool).
   valid.forEach((file, i) => {
     const slug = file.slice(0, -3)
-    const stat = scanned ? scanned.stats.get(file) : statSync(join(contentDir, file), { throwIfNoEntry: false })
-    if (stat) stats.set(file, stat)
-    const signature = stat && recordableSignature(stat, scannedAt)
+    const stat = scan.stats.get(file)
+    const signature = stat && recordableSignature(stat, scan.scannedAt)
     if (signature) signatures[slug] = signature
     const hash = stat && known?.hashOf(slug, statSignature(stat))
     if (hash) {
@@ -138,7 +131,7 @@ export async function readSources(
     }
   }
   await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker))
-  return { refs: out, signatures, stats, read: toRead.length }
+  return { refs: out, signatures, read: toRead.length }
 }
 
 /** The markdown after the frontmatter, leading blank lines removed: what is rendered and published. */

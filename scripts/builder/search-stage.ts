@@ -46,10 +46,6 @@ export interface LiveSearch {
   articles: ReadonlyMap<string, string>
 }
 
-/**
- * The index the published articles need, for a renderer version and a memory plan: the live
- * index and a delta shard for a small change (search-delta.ts), else each changed shard anew.
- */
 /** The live build's index and the articles it was made from: a small change adds a delta to it. */
 export function liveIndexOf(prev: Previous | undefined): LiveSearch | undefined {
   if (!prev?.state.search) return undefined
@@ -61,12 +57,17 @@ export function liveIndexOf(prev: Previous | undefined): LiveSearch | undefined 
   }
 }
 
+/**
+ * The index the published articles need, for a renderer version and a memory plan: the live
+ * index (`liveIndex`, asked for once a plan is) and a delta shard for a small change
+ * (search-delta.ts), else each changed shard anew.
+ */
 export function searchStage(
   articles: readonly ShardArticle[],
   memory: MemoryPlan,
   rendererVersion: string,
   distDir: string,
-  liveIndex?: LiveSearch | (() => LiveSearch | undefined),
+  liveIndex: () => LiveSearch | undefined = () => undefined,
   pagefind = installedPagefindVersion(),
 ) {
   // The index is read and written as one Pagefind release's: another fails the build here, by name.
@@ -84,7 +85,7 @@ export function searchStage(
   let deltaPlan: { live: LiveSearch | undefined; withDelta?: Plan; groups?: GroupPlan } | undefined
   const deltaOf = () => {
     if (deltaPlan) return deltaPlan
-    const live = typeof liveIndex === 'function' ? liveIndex() : liveIndex
+    const live = liveIndex()
     const planned = live && planDelta(articles, memory.shardBits, key, live.state, live.articles)
     // The base shards must be on disk to be kept; the delta's own is made anew when missing.
     const delta =

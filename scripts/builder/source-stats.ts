@@ -30,10 +30,6 @@ export function recordableSignature(s: FileStat, scannedAt: number): string | un
 export const ABOUT_FILE = 'about.md'
 
 /** The article files of CONTENT_DIR (`*.md`, flat, but ABOUT_FILE), sorted by name. */
-export function listArticleFiles(contentDir: string): string[] {
-  return articleFilesOf(readdirSync(contentDir, { withFileTypes: true }))
-}
-
 function articleFilesOf(entries: readonly Dirent[]): string[] {
   return entries
     .filter((e) => e.name.endsWith('.md') && e.name !== ABOUT_FILE && (e.isFile() || e.isSymbolicLink()))
@@ -45,16 +41,6 @@ function articleFilesOf(entries: readonly Dirent[]): string[] {
  * The bibliographies and styles in CONTENT_DIR and its folders (the articles are flat, so the
  * folders are few and small), for the fingerprint that tells `npm start` to build again.
  */
-export function listReferenceFiles(contentDir: string): string[] {
-  let entries: Dirent[]
-  try {
-    entries = readdirSync(contentDir, { withFileTypes: true })
-  } catch {
-    return []
-  }
-  return referenceFilesOf(contentDir, entries)
-}
-
 function referenceFilesOf(contentDir: string, entries: readonly Dirent[]): string[] {
   const out: string[] = []
   for (const e of entries) {
@@ -68,13 +54,13 @@ function referenceFilesOf(contentDir: string, entries: readonly Dirent[]): strin
 
 /** A content folder as the build sees it: its article files with their stats, and its reference files. */
 export interface ContentScan {
-  /** listArticleFiles. */
+  /** The article files (`*.md`, flat, but ABOUT_FILE), sorted by name. */
   names: string[]
   /** Each article file's stat, by name (none for a file gone since the listing). */
   stats: Map<string, FileStat>
   /** When the scan began (recordableSignature). */
   scannedAt: number
-  /** listReferenceFiles. */
+  /** The bibliographies and styles, in the folder and its sub-folders. */
   references: string[]
 }
 

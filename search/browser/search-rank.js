@@ -89,27 +89,16 @@ export function chunksToLoad(chunks, stems) {
   return [...wanted]
 }
 
-/**
- * The length of a string in UTF-8 bytes, as Rust's str::len() counts it (RFC 3629: 1 to 4 bytes
- * per code point), counted rather than encoded: it is asked of every word a query's terms start.
- */
+// One encoder and one buffer for every length asked: a TextEncoder made per word, as before,
+// cost more than the ranking's own work on a short prefix's thousands of words.
+const ENCODER = new TextEncoder()
+let scratch = new Uint8Array(256)
+
+/** The length of a string in UTF-8 bytes, as Rust's str::len() counts it. */
 export function utf8Length(s) {
-  let length = s.length
-  for (let i = 0; i < s.length; i++) {
-    const code = s.charCodeAt(i)
-    if (code >= 0xd800 && code <= 0xdbff) {
-      // A surrogate pair: 4 bytes for its 2 UTF-16 units. A lone surrogate encodes as U+FFFD (3).
-      const low = s.charCodeAt(i + 1)
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        length += 2
-        i++
-        continue
-      }
-      length += 2
-    } else if (code >= 0x800) length += 2
-    else if (code >= 0x80) length += 1
-  }
-  return length
+  // At most 3 bytes per UTF-16 unit (a surrogate pair: 4 for 2).
+  if (scratch.length < s.length * 3) scratch = new Uint8Array(s.length * 3)
+  return ENCODER.encodeInto(s, scratch).written
 }
 
 /** Pagefind's word_length_bonus for a word `extra` bytes longer than the term (or shorter). */
