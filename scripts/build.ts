@@ -10,7 +10,7 @@
  * CONTENT_DIR, BASE_URL and DIST_DIR choose what is built and where (scripts/builder/dist.ts).
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { appendable, keptEntries, writeIndexFile } from '../post-index/index-file-writer.ts'
 import { INDEX_FILES } from '../post-index/index-file.ts'
@@ -33,7 +33,6 @@ import { openCache } from './builder/cache.ts'
 import { serviceOpenApi } from './builder/openapi.ts'
 import { articleMetas } from './builder/article-metas.ts'
 import { requireContentDir, type ArticleMeta } from './builder/content.ts'
-import { linkTreeOffThread } from './builder/fs-thread.ts'
 import { scanContent } from './builder/source-stats.ts'
 import {
   acquireLock,
@@ -58,7 +57,6 @@ import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildSta
 import { STATE_FILE, writeState } from './builder/state-file.ts'
 import type { SearchState } from './builder/search-shards.ts'
 import { liveIndexOf, searchStage } from './builder/search-stage.ts'
-import { LLMS_FULL } from './builder/llms-full.ts'
 import { buildClock, markScheduled, publishedArticles } from './builder/schedule.ts'
 
 export { BuildError } from './builder/errors.ts'
@@ -211,12 +209,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const siteDir = join(dir, 'site')
       const liveSearch = prev && join(prev.dir, 'site', 'pagefind')
       let search = prev?.state.search ?? null
-      // The live build's pages, linked in a thread of their own while this one assembles the
-      // articles (fs-thread.ts); llms-full.txt is the assembly's, and the index is linked below.
-      let siteLinked: Promise<void> | undefined
       if (prev && prev.state.astroKey === astroKey) {
-        mkdirSync(siteDir, { recursive: true })
-        siteLinked = linkTreeOffThread(join(prev.dir, 'site'), siteDir, new Set(['pagefind', LLMS_FULL]))
+        // The live build's pages; its index is linked below, when it serves this build too.
+        linkTree(join(prev.dir, 'site'), siteDir, new Set(['pagefind']))
         linkTemplates(prev.dir, dir)
       } else {
         writeFileSync(join(dir, 'manifest.json'), manifestText(published))
@@ -246,11 +241,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const liveIndex = search !== null && liveSearch !== undefined && existsSync(liveSearch)
       if (liveIndex) linkTree(liveSearch, join(siteDir, 'pagefind'))
       else search = null
-      const assembling = assemble(dir, id, readFileSync(join(dir, 'template.html'), 'utf8'))
-      // Should either fail, the other has ended before the folder is removed.
-      await Promise.allSettled([assembling, siteLinked])
-      await siteLinked
-      const files = await assembling
+      const files = await assemble(dir, id, readFileSync(join(dir, 'template.html'), 'utf8'))
       await placeIndex(dir)
       const state = (index: SearchState | null): BuildState => ({
         version: STATE_VERSION,
