@@ -52,6 +52,7 @@ import { collectGarbage } from './builder/collect-garbage.ts'
 import { BuildError, explainLimit, type BuildProblem } from './builder/errors.ts'
 import { citingEntries, indexEntries, indexEntry, newestFirst } from './builder/index-entries.ts'
 import { manifestKey, manifestText } from './builder/manifest-key.ts'
+import { changedCards, overlayPages } from './builder/list-pages.ts'
 import { memoryCap, planLine, planMemory } from './builder/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './builder/previous.ts'
 import { STATE_FILE, writeState } from './builder/state-file.ts'
@@ -122,7 +123,15 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const openapi = await openapiText
     const templateKey = sha(`${STATE_VERSION}`, siteSourcesFingerprint(), baseUrl)
     const about = readAbout(contentDir)
-    const astroKey = sha(templateKey, manifest, openapi, about?.hash ?? '')
+    // What Astro reads besides the manifest: when only it changed, only some list pages may have.
+    const astroInputsKey = sha(templateKey, openapi, about?.hash ?? '')
+    const astroKey = sha(astroInputsKey, manifest)
+    // Only the list pages showing a changed card are made again when the lists are otherwise the
+    // live build's: known before the preview lands its pages under the live build's lists.
+    const cards =
+      prev && prev.state.astroInputsKey === astroInputsKey && prev.state.astroKey !== astroKey
+        ? changedCards(published, prev)
+        : undefined
     // The Crossref deposits name the depositor: another one rewrites every article's files.
     const deposits = depositor(env)
     const assemblyKey = sha(renderer.version, buildSourcesFingerprint(), JSON.stringify(deposits))
@@ -197,7 +206,17 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       linkTree(join(prev.dir, 'site'), join(dir, 'site'))
       linkTemplates(prev.dir, dir)
       const files = await assemble(dir, id, prev.template)
-      info = await land(dir, id, { ...prev.state, assemblyKey, articles: marked, sources: signatures, ...files })
+      // Its lists are the live build's, not those of its articles: should the lists not follow,
+      // the next build makes them all again.
+      const lists = { astroKey: '', astroInputsKey: undefined }
+      info = await land(dir, id, {
+        ...prev.state,
+        ...lists,
+        assemblyKey,
+        articles: marked,
+        sources: signatures,
+        ...files,
+      })
       log(`article pages live after ${since()}`)
     }
 
@@ -223,19 +242,28 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           await rendering
           collectGarbage()
         }
+        const madeDir = cards ? join(dir, 'site-cards') : siteDir
+        if (cards) writeFileSync(join(dir, 'changed-cards.json'), JSON.stringify(cards))
         await runAstro(env, {
           baseUrl,
           contentDir,
-          siteDir,
+          siteDir: madeDir,
           manifest: join(dir, 'manifest.json'),
           openapi: join(dir, 'openapi.json'),
           about: aboutFile || undefined,
           cacheDir: join(distDir, 'cache', 'astro', key),
           heap: memory.heaps.astro,
+          changedCards: cards && join(dir, 'changed-cards.json'),
         })
-        renameSync(join(siteDir, 'article-template.html'), join(dir, 'template.html'))
-        renameSync(join(siteDir, 'authorize-template.html'), join(dir, AUTHORIZE_TEMPLATE))
-        log(`site pages built after ${since()}`)
+        renameSync(join(madeDir, 'article-template.html'), join(dir, 'template.html'))
+        renameSync(join(madeDir, 'authorize-template.html'), join(dir, AUTHORIZE_TEMPLATE))
+        if (cards) {
+          linkTree(join(prev!.dir, 'site'), siteDir, new Set(['pagefind']))
+          const made = overlayPages(madeDir, siteDir)
+          rmSync(madeDir, { recursive: true, force: true })
+          rmSync(join(dir, 'changed-cards.json'))
+          log(`site pages built (${made} made, for ${cards.length} changed cards; the others linked) after ${since()}`)
+        } else log(`site pages built after ${since()}`)
       }
       // The live index serves the new pages until their own is written.
       const liveIndex = search !== null && liveSearch !== undefined && existsSync(liveSearch)
@@ -247,6 +275,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         version: STATE_VERSION,
         templateKey,
         assemblyKey,
+        astroInputsKey,
         astroKey,
         manifestKey: manifest,
         order: published.map((m) => m.slug),

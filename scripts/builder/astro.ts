@@ -18,6 +18,8 @@ export function runAstro(
     about?: string
     /** Astro's heap limit, its share of the memory plan (heap-limits.ts). */
     heap?: HeapLimit
+    /** A JSON file of slugs: only the list pages showing one of them are made (list-pages.ts). */
+    changedCards?: string
   },
 ): Promise<void> {
   // A separate process: Astro's memory is freed when it exits, and the build waits without blocking.
@@ -49,6 +51,7 @@ export function runAstro(
         ARTICLES_MANIFEST: o.manifest,
         OPENAPI_FILE: o.openapi,
         ABOUT_FILE: o.about ?? '',
+        CHANGED_CARDS_FILE: o.changedCards ?? '',
         ASTRO_TELEMETRY_DISABLED: '1',
       },
     },

@@ -22,6 +22,8 @@ export interface BuildState {
   templateKey: string
   /** The renderer and the build code that made the article pages: pages are reused only under the same. */
   assemblyKey: string
+  /** What Astro read besides the manifest: only the list pages of changed cards are made again under the same. */
+  astroInputsKey?: string
   /** Everything Astro read: its output is reused when this is unchanged. */
   astroKey: string
   /** The key of the list pages' manifest, and the list's slugs in order (manifest-key.ts). */

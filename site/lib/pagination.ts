@@ -1,20 +1,33 @@
+import { readFileSync } from 'node:fs'
 import type { Page, PaginateFunction } from 'astro'
 
 /** Cards on one page of a list (the home page, a tag): divides into rows of 2, 3 and 4. */
 export const PAGE_SIZE = 24
 
 /**
+ * A build whose edits changed only some articles' cards names them in CHANGED_CARDS_FILE
+ * (scripts/builder/list-pages.ts): only the pages showing one of them are made, and the build
+ * keeps the live build's others.
+ */
+const changedCards = process.env.CHANGED_CARDS_FILE
+  ? new Set(JSON.parse(readFileSync(process.env.CHANGED_CARDS_FILE, 'utf8')) as string[])
+  : undefined
+
+/**
  * Astro's `paginate` for a `[...page].astro` route, with page 1 at the list's own address
  * `first` (`/`, `/tags/x`) and the next ones under `page/` (`/page/2`, `/tags/x/page/2`), so
  * that a page number never reads as a slug or a tag.
  */
-export function paginateList<T, P extends Record<string, string>, Props extends Record<string, unknown>>(
-  paginate: PaginateFunction,
-  items: readonly T[],
-  first: string,
-  options: { params?: P; props?: Props } = {},
-) {
-  return paginate(items, { pageSize: PAGE_SIZE, ...options }).map((path) => {
+export function paginateList<
+  T extends { id: string },
+  P extends Record<string, string>,
+  Props extends Record<string, unknown>,
+>(paginate: PaginateFunction, items: readonly T[], first: string, options: { params?: P; props?: Props } = {}) {
+  const paths = paginate(items, { pageSize: PAGE_SIZE, ...options })
+  const made = changedCards
+    ? paths.filter((path) => (path.props.page as Page<T>).data.some((item) => changedCards.has(item.id)))
+    : paths
+  return made.map((path) => {
     const page: Page<T> = path.props.page
     const n = page.currentPage
     const href = (k: number) => pageHref(first, k)
