@@ -13,10 +13,13 @@ const site = process.env.BASE_URL ?? `http://localhost:${process.env.PORT ?? 432
 // sitemap lists them from the same manifest the list pages read.
 const TEMPLATE_PAGES = ['/article-template', '/authorize-template']
 const manifest = process.env.ARTICLES_MANIFEST
+// A build of changed cards makes only some list pages and keeps the live build's sitemap
+// (scripts/builder/list-pages.ts): it makes none.
+const sitemapMade = !process.env.CHANGED_CARDS_FILE
 /** Each article page's address and its last change, the sitemap's `lastmod` (sitemaps.org protocol). */
 /** @type {Map<string, string>} */
 const articlePages = new Map(
-  manifest
+  manifest && sitemapMade
     ? JSON.parse(readFileSync(manifest, 'utf8')).map(
         (/** @type {{ slug: string, date: string, lastModified?: string }} */ a) => [
           new URL(articlePath(a.slug), site).href,
@@ -40,17 +43,18 @@ export default defineConfig({
   vite: { build: { assetsInlineLimit: (file) => (file.endsWith('.js') ? false : undefined) } },
   integrations: [
     searchScripts(),
-    sitemap({
-      // The integration sorts every address with localeCompare(b, 'en', { numeric: true }), which
-      // builds a collator per comparison (1.1 of Astro's 13 s of CPU at 10,000 articles). Given
-      // in that order (one collator, a stable sort: ties keep the manifest's order), they are
-      // one sorted run, which its sort merges in linear time; the sitemap is the same.
-      customPages: [...articlePages.keys()].sort(new Intl.Collator('en', { numeric: true }).compare),
-      filter: (page) => !TEMPLATE_PAGES.includes(new URL(page).pathname),
-      serialize: (item) => {
-        const lastmod = articlePages.get(item.url)
-        return lastmod ? { ...item, lastmod } : item
-      },
-    }),
+    sitemapMade &&
+      sitemap({
+        // The integration sorts every address with localeCompare(b, 'en', { numeric: true }), which
+        // builds a collator per comparison (1.1 of Astro's 13 s of CPU at 10,000 articles). Given
+        // in that order (one collator, a stable sort: ties keep the manifest's order), they are
+        // one sorted run, which its sort merges in linear time; the sitemap is the same.
+        customPages: [...articlePages.keys()].sort(new Intl.Collator('en', { numeric: true }).compare),
+        filter: (page) => !TEMPLATE_PAGES.includes(new URL(page).pathname),
+        serialize: (item) => {
+          const lastmod = articlePages.get(item.url)
+          return lastmod ? { ...item, lastmod } : item
+        },
+      }),
   ],
 })

@@ -127,17 +127,25 @@ export async function editUnderServer(
   corpus: string,
   env: NodeJS.ProcessEnv,
   origin: string,
-): Promise<{ served: number; searchable: number; build: Measured; listPages: boolean }> {
+  change: 'sentence' | 'title' = 'sentence',
+): Promise<{ served: number; searchable: number; build: Measured; listPages: ListPages }> {
   const slugs = corpusSlugs(corpus)
   const slug = slugs[Math.floor(slugs.length / 2)]!
   const file = join(corpus, `${slug}.md`)
   const marker = `edited${Date.now()}`
-  // One sentence added to the middle paragraph; the editor's new file replaces the old whole.
-  const parts = readFileSync(file, 'utf8').split('\n\n')
-  const prose = parts.flatMap((part, i) => (/^[A-Za-z]/.test(part) ? [i] : []))
-  const at = prose[Math.floor(prose.length / 2)]!
-  parts[at] = `${parts[at]} This sentence is ${marker}.`
-  writeFileSync(`${file}.saving`, parts.join('\n\n'))
+  const text = readFileSync(file, 'utf8')
+  let edited: string
+  if (change === 'title') edited = text.replace(/^title: (.*)$/m, (_, t: string) => `title: ${t} ${marker}`)
+  else {
+    // One sentence added to the middle paragraph.
+    const parts = text.split('\n\n')
+    const prose = parts.flatMap((part, i) => (/^[A-Za-z]/.test(part) ? [i] : []))
+    const at = prose[Math.floor(prose.length / 2)]!
+    parts[at] = `${parts[at]} This sentence is ${marker}.`
+    edited = parts.join('\n\n')
+  }
+  // The editor's new file replaces the old whole.
+  writeFileSync(`${file}.saving`, edited)
   renameSync(`${file}.saving`, file)
   const started = performance.now()
   let searchable = NaN
@@ -148,10 +156,24 @@ export async function editUnderServer(
   const served = (performance.now() - started) / 1000
   const done = await build
   if (done.code !== 0) throw new Error(`the rebuild failed: ${done.output.slice(-500)}`)
-  // The sentence can move the article's reading time past a minute, which the list pages show:
-  // Astro then builds them again (the build says "site pages built"), at 50,000 about 16 s.
-  return { served, searchable, build: done, listPages: /^site pages built after/m.test(done.output) }
+  return { served, searchable, build: done, listPages: listPagesBuilt(done.output) }
 }
+
+/**
+ * Which list pages a build made: a title, or a sentence that moves the reading time past a
+ * minute, changes what the cards show, and the pages showing the card are made again.
+ */
+export type ListPages = 'none' | 'cards' | 'all'
+const listPagesBuilt = (output: string): ListPages =>
+  /^site pages built after/m.test(output) ? 'all' : /^site pages built \(/m.test(output) ? 'cards' : 'none'
+
+/** A row's note on what `listPagesBuilt` found. */
+export const listPagesNote = (built: ListPages): string =>
+  built === 'all'
+    ? '; every list page built again'
+    : built === 'cards'
+      ? `; the edit changed the article's card, so the list pages showing it were made again`
+      : ''
 
 /** Polls `probe` (a failing probe counts as not yet) with the shared waitFor. */
 export function until(probe: () => Promise<boolean>, ms: number, every = 100): Promise<true> {

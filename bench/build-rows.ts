@@ -13,7 +13,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generateCorpus } from './corpus.ts'
 import { freePort } from '../test/support/processes.ts'
-import { editUnderServer, measure, npmBuild, phase, startServer, until, type Measured } from './build-process.ts'
+import {
+  editUnderServer,
+  listPagesNote,
+  measure,
+  npmBuild,
+  phase,
+  startServer,
+  until,
+  type Measured,
+} from './build-process.ts'
 
 const NODE = process.execPath
 const BASE_URL = 'http://localhost:4321'
@@ -148,7 +157,7 @@ async function editToServed(size: number, corpus: string, env: NodeJS.ProcessEnv
         values: [servedAt],
         note:
           `in the search index at ${searchAt.toFixed(1)} s (the pages land first, then the index)` +
-          (listPages ? '; the reading time changed, so the list pages were built again' : ''),
+          listPagesNote(listPages),
         limit: { max: size >= 10_000 ? 10 : 3, text: size >= 10_000 ? '≤ 10 s' : '≤ 3 s' },
       },
     ]

@@ -11,7 +11,7 @@
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { corpusSlugs, editUnderServer, phase, startServer, until } from './build-process.ts'
+import { corpusSlugs, editUnderServer, listPagesNote, phase, startServer, until } from './build-process.ts'
 import { coldBuild, withHugo } from './build-rows.ts'
 import { freePort } from '../test/support/processes.ts'
 import { SEARCH_QUERIES, searchRows } from './search-rows.ts'
@@ -92,13 +92,21 @@ async function editAndRestart(size: number, corpus: string, env: NodeJS.ProcessE
       served,
       `whole rebuild ${done.seconds.toFixed(1)} s, peak ${done.peakMb.toFixed(0)} MB; site live at ` +
         `${phase(done.output, 'site live')} s in the build's log` +
-        (listPages ? '; the reading time changed, so the list pages were built again' : ''),
+        listPagesNote(listPages),
     )
     row(
       `build ${size}: one article edited → in the search index`,
       's',
       searchable,
       /\((\d+ of \d+) shards indexed/.exec(done.output)?.[1] ?? '',
+    )
+    // A title is on the article's cards: the list pages showing them are made again.
+    const retitled = await editUnderServer(corpus, env, origin, 'title')
+    row(
+      `build ${size}: one article retitled → served`,
+      's',
+      retitled.served,
+      `site live at ${phase(retitled.build.output, 'site live')} s in the build's log${listPagesNote(retitled.listPages)}`,
     )
     await server.stop()
     t = performance.now()

@@ -4,7 +4,7 @@
  * edit the lists do not show takes. When the edit changed only what articles' cards show (a
  * title, a description, the reading time) and neither which lists hold them, their order, nor
  * the sitemap, only the pages that show a changed card differ. Astro then makes those
- * (site/lib/pagination.ts reads their slugs from CHANGED_CARDS_FILE) and the pages that are no
+ * (site/lib/changed-cards.ts reads their slugs from CHANGED_CARDS_FILE) and the pages that are no
  * list (feeds, llms.txt, the indexes of tags and authors); every other page is the live build's.
  */
 import { mkdirSync, readdirSync, renameSync } from 'node:fs'

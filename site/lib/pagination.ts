@@ -1,17 +1,8 @@
-import { readFileSync } from 'node:fs'
 import type { Page, PaginateFunction } from 'astro'
+import { listMade } from './changed-cards'
 
 /** Cards on one page of a list (the home page, a tag): divides into rows of 2, 3 and 4. */
 export const PAGE_SIZE = 24
-
-/**
- * A build whose edits changed only some articles' cards names them in CHANGED_CARDS_FILE
- * (scripts/builder/list-pages.ts): only the pages showing one of them are made, and the build
- * keeps the live build's others.
- */
-const changedCards = process.env.CHANGED_CARDS_FILE
-  ? new Set(JSON.parse(readFileSync(process.env.CHANGED_CARDS_FILE, 'utf8')) as string[])
-  : undefined
 
 /**
  * Astro's `paginate` for a `[...page].astro` route, with page 1 at the list's own address
@@ -24,23 +15,22 @@ export function paginateList<
   Props extends Record<string, unknown>,
 >(paginate: PaginateFunction, items: readonly T[], first: string, options: { params?: P; props?: Props } = {}) {
   const paths = paginate(items, { pageSize: PAGE_SIZE, ...options })
-  const made = changedCards
-    ? paths.filter((path) => (path.props.page as Page<T>).data.some((item) => changedCards.has(item.id)))
-    : paths
-  return made.map((path) => {
-    const page: Page<T> = path.props.page
-    const n = page.currentPage
-    const href = (k: number) => pageHref(first, k)
-    page.url = {
-      ...page.url,
-      current: href(n),
-      prev: n > 1 ? href(n - 1) : undefined,
-      next: n < page.lastPage ? href(n + 1) : undefined,
-      first: n > 1 ? href(1) : undefined,
-      last: n < page.lastPage ? href(page.lastPage) : undefined,
-    }
-    return { ...path, params: { ...path.params, page: n === 1 ? undefined : `page/${n}` } }
-  })
+  return paths
+    .filter((path) => listMade((path.props.page as Page<T>).data))
+    .map((path) => {
+      const page: Page<T> = path.props.page
+      const n = page.currentPage
+      const href = (k: number) => pageHref(first, k)
+      page.url = {
+        ...page.url,
+        current: href(n),
+        prev: n > 1 ? href(n - 1) : undefined,
+        next: n < page.lastPage ? href(n + 1) : undefined,
+        first: n > 1 ? href(1) : undefined,
+        last: n < page.lastPage ? href(page.lastPage) : undefined,
+      }
+      return { ...path, params: { ...path.params, page: n === 1 ? undefined : `page/${n}` } }
+    })
 }
 
 /** The address of page `n` of a list whose first page is `first`. */
