@@ -228,6 +228,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       const siteDir = join(dir, 'site')
       const liveSearch = prev && join(prev.dir, 'site', 'pagefind')
       let search = prev?.state.search ?? null
+      // Assembled beside Astro: an edit of a few articles whose cards changed, under the live template.
+      let assembled: Promise<Awaited<ReturnType<typeof assemble>>> | undefined
       if (prev && prev.state.astroKey === astroKey) {
         // The live build's pages; its index is linked below, when it serves this build too.
         linkTree(join(prev.dir, 'site'), siteDir, new Set(['pagefind']))
@@ -243,7 +245,22 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           collectGarbage()
         }
         const madeDir = cards ? join(dir, 'site-cards') : siteDir
-        if (cards) writeFileSync(join(dir, 'changed-cards.json'), JSON.stringify(cards))
+        if (cards) {
+          writeFileSync(join(dir, 'changed-cards.json'), JSON.stringify(cards))
+          linkTree(join(prev!.dir, 'site'), siteDir, new Set(['pagefind']))
+          // The article pages and the post index are written while Astro runs (a process of its
+          // own) when they are few: the template is the live one, and the live build's other
+          // pages are reused, so the memory is the edit's.
+          if (fresh.length <= IN_THREAD_RENDERS && prev!.state.assemblyKey === assemblyKey) {
+            const template = prev!.template
+            assembled = assemble(dir, id, template).then(async (files) => {
+              await placeIndex(dir)
+              return files
+            })
+            // Awaited below, and settled before a failed build's folders are removed.
+            assembled.catch(() => {})
+          }
+        }
         await runAstro(env, {
           baseUrl,
           contentDir,
@@ -254,22 +271,27 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           cacheDir: join(distDir, 'cache', 'astro', key),
           heap: memory.heaps.astro,
           changedCards: cards && join(dir, 'changed-cards.json'),
+        }).catch(async (e: unknown) => {
+          await assembled?.catch(() => {})
+          throw e
         })
         renameSync(join(madeDir, 'article-template.html'), join(dir, 'template.html'))
         renameSync(join(madeDir, 'authorize-template.html'), join(dir, AUTHORIZE_TEMPLATE))
         if (cards) {
-          linkTree(join(prev!.dir, 'site'), siteDir, new Set(['pagefind']))
           const made = overlayPages(madeDir, siteDir)
           rmSync(madeDir, { recursive: true, force: true })
           rmSync(join(dir, 'changed-cards.json'))
-          log(`site pages built (${made} made, for ${cards.length} changed cards; the others linked) after ${since()}`)
+          const beside = assembled ? '; the article pages beside them' : ''
+          log(
+            `site pages built (${made} made, for ${cards.length} changed cards; the others linked${beside}) after ${since()}`,
+          )
         } else log(`site pages built after ${since()}`)
       }
       // The live index serves the new pages until their own is written.
       const liveIndex = search !== null && liveSearch !== undefined && existsSync(liveSearch)
       if (liveIndex) linkTree(liveSearch, join(siteDir, 'pagefind'))
       else search = null
-      const files = await assemble(dir, id, readFileSync(join(dir, 'template.html'), 'utf8'))
+      const files = await (assembled ?? assemble(dir, id, readFileSync(join(dir, 'template.html'), 'utf8')))
       await placeIndex(dir)
       const state = (index: SearchState | null): BuildState => ({
         version: STATE_VERSION,

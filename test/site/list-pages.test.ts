@@ -55,7 +55,9 @@ describe('the list pages after an edit', () => {
     const second = inode('page/2.html')
     writeFileSync(join(content, 'article-30.md'), listArticle(30, { title: 'Thirty, retitled' }))
     await run()
-    expect(builtLine()).toMatch(/^site pages built \(\d+ made, for 1 changed cards; the others linked\)/)
+    expect(builtLine()).toMatch(
+      /^site pages built \(\d+ made, for 1 changed cards; the others linked; the article pages beside them\)/,
+    )
     expect(['index.html', 'page/3.html'].map(inode)).toEqual(kept)
     expect(inode('page/2.html')).not.toBe(second)
     expect(readFileSync(join(site(), 'page/2.html'), 'utf8')).toContain('Thirty, retitled')
