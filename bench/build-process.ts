@@ -135,7 +135,9 @@ export async function editUnderServer(
   const marker = `edited${Date.now()}`
   const text = readFileSync(file, 'utf8')
   let edited: string
-  if (change === 'title') edited = text.replace(/^title: (.*)$/m, (_, t: string) => `title: ${t} ${marker}`)
+  // The title's marker replaces an earlier run's, so that runs on one corpus keep it short.
+  if (change === 'title')
+    edited = text.replace(/^title: (.*)$/m, (_, t: string) => `title: ${t.replace(/ edited\d+/g, '')} ${marker}`)
   else {
     // One sentence added to the middle paragraph.
     const parts = text.split('\n\n')
