@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { build } from '../../scripts/build.ts'
+import { build, BuildError } from '../../scripts/build.ts'
 import { listArticle, writeListCorpus } from '../support/list-corpus.ts'
 import { tempDir } from '../support/temp.ts'
 
@@ -86,6 +86,26 @@ describe('the list pages after an edit', () => {
     expect(builtLine()).toMatch(/for 1 changed cards/)
     expect(readFileSync(join(site(), 'page/2.html'), 'utf8')).toContain('Thirty-two, previewed')
     await expectAsFromNothing()
+  }, 180_000)
+
+  it('keeps the live build whole when a retitled article fails to render beside Astro', async () => {
+    const live = readlinkSync(join(tmp, 'dist', 'current'))
+    const builds = readdirSync(join(tmp, 'dist', 'builds')).sort()
+    const page2 = readFileSync(join(site(), 'page/2.html'), 'utf8')
+    writeFileSync(
+      join(content, 'article-33.md'),
+      `${listArticle(33, { title: 'Thirty-three, broken' })}\nAs shown by [@nokey].\n`,
+    )
+    const error = await run().then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(BuildError)
+    expect((error as BuildError).message).toContain('@nokey')
+    expect(readlinkSync(join(tmp, 'dist', 'current'))).toBe(live)
+    expect(readdirSync(join(tmp, 'dist', 'builds')).sort()).toEqual(builds)
+    expect(readFileSync(join(site(), 'page/2.html'), 'utf8')).toBe(page2)
+    writeFileSync(join(content, 'article-33.md'), listArticle(33))
   }, 180_000)
 
   it('builds every list page again when an edit moves an article between lists', async () => {
