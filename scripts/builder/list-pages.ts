@@ -1,9 +1,10 @@
 /**
  * The list pages an edit reaches. Astro builds every list page (the home page's, each tag's and
- * each author's, about 13,000 at 50,000 articles) from the manifest: 16.6 s, against the 2 s an
- * edit the lists do not show takes. When the edit changed only what articles' cards show (a
- * title, a description, the reading time) and neither which lists hold them, their order, nor
- * the sitemap, only the pages that show a changed card differ. Astro then makes those
+ * each author's, about 11,000 at 50,000 articles) from the manifest: 16.6 to 34.8 s on the
+ * machines measured, where an edit the lists do not show is live in 2 to 3 s (docs/benchmark.md,
+ * Scale). When the edit changed only what articles' cards show (a title, a description, the
+ * reading time) and neither which lists hold them, their order, nor the sitemap, only the pages
+ * that show a changed card differ. Astro then makes those
  * (site/lib/changed-cards.ts reads their slugs from CHANGED_CARDS_FILE) and the pages that are no
  * list (feeds, llms.txt, the indexes of tags and authors); every other page is the live build's.
  */
