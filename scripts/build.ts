@@ -51,7 +51,7 @@ import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool } from './bu
 import { collectGarbage } from './builder/collect-garbage.ts'
 import { BuildError, explainLimit, type BuildProblem } from './builder/errors.ts'
 import { citingEntries, indexEntries, indexEntry, newestFirst } from './builder/index-entries.ts'
-import { manifestKey, manifestText } from './builder/manifest-key.ts'
+import { manifestKey, manifestText, recordChanges } from './builder/manifest-key.ts'
 import { changedCards, overlayPages } from './builder/list-pages.ts'
 import { memoryCap, planLine, planMemory } from './builder/memory-plan.ts'
 import { STATE_VERSION, linkTemplates, linkTopFiles, readPrevious, type BuildState } from './builder/previous.ts'
@@ -119,7 +119,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // Articles dated after now are built but not published until then (builder/schedule.ts).
     const { metas: marked, nextPublication } = markScheduled(metas, buildClock(env)())
     const published = publishedArticles(marked, env).sort(newestFirst)
-    const manifest = manifestKey(published, prev)
+    // The articles whose records for the list pages changed, when the list is the live build's otherwise.
+    const changes = prev && recordChanges(published, prev)
+    const manifest = manifestKey(published, prev, changes)
     const openapi = await openapiText
     const templateKey = sha(`${STATE_VERSION}`, siteSourcesFingerprint(), baseUrl)
     const about = readAbout(contentDir)
@@ -129,8 +131,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // Only the list pages showing a changed card are made again when the lists are otherwise the
     // live build's: known before the preview lands its pages under the live build's lists.
     const cards =
-      prev && prev.state.astroInputsKey === astroInputsKey && prev.state.astroKey !== astroKey
-        ? changedCards(published, prev)
+      prev && changes && prev.state.astroInputsKey === astroInputsKey && prev.state.astroKey !== astroKey
+        ? changedCards(changes)
         : undefined
     // The Crossref deposits name the depositor: another one rewrites every article's files.
     const deposits = depositor(env)

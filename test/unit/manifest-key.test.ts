@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ArticleMeta } from '../../scripts/builder/content.ts'
-import { manifestKey } from '../../scripts/builder/manifest-key.ts'
+import { changedCards } from '../../scripts/builder/list-pages.ts'
+import { manifestKey, recordChanges } from '../../scripts/builder/manifest-key.ts'
 
 const article = (n: number, fields: Partial<ArticleMeta> = {}): ArticleMeta =>
   ({ slug: `a-${n}`, hash: `h${n}`, title: `Article ${n}`, tags: ['x'], draft: false, ...fields }) as ArticleMeta
@@ -41,5 +42,29 @@ describe("the key of the list pages' manifest", () => {
 
   it('leaves out what the list pages do not show: the hash', () => {
     expect(manifestKey([article(0, { hash: 'other' }), list[1]!, list[2]!])).toBe(fresh)
+  })
+})
+
+describe('the records an edit changed, and the cards', () => {
+  const list = [article(0), article(1), article(2)]
+  const live = liveOf(list)
+
+  it('names the changed records of a list in the same order, and nothing for a text edit', () => {
+    const retitled = article(1, { title: 'Retitled' })
+    expect(recordChanges([list[0]!, retitled, list[2]!], live)).toEqual([{ before: list[1], now: retitled }])
+    expect(recordChanges([list[0]!, article(1, { hash: 'edited' }), list[2]!], live)).toEqual([])
+  })
+
+  it('gives up on another order or other articles', () => {
+    expect(recordChanges([list[1]!, list[0]!, list[2]!], live)).toBeUndefined()
+    expect(recordChanges([list[0]!, list[1]!], live)).toBeUndefined()
+    expect(recordChanges([list[0]!, list[1]!, article(3)], live)).toBeUndefined()
+  })
+
+  it('makes only the cards, unless an article moved between lists or in the sitemap', () => {
+    const card = recordChanges([list[0]!, article(1, { title: 'Retitled' }), list[2]!], live)!
+    expect(changedCards(card)).toEqual(['a-1'])
+    for (const moved of [{ tags: ['y'] }, { date: '2020-01-01' }, { lastModified: '2030-01-01' }])
+      expect(changedCards(recordChanges([list[0]!, article(1, moved), list[2]!], live)!)).toBeUndefined()
   })
 })
