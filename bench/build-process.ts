@@ -118,8 +118,8 @@ export const corpusSlugs = (corpus: string) =>
     .map((f) => f.slice(0, -3))
 
 /**
- * Edits the middle article of `corpus` as an editor saves it (a new file, one sentence added,
- * renamed over the old), then times `npm run build`, from its start, until the server at
+ * Edits the middle article of `corpus` as an editor saves it (a new file, with one sentence
+ * added or the title changed, renamed over the old), then times `npm run build`, from its start, until the server at
  * `origin` serves the edit, and until the build says the search index has it; and says whether
  * the edit changed what the list pages show.
  */

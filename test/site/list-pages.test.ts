@@ -102,6 +102,8 @@ describe('the list pages after an edit', () => {
     )
     expect(error).toBeInstanceOf(BuildError)
     expect((error as BuildError).message).toContain('@nokey')
+    // Astro ran to its end while the article failed beside it.
+    expect(builtLine()).toMatch(/the article pages beside them\) after/)
     expect(readlinkSync(join(tmp, 'dist', 'current'))).toBe(live)
     expect(readdirSync(join(tmp, 'dist', 'builds')).sort()).toEqual(builds)
     expect(readFileSync(join(site(), 'page/2.html'), 'utf8')).toBe(page2)
