@@ -15,7 +15,7 @@ FROM deps AS builder
 COPY astro.config.mjs tsconfig.json ./
 COPY site ./site
 COPY scripts ./scripts
-COPY bin/build.ts bin/publish-scheduled.ts ./bin/
+COPY bin/build.js bin/build.ts bin/compile-cache.js bin/publish-scheduled.ts ./bin/
 COPY model ./model
 COPY post-index ./post-index
 COPY auth-service ./auth-service
@@ -23,7 +23,7 @@ COPY content ./content
 ENV CONTENT_DIR=/content DIST_DIR=/srv/dist ASTRO_TELEMETRY_DISABLED=1
 RUN mkdir -p /srv/dist && chown node:node /srv/dist /app
 USER node
-CMD ["node", "bin/build.ts"]
+CMD ["node", "bin/build.js"]
 
 FROM node:24-bookworm-slim AS service
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4321 DIST_DIR=/srv/dist DATA_DIR=/var/lib/lattice

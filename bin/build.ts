@@ -1,8 +1,8 @@
 /**
- * `npm run build` (scripts/build.ts). Node keeps each module's code, its TypeScript stripped and
- * compiled, in its compile cache (https://nodejs.org/api/module.html#module-compile-cache), so a
- * rebuild after an edit does not spend its first 0.3 s compiling the build's own modules again.
- * The cache must be on before they load, hence this entry and its dynamic imports.
+ * `npm run build` (scripts/build.ts), started by bin/build.js. Node keeps each module's code, its
+ * TypeScript stripped and compiled, in its compile cache (compile-cache.js), so a rebuild after
+ * an edit does not spend its first 0.3 s compiling the build's own modules again. The cache must
+ * be on before they load, hence the dynamic imports.
  *
  * The build's heap limit is its share of the memory plan (scripts/builder/heap-limits.ts), which
  * only a process's start sets: without one, this process becomes the build with it
@@ -10,10 +10,10 @@
  * or, where execve is not offered, waits for the build in a child. Near that limit it says which
  * setting raises it (scripts/builder/heap-watch.ts).
  */
+import './compile-cache.js'
 import { spawnSync } from 'node:child_process'
-import { enableCompileCache, flushCompileCache } from 'node:module'
+import { flushCompileCache } from 'node:module'
 
-enableCompileCache()
 const { mainHeapFlags } = await import('../scripts/builder/main-heap.ts')
 const flags = mainHeapFlags(process.env, process.execArgv)
 if (flags.length > 0) {

@@ -5,6 +5,7 @@
  * pages; a bad article is reported in the terminal and over the page, while the last good build
  * stays served.
  */
+import './compile-cache.js'
 import { readlinkSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join } from 'node:path'
 import { ConfigError, loadConfig, type Config } from '../auth-service/config.ts'

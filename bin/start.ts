@@ -4,8 +4,8 @@
  * again when the next scheduled article is due (scripts/publish-schedule.ts). When a build fails
  * and an older one exists, it says so and serves the older one; with no build at all, it exits.
  */
+import './compile-cache.js'
 import { spawnSync } from 'node:child_process'
-import { enableCompileCache } from 'node:module'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { loadConfig } from '../auth-service/config.ts'
@@ -15,9 +15,6 @@ import { ROOT, buildEnv } from '../scripts/builder/build-env.ts'
 import { buildClock } from '../scripts/builder/schedule.ts'
 import { nextPublication, publishOnSchedule } from '../scripts/publish-schedule.ts'
 
-// The server's modules, loaded below, come from Node's compile cache after the first start
-// (bin/build.ts says why).
-enableCompileCache()
 const { contentDir, baseUrl, distDir } = buildEnv(process.env)
 const { port, host } = loadConfig(process.env, ROOT)
 // A taken port is said at once, not after a build that this process could not serve.

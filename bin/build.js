@@ -1,0 +1,4 @@
+// `npm run build`: bin/build.ts, with the compile cache on before it loads (compile-cache.js says why).
+import './compile-cache.js'
+
+await import('./build.ts')

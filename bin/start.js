@@ -1,0 +1,4 @@
+// `npm start`: bin/start.ts, with the compile cache on before it loads (compile-cache.js says why).
+import './compile-cache.js'
+
+await import('./start.ts')
