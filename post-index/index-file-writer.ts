@@ -10,6 +10,7 @@ import { FORMAT, INDEX_FILES, INDEX_FORMAT_VERSION, validateEntry } from './inde
 import { referencesJson } from './detail-body.ts'
 import { jsonTextOf } from './json-text.ts'
 import { compareEntries } from './post-index.ts'
+import { writeLinesSync } from './write-lines.ts'
 
 /** How many body bytes go to the file per write. */
 const WRITE_BATCH_BYTES = 1 << 20
@@ -18,14 +19,15 @@ const COPY_BYTES = 4 << 20
 
 /**
  * A line of a previous index file of the same format, checked when it was written, and kept as
- * its text: at 50,000 articles, parsing every line and writing it again cost an edit most of a
- * second. The writer begins each line with its slug and ends it with the bodies' places
- * (entryLine), which is all a kept line is read for.
+ * its bytes: at 50,000 articles, parsing every line and writing it again cost an edit most of a
+ * second, and decoding the file into one string and joining the lines again most of the rest.
+ * The writer begins each line with its slug and ends it with the bodies' places (entryLine),
+ * which is all a kept line is read for.
  */
 export interface KeptLine {
-  /** The line as the previous index file has it. */
-  line: string
-  /** Where its `"body":` begins: the line before it is the entry's fields, followed by a comma. */
+  /** The line as the previous index file has it (a view of the file's bytes, no newline). */
+  bytes: Uint8Array
+  /** Where its `"body":` begins (a byte offset): the line before it is the entry's fields, followed by a comma. */
   head: number
   /** The places of its body, its text and its references in the previous bodies file, [offset, length]. */
   body: readonly [number, number]
@@ -60,23 +62,32 @@ const places = ([offset, length]: readonly [number, number], textLength: number,
   `"body":[${offset},${length}],"text":[${offset + length},${textLength}],` +
   `"refs":[${offset + length + textLength},${refsLength}]}`
 
-const SLUG_START = '{"slug":"'
-const PLACES_END = /"body":\[(\d+),(\d+)\],"text":\[(\d+),(\d+)\],"refs":\[(\d+),(\d+)\]\}$/
+const NEWLINE = 0x0a
+const QUOTE = 0x22
+const SLUG_START = Buffer.from('{"slug":"')
+const PLACES_START = Buffer.from('"body":[')
+const PLACES = /^"body":\[(\d+),(\d+)\],"text":\[(\d+),(\d+)\],"refs":\[(\d+),(\d+)\]\}$/
 
-/** A line of an index file this writer wrote, read for its slug and places (KeptLine); else undefined. */
-function keptLine(line: string): { slug: string; kept: KeptLine } | undefined {
-  const end = PLACES_END.exec(line)
+/**
+ * A line of an index file this writer wrote, bytes [start, end) of `file`, read for its slug and
+ * places (KeptLine); else undefined. The places are the line's last `"body":[` to its end.
+ */
+function keptLine(file: Buffer, start: number, end: number): { slug: string; kept: KeptLine } | undefined {
+  const slugStart = start + SLUG_START.length
   // Slugs are lowercase words joined by hyphens (model/article.ts): nothing in them is escaped.
-  const slugEnd = line.startsWith(SLUG_START) ? line.indexOf('"', SLUG_START.length) : -1
-  if (!end || slugEnd < 0) return undefined
+  const slugEnd = file.subarray(start, slugStart).equals(SLUG_START) ? file.indexOf(QUOTE, slugStart) : -1
+  const head = file.lastIndexOf(PLACES_START, end - PLACES_START.length)
+  if (slugEnd < 0 || slugEnd >= end || head < slugEnd) return undefined
+  const found = PLACES.exec(file.toString('latin1', head, end))
+  if (!found) return undefined
   return {
-    slug: line.slice(SLUG_START.length, slugEnd),
+    slug: file.toString('latin1', slugStart, slugEnd),
     kept: {
-      line,
-      head: end.index,
-      body: [Number(end[1]), Number(end[2])],
-      text: [Number(end[3]), Number(end[4])],
-      refs: [Number(end[5]), Number(end[6])],
+      bytes: file.subarray(start, end),
+      head: head - start,
+      body: [Number(found[1]), Number(found[2])],
+      text: [Number(found[3]), Number(found[4])],
+      refs: [Number(found[5]), Number(found[6])],
     },
   }
 }
@@ -87,22 +98,26 @@ function keptLine(line: string): { slug: string; kept: KeptLine } | undefined {
  * nothing is kept.
  */
 export function keptEntries(buildDir: string): Map<string, KeptLine> | undefined {
-  let text: string
+  let file: Buffer
   try {
-    text = readFileSync(join(buildDir, INDEX_FILES.entries), 'utf8')
+    file = readFileSync(join(buildDir, INDEX_FILES.entries))
   } catch {
     return undefined
   }
-  const firstEnd = text.indexOf('\n')
-  const header = JSON.parse(firstEnd < 0 ? text : text.slice(0, firstEnd)) as { format?: string; version?: number }
+  const firstEnd = file.indexOf(NEWLINE)
+  const header = JSON.parse(file.toString('utf8', 0, firstEnd < 0 ? file.length : firstEnd)) as {
+    format?: string
+    version?: number
+  }
   if (header.format !== FORMAT || header.version !== INDEX_FORMAT_VERSION) return undefined
   const kept = new Map<string, KeptLine>()
-  for (let at = firstEnd + 1; at > 0 && at < text.length; ) {
-    const next = text.indexOf('\n', at)
-    const line = text.slice(at, next < 0 ? undefined : next)
+  for (let at = firstEnd + 1; at > 0 && at < file.length; ) {
+    const next = file.indexOf(NEWLINE, at)
+    const end = next < 0 ? file.length : next
+    const start = at
     at = next + 1
-    if (!line) continue
-    const read = keptLine(line)
+    if (end === start) continue
+    const read = keptLine(file, start, end)
     if (!read) return undefined
     kept.set(read.slug, read.kept)
   }
@@ -142,7 +157,7 @@ export async function writeIndexFile(
   previousBodies?: string,
   options: { append?: boolean } = {},
 ): Promise<void> {
-  const lines: string[] = []
+  const lines: Uint8Array[] = []
   const bodiesFile = join(buildDir, INDEX_FILES.bodies)
   const append = options.append === true && previousBodies !== undefined
   if (append) await link(previousBodies, bodiesFile)
@@ -176,12 +191,12 @@ export async function writeIndexFile(
       last = { slug: meta.slug, date: meta.date }
       i++
       if (kept && append) {
-        lines.push(kept.kept.line)
+        lines.push(kept.kept.bytes)
         continue
       }
       if (kept) {
         if (!previous) throw new Error(`post index entry ${i}: kept, with no previous bodies file`)
-        const { line, head, body, text, refs } = kept.kept
+        const { bytes, head, body, text, refs } = kept.kept
         // A body, its escaped text and its references, each copied as a range: consecutive ones make one run.
         for (const [at, length] of [body, text, refs]) {
           if (length === 0) continue
@@ -192,7 +207,7 @@ export async function writeIndexFile(
             run = [at, at + length]
           }
         }
-        lines.push(`${line.slice(0, head)}${places([offset, body[1]], text[1], refs[1])}`)
+        lines.push(Buffer.concat([bytes.subarray(0, head), Buffer.from(places([offset, body[1]], text[1], refs[1]))]))
         offset += body[1] + text[1] + refs[1]
         continue
       }
@@ -201,7 +216,7 @@ export async function writeIndexFile(
       const literal = Buffer.from(JSON.stringify(markdown))
       const text = jsonTextOf(literal)
       const refs = referencesJson(meta as IndexEntry)
-      lines.push(entryLine(fields, [offset, literal.length], text.length, refs.length))
+      lines.push(Buffer.from(entryLine(fields, [offset, literal.length], text.length, refs.length)))
       offset += literal.length + text.length + refs.length
       batch.push(literal, text, refs)
       batchBytes += literal.length + text.length + refs.length
@@ -221,12 +236,7 @@ export async function writeIndexFile(
     bodiesBytes: offset,
   })
   const entriesFile = join(buildDir, INDEX_FILES.entries)
-  const handle = await open(`${entriesFile}.tmp`, 'w')
-  try {
-    await handle.writeFile(`${[header, ...lines].join('\n')}\n`)
-  } finally {
-    await handle.close()
-  }
+  writeLinesSync(`${entriesFile}.tmp`, [Buffer.from(header), ...lines])
   await rename(`${entriesFile}.tmp`, entriesFile)
 }
 

@@ -35,8 +35,11 @@ export function indexEntries(
  * Whether a kept line lists these citing articles: the writer puts `citedBy` last before the
  * bodies' places (model/article.ts, IndexEntry), so the line's fields end with it.
  */
-const keptCitedBy = (line: KeptLine, citing: readonly CitingEntry[]) =>
-  line.line.endsWith(`"citedBy":${JSON.stringify(citing)},`, line.head)
+function keptCitedBy(line: KeptLine, citing: readonly CitingEntry[]): boolean {
+  const tail = citing.length === 0 ? NO_CITING : Buffer.from(`"citedBy":${JSON.stringify(citing)},`)
+  return line.head >= tail.length && tail.equals(line.bytes.subarray(line.head - tail.length, line.head))
+}
+const NO_CITING = Buffer.from('"citedBy":[],')
 
 /** `parts`: the markdown readers get and the works it cites (EntrySource.readerParts). */
 export function indexEntry(

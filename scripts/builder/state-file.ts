@@ -3,13 +3,16 @@
  * to reuse its files. The first line holds the keys, the search shards and the llms-full.txt
  * spans; then one line per article, `[meta, stat signature | null, nav key | null]`.
  *
- * An edit at 50,000 articles writes the state twice (the pages' landing, then the search
- * index's), 30 MB each time: so each article's line is remembered with the metadata object it
- * was read or written as, and written again as it is while that object and its signature and
- * nav key are the same (an unchanged article's metadata is the live build's own object).
+ * An edit at 50,000 articles reads the state once and writes it twice (the pages' landing, then
+ * the search index's), 34 MB each time. Each article's line is remembered as its bytes in the
+ * file read (a view, not a copy), with the metadata object it was parsed into, and written again
+ * as those bytes while that object and its signature and nav key are the same (an unchanged
+ * article's metadata is the live build's own object). Nothing joins 50,000 lines into one string
+ * or one buffer: decoding and joining the file whole cost 0.25 s to read and 0.45 s to write.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { writeLinesSync } from '../../post-index/write-lines.ts'
 import type { ArticleMeta } from './content.ts'
 import type { SearchState } from './search-shards.ts'
 
@@ -48,32 +51,39 @@ export interface BuildState {
 
 type Head = Omit<BuildState, 'articles' | 'sources' | 'navKeys'>
 
-/** Each article's line, by the metadata object it was made from, with what else it holds. */
-const lines = new WeakMap<ArticleMeta, { line: string; source: string | undefined; nav: string | undefined }>()
+/** Each article's line (its bytes, no newline), by the metadata object it was made from, with what else it holds. */
+const lines = new WeakMap<ArticleMeta, { bytes: Uint8Array; source: string | undefined; nav: string | undefined }>()
+
+const NEWLINE = 0x0a
 
 /** The state in `dir`; undefined when there is none. Throws on a file that is not one. */
 export function readState(dir: string): BuildState | undefined {
-  let text: string
+  let bytes: Buffer
   try {
-    text = readFileSync(join(dir, STATE_FILE), 'utf8')
+    bytes = readFileSync(join(dir, STATE_FILE))
   } catch {
     return undefined
   }
-  let at = text.indexOf('\n')
-  const head = JSON.parse(at < 0 ? text : text.slice(0, at)) as Head
+  let at = bytes.indexOf(NEWLINE)
+  const head = JSON.parse(bytes.toString('utf8', 0, at < 0 ? bytes.length : at)) as Head
   const articles: ArticleMeta[] = []
   const sources: Record<string, string> = {}
   const navKeys: Record<string, string> = {}
-  while (at >= 0 && at + 1 < text.length) {
-    const next = text.indexOf('\n', at + 1)
-    const line = text.slice(at + 1, next < 0 ? undefined : next)
-    at = next
-    if (!line) continue
-    const [meta, source, nav] = JSON.parse(line) as [ArticleMeta, string | null, string | null]
+  while (at >= 0 && at + 1 < bytes.length) {
+    const start = at + 1
+    at = bytes.indexOf(NEWLINE, start)
+    const end = at < 0 ? bytes.length : at
+    if (end === start) continue
+    // Line by line: a line without accents decodes to a one-byte string, which parses faster.
+    const [meta, source, nav] = JSON.parse(bytes.toString('utf8', start, end)) as [
+      ArticleMeta,
+      string | null,
+      string | null,
+    ]
     articles.push(meta)
     if (source !== null) sources[meta.slug] = source
     if (nav !== null) navKeys[meta.slug] = nav
-    lines.set(meta, { line, source: source ?? undefined, nav: nav ?? undefined })
+    lines.set(meta, { bytes: bytes.subarray(start, end), source: source ?? undefined, nav: nav ?? undefined })
   }
   return { ...head, articles, sources, navKeys }
 }
@@ -81,17 +91,17 @@ export function readState(dir: string): BuildState | undefined {
 /** Writes `state` into `dir`. */
 export function writeState(dir: string, state: BuildState): void {
   const { articles, sources, navKeys, ...head } = state
-  const out = [JSON.stringify(head)]
+  const out: Uint8Array[] = [Buffer.from(JSON.stringify(head))]
   for (const meta of articles) {
     const source = sources?.[meta.slug]
     const nav = navKeys?.[meta.slug]
     const known = lines.get(meta)
-    if (known && known.source === source && known.nav === nav) out.push(known.line)
+    if (known && known.source === source && known.nav === nav) out.push(known.bytes)
     else {
-      const line = JSON.stringify([meta, source ?? null, nav ?? null])
-      lines.set(meta, { line, source, nav })
-      out.push(line)
+      const bytes = Buffer.from(JSON.stringify([meta, source ?? null, nav ?? null]))
+      lines.set(meta, { bytes, source, nav })
+      out.push(bytes)
     }
   }
-  writeFileSync(join(dir, STATE_FILE), `${out.join('\n')}\n`)
+  writeLinesSync(join(dir, STATE_FILE), out)
 }

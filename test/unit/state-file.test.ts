@@ -44,6 +44,16 @@ describe("a build's state file", () => {
     expect(readState(next)!.articles.map((a) => a.title)).toEqual(['About one', 'Retitled'])
   })
 
+  it('keeps accented text through a read and two writes, byte for byte', () => {
+    const dir = tempDir('state')
+    writeState(dir, state([meta('one', 'Über Zürich — “naïve” ∑'), meta('two', 'Plain')]))
+    const first = readFileSync(join(dir, STATE_FILE))
+    const next = tempDir('state')
+    writeState(next, readState(dir)!)
+    expect(readFileSync(join(next, STATE_FILE)).equals(first)).toBe(true)
+    expect(readState(next)!.articles.map((a) => a.title)).toEqual(['Über Zürich — “naïve” ∑', 'Plain'])
+  })
+
   it('is absent from a folder without one', () => {
     expect(readState(tempDir('state'))).toBeUndefined()
   })
