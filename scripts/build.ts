@@ -33,7 +33,7 @@ import { openCache } from './builder/cache.ts'
 import { serviceOpenApi } from './builder/openapi.ts'
 import { articleMetas } from './builder/article-metas.ts'
 import { requireContentDir, type ArticleMeta } from './builder/content.ts'
-import { scanContent } from './builder/source-stats.ts'
+import { listContent, statContent } from './builder/source-stats.ts'
 import {
   acquireLock,
   linkTree,
@@ -88,14 +88,17 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
   try {
     const openapiText = serviceOpenApi(baseUrl, openApiCache(distDir, baseUrl))
     const problems: BuildProblem[] = []
-    // One listing of the content folder, and a stat of each article file.
-    const scan = scanContent(contentDir)
-    const files = scan.names
+    // One listing of the content folder, and a stat of each article file, taken while the live
+    // build's state is read.
+    const listing = listContent(contentDir)
+    const files = listing.names
     // Refused here, before anything is written, when no plan fits the cap.
     const memory = planMemory(memoryCap(env), files.length, options)
     pool.limit(memory.renderThreads, memory.heaps.render)
     log(planLine(memory, files.length))
+    const stats = statContent(contentDir, listing)
     let prev = readPrevious(distDir, key)
+    const scan = await stats
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
     const entries = new EntrySource(cache, pool, contentDir)
 

@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { scanContent } from '../../scripts/builder/source-stats.ts'
+import {
+  STAT_ASIDE_FILES,
+  listContent,
+  scanContent,
+  statContent,
+  statFiles,
+  statInWorker,
+} from '../../scripts/builder/source-stats.ts'
 
 /** The build's one listing of the content folder (scripts/builder/source-stats.ts scanContent). */
 describe('the content scan', () => {
@@ -29,6 +36,22 @@ describe('the content scan', () => {
     // The scan's clock is read before its first stat (source-stats.ts, recordableSignature).
     expect(scan.scannedAt).toBeGreaterThanOrEqual(before)
     expect(scan.scannedAt).toBeLessThanOrEqual(Date.now())
+  })
+
+  it('stats many files in a thread of its own, as this thread would, and leaves out a file gone since the listing', async () => {
+    const many = join(tmp, 'many')
+    mkdirSync(many)
+    for (let i = 0; i < STAT_ASIDE_FILES + 1; i++) writeFileSync(join(many, `a-${i}.md`), 'x'.repeat(i % 97))
+    const listing = listContent(many)
+    rmSync(join(many, 'a-7.md'))
+    const aside = await statContent(many, listing)
+    const here = scanContent(many)
+    expect(aside.names).toContain('a-7.md')
+    expect(aside.stats.has('a-7.md')).toBe(false)
+    expect(aside.stats.size).toBe(STAT_ASIDE_FILES)
+    expect(aside.stats).toEqual(here.stats)
+    // The thread's stats are this thread's, gone file included.
+    expect(await statInWorker(many, listing.names)).toEqual(statFiles(many, listing.names))
   })
 
   it('says a missing content folder', () => {
