@@ -11,3 +11,6 @@ export const Slug = z
   .string()
   .max(SLUG_MAX_LENGTH, `the file name is the slug and must be at most ${SLUG_MAX_LENGTH} characters`)
   .regex(SLUG_RE, 'the file name is the slug and must be lowercase words joined by hyphens, like "my-article.md"')
+
+/** Slug's test without zod: the build checks every file name each time, 50,000 of them at 50,000 articles. */
+export const isSlug = (name: string) => name.length <= SLUG_MAX_LENGTH && SLUG_RE.test(name)

@@ -9,7 +9,12 @@ import { existsSync, linkSync, mkdirSync, readlinkSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { indexFields, isCrossrefDoi, toPost, type IndexEntry } from '../../model/article.ts'
-import { EDGE_DIR, articleBucket, articleFileName, type ArticleFileForm } from '../../model/article-bucket.ts'
+import {
+  EDGE_DIR,
+  articleBucket as bucketOfSlug,
+  articleFileName,
+  type ArticleFileForm,
+} from '../../model/article-bucket.ts'
 import { articleLinkset, linksetJson, linksetText } from '../../model/linkset.ts'
 import { pageLinkHeader } from '../../model/signposting.ts'
 import { articlePage, parseTemplate } from './article-page.ts'
@@ -97,6 +102,13 @@ export async function writeArticles(
   )
 
   // The buckets: one the live build has with the same articles, every page the same, is shared.
+  // Each slug's bucket hashed once (three times each, it cost 0.14 s at 50,000 articles).
+  const bucketOf = new Map<string, string>()
+  const articleBucket = (slug: string) => {
+    let bucket = bucketOf.get(slug)
+    if (bucket === undefined) bucketOf.set(slug, (bucket = bucketOfSlug(slug)))
+    return bucket
+  }
   const buckets = new Map<string, number[]>()
   published.forEach((m, i) => {
     const b = articleBucket(m.slug)

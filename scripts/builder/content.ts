@@ -10,11 +10,11 @@ import {
   FRONTMATTER_FIELDS,
   Frontmatter,
   SLUG_MAX_LENGTH,
-  Slug,
   manifestFields,
   readingMinutes,
 } from '../../model/article.ts'
 import { Author, Change } from '../../model/research.ts'
+import { isSlug } from '../../model/slug.ts'
 import { illFormedText } from '../../model/text-rules.ts'
 import { BODY_MAX } from '../../model/wire-limits.ts'
 import { SITE } from '../../site/lib/site.ts'
@@ -91,7 +91,7 @@ export async function readSources(
 ): Promise<{ refs: SourceRef[]; signatures: Record<string, string>; read: number }> {
   const valid = scan.names.filter((file) => {
     const slug = file.slice(0, -3)
-    if (Slug.safeParse(slug).success) return true
+    if (isSlug(slug)) return true
     // Refused here, before anything is written: a name past the limit would fail later as a
     // file of the build (`<slug>.csl.json`) too long for the file system.
     const long = slug.length > SLUG_MAX_LENGTH
