@@ -48,7 +48,8 @@ async function authorizationUrl(): Promise<string> {
 }
 
 describe('the consent page in Chromium', () => {
-  it('is the site’s page, accessible, works without JavaScript, and sends the code to the client', async () => {
+  // Three page loads each: one test took over its 20 s on a slow machine under the whole suite.
+  it('is the site’s page without JavaScript', async () => {
     // No JavaScript at all: the decision is a plain form post.
     const context = await browser.newContext({ javaScriptEnabled: false })
     const page = await context.newPage()
@@ -65,17 +66,24 @@ describe('the consent page in Chromium', () => {
       .evaluate((b) => getComputedStyle(b).backgroundColor)
     expect(background).not.toBe('rgba(0, 0, 0, 0)')
     expect(await page.getByText('127.0.0.1', { exact: false }).count()).toBeGreaterThan(0)
-
+    expect(failed).toEqual([])
     await context.close()
+  })
+
+  it('is accessible', async () => {
     // axe needs scripts: the same page in a context with them.
     const withScripts = await browser.newContext()
     const checked = await withScripts.newPage()
     await checked.goto(await authorizationUrl())
     expect(await seriousViolations(checked)).toEqual([])
     await withScripts.close()
+  })
 
+  it('sends the code to the client from a plain form post', async () => {
     const noScripts = await browser.newContext({ javaScriptEnabled: false })
     const person = await noScripts.newPage()
+    const failed: string[] = []
+    person.on('requestfailed', (r) => failed.push(r.url()))
     await person.goto(await authorizationUrl())
     await Promise.all([
       person.waitForURL(`${callbackUrl}?**`),
