@@ -10,7 +10,7 @@ import { FORMAT, INDEX_FILES, INDEX_FORMAT_VERSION, validateEntry } from './inde
 import { referencesJson } from './detail-body.ts'
 import { jsonTextOf } from './json-text.ts'
 import { compareEntries } from './post-index.ts'
-import { writeLinesSync } from './write-lines.ts'
+import { eachLine, lineEnd, writeLinesSync } from './line-file.ts'
 
 /** How many body bytes go to the file per write. */
 const WRITE_BATCH_BYTES = 1 << 20
@@ -62,7 +62,6 @@ const places = ([offset, length]: readonly [number, number], textLength: number,
   `"body":[${offset},${length}],"text":[${offset + length},${textLength}],` +
   `"refs":[${offset + length + textLength},${refsLength}]}`
 
-const NEWLINE = 0x0a
 const QUOTE = 0x22
 const SLUG_START = Buffer.from('{"slug":"')
 const PLACES_START = Buffer.from('"body":[')
@@ -104,23 +103,16 @@ export function keptEntries(buildDir: string): Map<string, KeptLine> | undefined
   } catch {
     return undefined
   }
-  const firstEnd = file.indexOf(NEWLINE)
-  const header = JSON.parse(file.toString('utf8', 0, firstEnd < 0 ? file.length : firstEnd)) as {
-    format?: string
-    version?: number
-  }
+  const firstEnd = lineEnd(file, 0)
+  const header = JSON.parse(file.toString('utf8', 0, firstEnd)) as { format?: string; version?: number }
   if (header.format !== FORMAT || header.version !== INDEX_FORMAT_VERSION) return undefined
   const kept = new Map<string, KeptLine>()
-  for (let at = firstEnd + 1; at > 0 && at < file.length; ) {
-    const next = file.indexOf(NEWLINE, at)
-    const end = next < 0 ? file.length : next
-    const start = at
-    at = next + 1
-    if (end === start) continue
+  const whole = eachLine(file, firstEnd + 1, (start, end) => {
     const read = keptLine(file, start, end)
-    if (!read) return undefined
-    kept.set(read.slug, read.kept)
-  }
+    if (read) kept.set(read.slug, read.kept)
+    return read !== undefined
+  })
+  if (!whole) return undefined
   return kept
 }
 

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeLinesSync } from '../../post-index/write-lines.ts'
+import { eachLine, lineEnd, writeLinesSync } from '../../post-index/line-file.ts'
 import type { ArticleMeta } from './content.ts'
 import type { SearchState } from './search-shards.ts'
 
@@ -54,8 +54,6 @@ type Head = Omit<BuildState, 'articles' | 'sources' | 'navKeys'>
 /** Each article's line (its bytes, no newline), by the metadata object it was made from, with what else it holds. */
 const lines = new WeakMap<ArticleMeta, { bytes: Uint8Array; source: string | undefined; nav: string | undefined }>()
 
-const NEWLINE = 0x0a
-
 /** The state in `dir`; undefined when there is none. Throws on a file that is not one. */
 export function readState(dir: string): BuildState | undefined {
   let bytes: Buffer
@@ -64,16 +62,12 @@ export function readState(dir: string): BuildState | undefined {
   } catch {
     return undefined
   }
-  let at = bytes.indexOf(NEWLINE)
-  const head = JSON.parse(bytes.toString('utf8', 0, at < 0 ? bytes.length : at)) as Head
+  const headEnd = lineEnd(bytes, 0)
+  const head = JSON.parse(bytes.toString('utf8', 0, headEnd)) as Head
   const articles: ArticleMeta[] = []
   const sources: Record<string, string> = {}
   const navKeys: Record<string, string> = {}
-  while (at >= 0 && at + 1 < bytes.length) {
-    const start = at + 1
-    at = bytes.indexOf(NEWLINE, start)
-    const end = at < 0 ? bytes.length : at
-    if (end === start) continue
+  eachLine(bytes, headEnd + 1, (start, end) => {
     // Line by line: a line without accents decodes to a one-byte string, which parses faster.
     const [meta, source, nav] = JSON.parse(bytes.toString('utf8', start, end)) as [
       ArticleMeta,
@@ -84,7 +78,7 @@ export function readState(dir: string): BuildState | undefined {
     if (source !== null) sources[meta.slug] = source
     if (nav !== null) navKeys[meta.slug] = nav
     lines.set(meta, { bytes: bytes.subarray(start, end), source: source ?? undefined, nav: nav ?? undefined })
-  }
+  })
   return { ...head, articles, sources, navKeys }
 }
 
