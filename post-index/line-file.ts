@@ -20,7 +20,7 @@ export function lineEnd(bytes: Buffer, start: number): number {
  * Each non-empty line of `bytes` from `start` on, as [start, end) without its newline, until
  * `visit` returns false; false then, else true.
  */
-export function eachLine(bytes: Buffer, start: number, visit: (start: number, end: number) => boolean | void): boolean {
+export function eachLine(bytes: Buffer, start: number, visit: (start: number, end: number) => unknown): boolean {
   for (let at = start; at < bytes.length; ) {
     const end = lineEnd(bytes, at)
     if (end > at && visit(at, end) === false) return false
