@@ -1,8 +1,9 @@
 /**
- * `npm run build` (scripts/build.ts), started by bin/build.js. Node keeps each module's code, its
- * TypeScript stripped and compiled, in its compile cache (compile-cache.js), so a rebuild after
- * an edit does not spend its first 0.3 s compiling the build's own modules again. The cache must
- * be on before they load, hence the dynamic imports.
+ * `npm run build` (scripts/build.ts), started by bin/build.js. Under a running `npm start`, the
+ * builder it keeps warm runs the build instead (scripts/builder-service/), unless it declines.
+ * Node keeps each module's code, its TypeScript stripped and compiled, in its compile cache
+ * (compile-cache.js), so a rebuild after an edit does not spend its first 0.3 s compiling the
+ * build's own modules again. The cache must be on before they load, hence the dynamic imports.
  *
  * The build's heap limit is its share of the memory plan (scripts/builder/heap-limits.ts), which
  * only a process's start sets: without one, this process becomes the build with it
@@ -14,6 +15,13 @@ import './compile-cache.js'
 import { spawnSync } from 'node:child_process'
 import { flushCompileCache } from 'node:module'
 
+// Under a running `npm start`, its warm builder runs this build (scripts/builder-service/client.ts);
+// not asked again by the build started under its heap limit below, nor by one given a limit.
+if (!process.execArgv.some((flag) => flag.startsWith('--max-old-space-size'))) {
+  const { buildByService } = await import('../scripts/builder-service/client.ts')
+  const served = await buildByService(process.env, process.argv.slice(2))
+  if (served !== undefined) process.exit(served)
+}
 const { mainHeapFlags } = await import('../scripts/builder/main-heap.ts')
 const flags = mainHeapFlags(process.env, process.execArgv)
 if (flags.length > 0) {

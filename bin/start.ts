@@ -41,5 +41,10 @@ if (isStale(distDir, computeInputs(contentDir, baseUrl)) || (due !== undefined &
 }
 const { main } = await import('../auth-service/server.ts')
 await main().catch(exitOnListenError)
+// `npm run build` is run by a builder kept warm beside the server (scripts/builder-service/).
+const { keepWarmBuilder } = await import('../scripts/builder-service/keep-warm.ts')
+keepWarmBuilder({ ...process.env, BASE_URL: baseUrl, CONTENT_DIR: contentDir, DIST_DIR: distDir }, (line) =>
+  console.error(line),
+)
 // Scheduled articles go live when their date arrives, by a build this process runs then.
 publishOnSchedule({ ...process.env, BASE_URL: baseUrl, CONTENT_DIR: contentDir, DIST_DIR: distDir })

@@ -81,6 +81,19 @@ export function buildSourcesFingerprint(): string {
 }
 
 /**
+ * The code a warm builder (scripts/builder-service/daemon.ts) has loaded: the build's sources,
+ * its entries, and the lockfile (the libraries). When it changes, the builder is out of date.
+ */
+export function builderCodeStamp(): string {
+  const hash = createHash('sha256')
+  const files = new FileHasher(hash)
+  addBuildSources(files)
+  files.walk(join(ROOT, 'bin'), (n) => n.endsWith('.ts') || n.endsWith('.js'))
+  files.add(join(ROOT, 'package-lock.json'))
+  return hash.digest('hex')
+}
+
+/**
  * Where the service's printed OpenAPI document is kept (scripts/builder/openapi.ts), keyed by
  * what it is printed from: BASE_URL, Node, the service's code, the model it declares, and the
  * lockfile (the libraries it builds the schemas with).

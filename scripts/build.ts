@@ -97,7 +97,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     pool.limit(memory.renderThreads, memory.heaps.render)
     log(planLine(memory, files.length))
     const stats = statContent(contentDir, listing)
-    let prev = readPrevious(distDir, key)
+    let prev = (options.previous ?? readPrevious)(distDir, key)
     const scan = await stats
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
     const entries = new EntrySource(cache, pool, contentDir)

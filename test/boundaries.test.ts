@@ -43,7 +43,16 @@ const ORDER: Record<string, readonly string[]> = {
     'app.ts',
     'server.ts',
   ],
-  scripts: ['deploy', 'builder', 'build-state.ts', 'build.ts', 'build-cli.ts', 'publish-schedule.ts', 'postinstall.ts'],
+  scripts: [
+    'deploy',
+    'builder',
+    'build-state.ts',
+    'build.ts',
+    'build-cli.ts',
+    'builder-service',
+    'publish-schedule.ts',
+    'postinstall.ts',
+  ],
 }
 /** Every import that leaves `folder` for a folder it may not use, as "file -> target". */
 function crossings(folder: string, root = ROOT): string[] {

@@ -40,8 +40,9 @@ export function runAstro(
     ],
     {
       cwd: work,
-      // Its errors are passed on as they come, and their tail kept: it says whether the heap ran out.
-      stdio: ['ignore', 'inherit', 'pipe'],
+      // Its lines are passed on as they come (through this process's streams, which a warm builder
+      // sends to its client), and its errors' tail kept: it says whether the heap ran out.
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...env,
         BASE_URL: o.baseUrl,
@@ -56,6 +57,7 @@ export function runAstro(
       },
     },
   )
+  child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk))
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk)

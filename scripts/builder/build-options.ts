@@ -1,6 +1,7 @@
 /** What a caller of build() (scripts/build.ts) may choose besides the environment. */
 import type { Renderer } from './entries.ts'
 import type { HeapLimits } from './memory-plan.ts'
+import type { Previous } from './previous.ts'
 
 export interface BuildOptions {
   /** false: skip the site search index (the live preview); the previous one, if any, stays. */
@@ -19,4 +20,9 @@ export interface BuildOptions {
   /** Articles per search shard, and heap limits, instead of what the memory plan chooses (tests). */
   shardArticles?: number
   heaps?: Partial<HeapLimits>
+  /**
+   * The live build a build starts from, instead of reading its state (previous.ts): a warm
+   * builder's, read while it was idle (scripts/builder-service/warm-previous.ts).
+   */
+  previous?: (distDir: string, key: string) => Previous | undefined
 }

@@ -273,8 +273,10 @@ function runProcess(
 ): Promise<void> {
   const flags = heap ? heapFlags(heap) : []
   const child = spawn(process.execPath, [...flags, script, String(process.pid), ...args], {
-    stdio: ['pipe', 'inherit', 'pipe'],
+    // Its lines through this process's stream, which a warm builder sends to its client.
+    stdio: ['pipe', 'pipe', 'pipe'],
   })
+  child.stdout!.on('data', (c: Buffer) => process.stdout.write(c))
   if (nice > 0 && child.pid !== undefined) {
     try {
       setPriority(child.pid, Math.min(19, getPriority() + nice))

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runningBuilders } from '../../scripts/builder-service/registry.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { freePort, siteEnv, startProcess, waitFor, type Running } from '../support/processes.ts'
 
@@ -90,8 +91,12 @@ describe('npm start', () => {
       '---\ntitle: "Fresh Findings"\ndescription: "Published while the server runs."\n' +
         'date: 2026-06-01\nauthor: "Ada Byrne"\ntags: [methodology]\n---\n\nNew results.\n',
     )
+    // npm start keeps a builder warm beside the server, and npm run build runs in it.
+    // It starts after the server listens: until it is ready, a build runs in its own process.
+    const builder = await waitFor(async () => runningBuilders(env.DIST_DIR!)[0], 20_000, 'the warm builder')
     const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env, encoding: 'utf8' })
     expect(build.status, build.stderr).toBe(0)
+    expect(build.stdout).toMatch(new RegExp(`-> dist/builds/\\d+-\\d+-${builder.pid}-\\d+`))
     const newest = await waitFor(
       async () => {
         const body = await (await fetch(`${origin}/api/v1/posts?limit=1`)).json()
@@ -106,7 +111,12 @@ describe('npm start', () => {
   }, 90_000) // a whole build (Astro and Pagefind) runs inside this case
 
   it('does not rebuild when nothing changed, and stops on SIGTERM', async () => {
+    const [builder] = runningBuilders(env.DIST_DIR!)
+    expect(builder).toBeDefined()
     await server.stop()
+    // Its warm builder stopped with it, and took its socket and record along.
+    expect(runningBuilders(env.DIST_DIR!)).toEqual([])
+    expect(existsSync(builder!.socket)).toBe(false)
     const again = await startProcess('npm', ['start', '--silent'], { cwd: ROOT, env, ready: /listening on/ })
     try {
       expect(again.output()).not.toContain('building the site first')

@@ -1,0 +1,247 @@
+/**
+ * The warm builder `npm start` keeps (scripts/builder-service/): a real builder process, real
+ * `npm run build` clients (bin/build.js) and real sockets.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { configKey } from '../../model/build-dir.ts'
+import { buildByService } from '../../scripts/builder-service/client.ts'
+import { startWarmBuilder } from '../../scripts/builder-service/daemon.ts'
+import { MAX_REQUEST_BYTES, RESTART_STATUS } from '../../scripts/builder-service/protocol.ts'
+import { runningBuilders, type BuilderRecord } from '../../scripts/builder-service/registry.ts'
+import { WarmPrevious } from '../../scripts/builder-service/warm-previous.ts'
+import { liveBuildDir } from '../../scripts/builder/dist.ts'
+import { mainHeapFlags } from '../../scripts/builder/main-heap.ts'
+import { FIXTURE_CORPUS } from '../support/global-setup.ts'
+import { siteEnv, waitFor } from '../support/processes.ts'
+import { siteFile } from '../support/site-file.ts'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+
+interface Finished {
+  status: number | null
+  stdout: string
+  stderr: string
+}
+
+/** `npm run build` as its entry runs it, with `env`; `onOut` sees its standard output as it comes. */
+function runBuild(env: NodeJS.ProcessEnv, args: string[] = [], onOut?: (text: string) => void): Promise<Finished> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'build.js'), ...args], { cwd: ROOT, env })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString()
+    onOut?.(stdout)
+  })
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })))
+}
+
+/** The pid of the process that made the build a finished run names (dist.ts: `<stamp>-<pid>-<seq>`). */
+const builtBy = (run: Finished) => Number(/-> dist\/builds\/\d+-\d+-(\d+)-\d+/.exec(run.stdout)?.[1])
+
+/** A raw client's exchange: what it sends, and every line the builder answers until it closes. */
+function exchange(socket: string, payload: string | Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const client = connect(socket)
+    let answer = ''
+    client.on('data', (c: Buffer) => (answer += c.toString()))
+    client.once('error', reject)
+    client.once('close', () => resolve(answer.split('\n').filter(Boolean)))
+    client.write(payload)
+  })
+}
+
+describe('the warm builder', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'lattice-warm-'))
+  const content = join(tmp, 'content')
+  const env = siteEnv(tmp, content, 4399)
+  const distDir = env.DIST_DIR!
+  let builder: ChildProcess
+  let builderExit: Promise<number | null>
+
+  beforeAll(async () => {
+    cpSync(FIXTURE_CORPUS, content, { recursive: true })
+    // As npm start starts it: under the heap limit of the build's process.
+    builder = spawn(process.execPath, [...mainHeapFlags(env, []), join(ROOT, 'bin', 'warm-builder.js')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    })
+    builderExit = new Promise((resolve) => builder.once('exit', (code) => resolve(code)))
+    await waitFor(async () => (runningBuilders(distDir).length > 0 ? true : undefined), 30_000, 'the builder')
+  })
+  afterAll(async () => {
+    if (builder.exitCode === null && builder.signalCode === null) builder.kill('SIGKILL')
+    await builderExit
+    rmSync(tmp, { recursive: true, force: true })
+  })
+
+  it('runs npm run build in its own process, with the client its output and status', async () => {
+    const first = await runBuild(env)
+    expect(first.status, first.stderr).toBe(0)
+    expect(builtBy(first)).toBe(builder.pid)
+    // The build's own lines, and the lines of the processes it starts, reach the client.
+    expect(first.stdout).toMatch(/^memory plan for 3 articles/m)
+    expect(first.stdout).toMatch(/^search index live after/m)
+
+    // An edit, built from the live state the builder read after the first build.
+    const file = join(content, 'hashing-rings.md')
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n\nA sentence added while warm.\n`)
+    const edit = await runBuild(env)
+    expect(edit.status, edit.stderr).toBe(0)
+    expect(builtBy(edit)).toBe(builder.pid)
+    const page = readFileSync(siteFile(join(distDir, 'current'), 'posts/hashing-rings.html'), 'utf8')
+    expect(page).toContain('A sentence added while warm.')
+  }, 120_000)
+
+  it('says why a build failed and exits 1, leaving the live build', async () => {
+    const live = liveBuildDir(distDir, configKey(env.BASE_URL!, content))
+    const bad = join(content, 'broken-article.md')
+    writeFileSync(bad, '---\ntitle: [unclosed\n---\n\nText.\n')
+    try {
+      const failed = await runBuild(env)
+      expect(failed.status).toBe(1)
+      expect(failed.stderr).toContain('broken-article.md')
+      expect(liveBuildDir(distDir, configKey(env.BASE_URL!, content))).toBe(live)
+    } finally {
+      rmSync(bad)
+    }
+  }, 60_000)
+
+  it('builds for twenty clients at once, one build after another', async () => {
+    const runs = await Promise.all(Array.from({ length: 20 }, () => runBuild(env, ['--no-search'])))
+    for (const run of runs) {
+      expect(run.status, run.stderr).toBe(0)
+      expect(builtBy(run)).toBe(builder.pid)
+    }
+    // Each client got a build of its own.
+    const ids = runs.map((run) => /-> dist\/builds\/(\S+)/.exec(run.stdout)?.[1])
+    expect(new Set(ids).size).toBe(20)
+  }, 120_000)
+
+  it('declines what is not a request, bounded in size and time, and serves on', async () => {
+    const [{ socket }] = runningBuilders(distDir) as [BuilderRecord]
+    // Reachable by its owner only.
+    expect(statSync(socket).mode & 0o777).toBe(0o600)
+    expect(statSync(dirname(socket)).mode & 0o777).toBe(0o700)
+
+    expect(await exchange(socket, 'not json\n')).toEqual(['{"declined":"the request is not JSON"}'])
+    expect(await exchange(socket, '{"argv":"--no-search","env":{}}\n')).toEqual([
+      '{"declined":"argv must be a list of strings"}',
+    ])
+    expect(await exchange(socket, '{"argv":[],"env":{"A":1}}\n')).toEqual(['{"declined":"env values must be strings"}'])
+    expect(await exchange(socket, Buffer.alloc(MAX_REQUEST_BYTES + 1, 'a'))).toEqual([
+      `{"declined":"the request is over ${MAX_REQUEST_BYTES} bytes"}`,
+    ])
+    // A client that says nothing is let go.
+    const silent = Date.now()
+    expect(await exchange(socket, '')).toEqual([])
+    expect(Date.now() - silent).toBeGreaterThanOrEqual(4_000)
+
+    const after = await runBuild(env, ['--no-search'])
+    expect(after.status, after.stderr).toBe(0)
+    expect(builtBy(after)).toBe(builder.pid)
+  }, 60_000)
+
+  it('hands the state it read to one build, and only while it is the live one', async () => {
+    const key = configKey(env.BASE_URL!, content)
+    const warm = new WarmPrevious()
+    warm.prime(distDir, key)
+    expect(warm.held).toBe(true)
+    const first = warm.take(distDir, key)
+    expect(first?.dir).toBe(liveBuildDir(distDir, key))
+    // Given once: the next build reads its own.
+    expect(warm.held).toBe(false)
+    const again = warm.take(distDir, key)
+    expect(again).not.toBe(first)
+    expect(again?.state).toEqual(first?.state)
+
+    // Another build landed after the read: its state is read instead.
+    warm.prime(distDir, key)
+    const landed = await runBuild(env, ['--no-search'])
+    expect(landed.status, landed.stderr).toBe(0)
+    const taken = warm.take(distDir, key)
+    expect(taken?.dir).not.toBe(first?.dir)
+    expect(taken?.dir).toBe(liveBuildDir(distDir, key))
+  }, 60_000)
+
+  it('tells the client when it stops during a build, and the next build lands whole', async () => {
+    // A title edit: the list pages are made again, so the build runs long enough to be stopped.
+    const file = join(content, 'search-evaluation.md')
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: "Search Evaluation, Retitled"'))
+    const live = liveBuildDir(distDir, configKey(env.BASE_URL!, content))
+    const [{ socket }] = runningBuilders(distDir) as [BuilderRecord]
+    let killed = false
+    const stopped = await runBuild(env, [], (out) => {
+      if (!killed && /^validated/m.test(out)) {
+        killed = true
+        builder.kill('SIGKILL')
+      }
+    })
+    expect(killed).toBe(true)
+    expect(stopped.status).toBe(1)
+    expect(stopped.stderr).toContain('The warm builder stopped before the build finished')
+    expect(liveBuildDir(distDir, configKey(env.BASE_URL!, content))).toBe(live)
+    await builderExit
+
+    // No builder: the client builds in its own process, and takes over the dead builder's lock.
+    const alone = await runBuild(env)
+    // The dead builder's record and socket were removed by the client that found them.
+    expect(runningBuilders(distDir)).toEqual([])
+    expect(existsSync(dirname(socket))).toBe(false)
+    expect(alone.status, alone.stderr).toBe(0)
+    expect(builtBy(alone)).not.toBe(builder.pid)
+    const page = readFileSync(siteFile(join(distDir, 'current'), 'posts/search-evaluation.html'), 'utf8')
+    expect(page).toContain('Search Evaluation, Retitled')
+  }, 120_000)
+})
+
+describe('a warm builder out of date', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'lattice-warm-stale-'))
+  const content = join(tmp, 'content')
+  const env = siteEnv(tmp, content, 4398)
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+  it.each([
+    [
+      'its code changed',
+      { codeStamps: ['a', 'b'], heapFlags: undefined },
+      /code changed since the warm builder started/,
+    ],
+    [
+      'its heap limit is not the build’s',
+      { codeStamps: ['a', 'a'], heapFlags: ['--max-old-space-size=1'] },
+      /heap limit is now --max-old-space-size=\d+/,
+    ],
+  ])('declines a build when %s, and asks for a successor', async (_, { codeStamps, heapFlags }, reason) => {
+    cpSync(FIXTURE_CORPUS, content, { recursive: true })
+    const stamps = [...codeStamps]
+    const exits: number[] = []
+    const warm = await startWarmBuilder({
+      env,
+      codeStamp: () => stamps.shift() ?? 'later',
+      exit: (status) => exits.push(status),
+      heapFlags: heapFlags ?? mainHeapFlags(env, []),
+    })
+    try {
+      const [{ socket }] = runningBuilders(env.DIST_DIR!) as [BuilderRecord]
+      expect(socket).toBe(warm.socket)
+      const request = JSON.stringify({ argv: [], env: { ...env } })
+      const [answer] = await exchange(socket, `${request}\n`)
+      expect(JSON.parse(answer!).declined).toMatch(reason)
+      await waitFor(async () => (exits.length > 0 ? true : undefined), 5_000, 'the exit')
+      expect(exits).toEqual([RESTART_STATUS])
+      // The client then builds in its own process: it is told no builder ran its build.
+      expect(await buildByService(env, [], { out: () => {}, err: () => {} })).toBeUndefined()
+    } finally {
+      await warm.close()
+    }
+    expect(existsSync(warm.socket)).toBe(false)
+    expect(runningBuilders(env.DIST_DIR!)).toEqual([])
+  })
+})
