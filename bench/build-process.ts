@@ -9,7 +9,11 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { waitFor } from '../test/support/processes.ts'
+import { runningBuilders } from '../scripts/builder-service/registry.ts'
+import { buildEnv } from '../scripts/builder/build-env.ts'
 import { SessionPeak, sessionRss } from './session-memory.ts'
+
+const sum = (parts: Map<string, number>) => [...parts.values()].reduce((a, b) => a + b, 0)
 
 const ROOT = join(import.meta.dirname, '..')
 
@@ -36,6 +40,7 @@ export async function measure(
   args: string[],
   env: NodeJS.ProcessEnv,
   onLine?: (line: string, child: ChildProcess) => void,
+  server?: number,
 ): Promise<Measured> {
   const started = performance.now()
   const child = spawn(command, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -51,7 +56,7 @@ export async function measure(
   let sitePeak = NaN
   const sampler = setInterval(() => {
     // The session's id is its leader's pid: the command's.
-    peak.sample(child.pid!)
+    peak.sample(child.pid!, server)
     if (Number.isNaN(sitePeak) && /^site live/m.test(output)) sitePeak = peak.peakMb
   }, SAMPLE_MS)
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
@@ -66,13 +71,17 @@ export async function measure(
   }
 }
 
-/** `npm run build [-- args]`, through npm as a user runs it, measured. */
+/**
+ * `npm run build [-- args]`, through npm as a user runs it, measured. Under a running `npm start`
+ * (the session `server`), its warm builder runs the build: the builder and what it starts count.
+ */
 export function npmBuild(
   env: NodeJS.ProcessEnv,
   args: string[] = [],
   onLine?: (line: string, child: ChildProcess) => void,
+  server?: number,
 ): Promise<Measured> {
-  return measure('npm', ['run', 'build', ...(args.length ? ['--', ...args] : [])], env, onLine)
+  return measure('npm', ['run', 'build', ...(args.length ? ['--', ...args] : [])], env, onLine, server)
 }
 
 export const phase = (output: string, name: string) =>
@@ -81,13 +90,20 @@ export const phase = (output: string, name: string) =>
 /**
  * The service on `port` of 127.0.0.1, serving the build `env` names, without rate limits, as a
  * user runs it: `npm start` (bin/start.ts, through npm) in a session of its own. `stop()` ends
- * the session; `rssMb()` sums its processes' resident memory (npm's included).
+ * the session; `rssMb()` sums its processes' resident memory (npm's included), but for the
+ * builder it keeps warm, which `builderMb()` reads.
  */
 export function startServer(
   env: NodeJS.ProcessEnv,
   port: number,
   dataDir: string,
-): { pid: number; stop: () => Promise<void>; rssMb: () => number } {
+): {
+  pid: number
+  stop: () => Promise<void>
+  rssMb: () => number
+  builderMb: () => number
+  builderReady: () => Promise<true>
+} {
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMITS: 'off' },
@@ -106,7 +122,17 @@ export function startServer(
       }
       await exited
     },
-    rssMb: () => [...sessionRss(child.pid!).values()].reduce((sum, mb) => sum + mb, 0),
+    rssMb: () => sum(sessionRss(child.pid!, undefined, (part) => part !== 'warm builder')),
+    // The builder npm start keeps warm beside the service (scripts/builder-service/), idle.
+    builderMb: () => sum(sessionRss(child.pid!, undefined, (part) => part === 'warm builder')),
+    // It is ready once it has recorded itself, after reading the live build's state.
+    builderReady: () =>
+      waitFor(
+        async () => (runningBuilders(buildEnv(env).distDir).length > 0 ? true : undefined),
+        120_000,
+        'the warm builder',
+        50,
+      ),
   }
 }
 
@@ -128,6 +154,7 @@ export async function editUnderServer(
   env: NodeJS.ProcessEnv,
   origin: string,
   change: 'sentence' | 'title' = 'sentence',
+  server?: number,
 ): Promise<{ served: number; searchable: number; build: Measured; listPages: ListPages }> {
   const slugs = corpusSlugs(corpus)
   const slug = slugs[Math.floor(slugs.length / 2)]!
@@ -151,9 +178,14 @@ export async function editUnderServer(
   renameSync(`${file}.saving`, file)
   const started = performance.now()
   let searchable = NaN
-  const build = npmBuild(env, [], (line) => {
-    if (line.startsWith('search index live')) searchable = (performance.now() - started) / 1000
-  })
+  const build = npmBuild(
+    env,
+    [],
+    (line) => {
+      if (line.startsWith('search index live')) searchable = (performance.now() - started) / 1000
+    },
+    server,
+  )
   await until(async () => (await (await fetch(`${origin}/posts/${slug}`)).text()).includes(marker), 900_000, 50)
   const served = (performance.now() - started) / 1000
   const done = await build

@@ -149,7 +149,12 @@ async function editToServed(size: number, corpus: string, env: NodeJS.ProcessEnv
   const origin = `http://127.0.0.1:${port}`
   try {
     await until(async () => (await fetch(`${origin}/readyz`)).ok, 60_000)
-    const { served: servedAt, searchable: searchAt, listPages } = await editUnderServer(corpus, env, origin)
+    await server.builderReady()
+    const {
+      served: servedAt,
+      searchable: searchAt,
+      listPages,
+    } = await editUnderServer(corpus, env, origin, 'sentence', server.pid)
     return [
       {
         figure: `build ${size}: one article edited → served by a running server`,

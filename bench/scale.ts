@@ -85,7 +85,19 @@ async function editAndRestart(size: number, corpus: string, env: NodeJS.ProcessE
     for (const slug of corpusSlugs(corpus).slice(0, 200))
       await fetch(`${origin}/api/v1/posts/${slug}`).then((r) => r.arrayBuffer())
     row(`service ${size}: resident memory after reads`, 'MB', server.rssMb(), 'npm start: npm and the service')
-    const { served, searchable, build: done, listPages } = await editUnderServer(corpus, env, origin)
+    await server.builderReady()
+    row(
+      `service ${size}: warm builder, resident memory idle`,
+      'MB',
+      server.builderMb(),
+      "npm start's builder, holding the live build's state for the next build",
+    )
+    const {
+      served,
+      searchable,
+      build: done,
+      listPages,
+    } = await editUnderServer(corpus, env, origin, 'sentence', server.pid)
     row(
       `build ${size}: one article edited → served`,
       's',
@@ -101,7 +113,7 @@ async function editAndRestart(size: number, corpus: string, env: NodeJS.ProcessE
       /\((\d+ of \d+) shards indexed/.exec(done.output)?.[1] ?? '',
     )
     // A title is on the article's cards: the list pages showing them are made again.
-    const retitled = await editUnderServer(corpus, env, origin, 'title')
+    const retitled = await editUnderServer(corpus, env, origin, 'title', server.pid)
     row(
       `build ${size}: one article retitled → served`,
       's',

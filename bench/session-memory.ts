@@ -15,6 +15,8 @@ const PARTS: Array<[RegExp, string]> = [
   [/astro\.mjs/, 'astro'],
   [/pagefind/, 'pagefind'],
   [/bin\/build\.ts/, 'build'],
+  // npm start's warm builder, which runs npm run build when it is up (scripts/builder-service/).
+  [/warm-builder\.js/, 'warm builder'],
   [/npm/, 'npm'],
 ]
 
@@ -26,9 +28,16 @@ export function partOf(cmdline: string): string {
   return script ? `node ${script}` : program || 'other'
 }
 
-/** Each part's resident memory in the session `sid`, in MB, summed over its processes. */
-export function sessionRss(sid: number): Map<string, number> {
-  const parts = new Map<string, number>()
+/**
+ * Each part's resident memory in the session `sid`, in MB, summed over its processes; `into`
+ * adds them to parts already counted, and `keep` chooses the parts.
+ */
+export function sessionRss(
+  sid: number,
+  into = new Map<string, number>(),
+  keep: (part: string) => boolean = () => true,
+): Map<string, number> {
+  const parts = into
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue
     try {
@@ -38,6 +47,7 @@ export function sessionRss(sid: number): Map<string, number> {
       const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
       if (!rss) continue
       const part = partOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))
+      if (!keep(part)) continue
       parts.set(part, (parts.get(part) ?? 0) + Number(rss[1]) / 1024)
     } catch {
       // the process ended meanwhile
@@ -46,14 +56,22 @@ export function sessionRss(sid: number): Map<string, number> {
   return parts
 }
 
+/**
+ * In `npm start`'s session, the parts a build run by its warm builder is made of: the builder
+ * and the processes it starts (Astro, the search shards), not the server nor npm.
+ */
+const isBuildPart = (part: string) => !['npm', 'sh', 'node start.js'].includes(part)
+
 /** The session's peak, what each part held at that moment, and each part's own peak. */
 export class SessionPeak {
   peakMb = 0
   atPeak = new Map<string, number>()
   partPeaks = new Map<string, number>()
 
-  sample(sid: number): void {
+  /** Samples the session `sid`, and the build's parts in the session `server` (see buildParts). */
+  sample(sid: number, server?: number): void {
     const parts = sessionRss(sid)
+    if (server !== undefined) sessionRss(server, parts, isBuildPart)
     const total = [...parts.values()].reduce((a, b) => a + b, 0)
     if (total > this.peakMb) {
       this.peakMb = total

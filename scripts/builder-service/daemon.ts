@@ -152,10 +152,11 @@ export async function startWarmBuilder(options: WarmBuilderOptions): Promise<War
     server.listen(socket, () => resolve())
   })
   chmodSync(socket, 0o600)
-  const forget = recordBuilder(distDir, socket)
   const removeHome = () => rmSync(home, { recursive: true, force: true })
   process.once('exit', removeHome)
+  // Found by clients once warm: a build asked for meanwhile runs in its own process.
   prime()
+  const forget = recordBuilder(distDir, socket)
   return {
     socket,
     close: async () => {
