@@ -14,7 +14,7 @@ const PARTS: Array<[RegExp, string]> = [
   [/search-score-worker/, 'search scores'],
   [/astro\.mjs/, 'astro'],
   [/pagefind/, 'pagefind'],
-  [/bin\/build\.ts/, 'build'],
+  [/bin\/build\.[jt]s/, 'build'],
   // npm start's warm builder, which runs npm run build when it is up (scripts/builder-service/).
   [/warm-builder\.js/, 'warm builder'],
   [/npm/, 'npm'],

@@ -96,7 +96,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const memory = planMemory(memoryCap(env), files.length, options)
     pool.limit(memory.renderThreads, memory.heaps.render)
     log(planLine(memory, files.length))
-    const stats = statContent(contentDir, listing)
+    // A warm builder's live state is read already: this thread stats a share of the files instead.
+    const stats = statContent(contentDir, listing, { shareHere: options.previous !== undefined })
     let prev = (options.previous ?? readPrevious)(distDir, key)
     const scan = await stats
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
@@ -151,7 +152,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       else {
         // An unchanged article's entry is the live index's, laid out by the same code.
         const reusable = prev?.state.assemblyKey === assemblyKey ? prev : undefined
-        const kept = reusable && keptEntries(reusable.dir)
+        const kept = reusable && (reusable.index ?? keptEntries(reusable.dir))
         const keptLine = (m: ArticleMeta) =>
           kept && reusable.bySlug.get(m.slug)?.hash === m.hash ? kept.get(m.slug) : undefined
         const previousBodies = kept && join(reusable.dir, INDEX_FILES.bodies)

@@ -20,7 +20,7 @@ import { BODY_MAX } from '../../model/wire-limits.ts'
 import { SITE } from '../../site/lib/site.ts'
 import { BuildError, type BuildProblem } from './errors.ts'
 import { FRONTMATTER, readFrontMatter } from './front-matter.ts'
-import { recordableSignature, statSignature, type ContentScan } from './source-stats.ts'
+import { isRecordable, statSignature, type ContentScan } from './source-stats.ts'
 
 /** Refuses a CONTENT_DIR that does not exist, before the build takes its lock. */
 export function requireContentDir(contentDir: string): void {
@@ -111,9 +111,9 @@ export async function readSources(
   valid.forEach((file, i) => {
     const slug = file.slice(0, -3)
     const stat = scan.stats.get(file)
-    const signature = stat && recordableSignature(stat, scan.scannedAt)
-    if (signature) signatures[slug] = signature
-    const hash = stat && known?.hashOf(slug, statSignature(stat))
+    const sig = stat && statSignature(stat)
+    if (sig && isRecordable(stat, scan.scannedAt)) signatures[slug] = sig
+    const hash = sig && known?.hashOf(slug, sig)
     if (hash) {
       out[i] = { slug, file, hash }
       known!.onUnchanged(out[i])

@@ -2,6 +2,7 @@
 import { existsSync, linkSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { AUTHORIZE_TEMPLATE, BUILD_INFO_FILE } from '../../model/build-dir.ts'
+import type { KeptLine } from '../../post-index/index-file-writer.ts'
 import type { ArticleMeta } from './content.ts'
 import { liveBuildDir } from './dist.ts'
 import { STATE_FILE, readState, type BuildState } from './state-file.ts'
@@ -16,6 +17,8 @@ export interface Previous {
   state: BuildState
   template: string
   bySlug: Map<string, ArticleMeta>
+  /** Its post index's lines by slug, when read ahead (a warm builder's); else the build reads them. */
+  index?: Map<string, KeptLine> | undefined
 }
 
 /** Files of a build folder that the build writes itself; every other top-level file is the post index's. */

@@ -22,9 +22,14 @@ export function statSignature(s: FileStat): string {
   return `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`
 }
 
+/** Whether the stat of a file scanned at `scannedAt` (ms) may be recorded: it is not racy. */
+export function isRecordable(s: FileStat, scannedAt: number): boolean {
+  return Math.max(s.mtimeMs, s.ctimeMs) < scannedAt - RACY_MS
+}
+
 /** The signature to record for a file scanned at `scannedAt` (ms), or undefined when it is racy. */
 export function recordableSignature(s: FileStat, scannedAt: number): string | undefined {
-  return Math.max(s.mtimeMs, s.ctimeMs) < scannedAt - RACY_MS ? statSignature(s) : undefined
+  return isRecordable(s, scannedAt) ? statSignature(s) : undefined
 }
 
 /** The About page's file in CONTENT_DIR (scripts/builder/about-page.ts): not an article. */
@@ -87,13 +92,25 @@ export const STAT_ASIDE_FILES = 5000
 /**
  * The stat of each file of a listing. Of many files, in a thread of its own (scan-worker.ts), so
  * that this thread can read the live build's state meanwhile: at 50,000 articles each took about
- * half a second on a slow machine. A thread that cannot start leaves it to this one.
+ * half a second on a slow machine. When this thread has nothing to read (a warm builder's build,
+ * scripts/builder-service/), it stats the second half itself while the thread stats the first.
+ * A thread that cannot start leaves its part to this one.
  */
-export async function statContent(contentDir: string, listing: ContentListing): Promise<ContentScan> {
+export async function statContent(
+  contentDir: string,
+  listing: ContentListing,
+  { shareHere = false } = {},
+): Promise<ContentScan> {
   const { names } = listing
-  let packed: Float64Array | undefined
-  if (names.length >= STAT_ASIDE_FILES) packed = await statInWorker(contentDir, names).catch(() => undefined)
-  return { ...listing, stats: unpackStats(names, packed ?? statFiles(contentDir, names)) }
+  if (names.length < STAT_ASIDE_FILES) return { ...listing, stats: unpackStats(names, statFiles(contentDir, names)) }
+  const split = shareHere ? Math.floor(names.length / 2) : names.length
+  const aside = statInWorker(contentDir, names.slice(0, split)).catch(() => undefined)
+  const here = statFiles(contentDir, names.slice(split))
+  const first = (await aside) ?? statFiles(contentDir, names.slice(0, split))
+  const packed = new Float64Array(names.length * 4)
+  packed.set(first)
+  packed.set(here, split * 4)
+  return { ...listing, stats: unpackStats(names, packed) }
 }
 
 /** statFiles in a thread of its own (scan-worker.ts). */

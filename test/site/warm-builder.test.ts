@@ -155,11 +155,18 @@ describe('the warm builder', () => {
     expect(warm.held).toBe(true)
     const first = warm.take(distDir, key)
     expect(first?.dir).toBe(liveBuildDir(distDir, key))
+    // With its post index's lines, which the build keeps for the unchanged articles.
+    expect([...(first?.index?.keys() ?? [])].sort()).toEqual([
+      'cafe-latency-notes',
+      'hashing-rings',
+      'search-evaluation',
+    ])
     // Given once: the next build reads its own.
     expect(warm.held).toBe(false)
     const again = warm.take(distDir, key)
     expect(again).not.toBe(first)
     expect(again?.state).toEqual(first?.state)
+    expect(again?.index).toBeUndefined()
 
     // Another build landed after the read: its state is read instead.
     warm.prime(distDir, key)

@@ -50,6 +50,13 @@ describe('the content scan', () => {
     expect(aside.stats.has('a-7.md')).toBe(false)
     expect(aside.stats.size).toBe(STAT_ASIDE_FILES)
     expect(aside.stats).toEqual(here.stats)
+    // Shared with this thread (a warm builder's build), a file gone in either half included.
+    rmSync(join(many, 'a-1.md'))
+    const shared = await statContent(many, listing, { shareHere: true })
+    expect(shared.stats.has('a-7.md')).toBe(false)
+    expect(shared.stats.has('a-1.md')).toBe(false)
+    expect(shared.stats.size).toBe(STAT_ASIDE_FILES - 1)
+    expect(shared.stats).toEqual(scanContent(many).stats)
     // The thread's stats are this thread's, gone file included.
     expect(await statInWorker(many, listing.names)).toEqual(statFiles(many, listing.names))
   })
