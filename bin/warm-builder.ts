@@ -16,6 +16,12 @@ const builder = await startWarmBuilder({
   env: process.env,
   codeStamp: builderCodeStamp,
   exit: (status) => process.exit(status),
+}).catch((e: unknown) => {
+  // A read-only DIST_DIR, no room for a socket: said in one line, and builds run as before.
+  console.error(
+    `The warm builder could not start (${e instanceof Error ? e.message : e}): npm run build builds in its own process.`,
+  )
+  process.exit(1)
 })
 process.once('disconnect', () => {
   void builder.close().then(() => process.exit(0))

@@ -14,6 +14,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
+import { StringDecoder } from 'node:string_decoder'
 import { join } from 'node:path'
 import { configKey } from '../../model/build-dir.ts'
 import { runBuilds } from '../build-cli.ts'
@@ -85,29 +86,38 @@ export async function startWarmBuilder(options: WarmBuilderOptions): Promise<War
     const send = (m: BuilderMessage) => {
       if (!client.destroyed) client.write(messageLine(m))
     }
-    const why = closing ? 'the warm builder is stopping' : declines(request)
-    if (why) {
-      send({ declined: why })
-      client.end()
-      return
-    }
-    send({ started: true })
-    // Everything the build writes (its lines, its threads', its child processes' passed on) goes
-    // to the client while it runs: builds run one at a time.
-    const { stdout, stderr } = process
-    const writeOut = stdout.write
-    const writeErr = stderr.write
-    stdout.write = relay((text) => send({ out: text }))
-    stderr.write = relay((text) => send({ err: text }))
-    let status = 1
+    let started = false
     try {
-      status = await runBuilds(request.env, request.argv, undefined, warm.take)
+      const why = closing ? 'the warm builder is stopping' : declines(request)
+      if (why) {
+        send({ declined: why })
+        return
+      }
+      send({ started: true })
+      started = true
+      // Everything the build writes (its lines, its threads', its child processes' passed on)
+      // goes to the client while it runs: builds run one at a time.
+      const { stdout, stderr } = process
+      const writeOut = stdout.write
+      const writeErr = stderr.write
+      stdout.write = relay((text) => send({ out: text }))
+      stderr.write = relay((text) => send({ err: text }))
+      let status = 1
+      try {
+        // runBuilds says a build's own failure, and returns its status.
+        status = await runBuilds(request.env, request.argv, undefined, warm.take)
+      } finally {
+        stdout.write = writeOut
+        stderr.write = writeErr
+      }
+      send({ exit: status })
+    } catch (e) {
+      // The builder's own failure: before the build, the client builds itself.
+      const message = e instanceof Error ? e.message : String(e)
+      send(started ? { exit: 1 } : { declined: `the warm builder failed: ${message}` })
     } finally {
-      stdout.write = writeOut
-      stderr.write = writeErr
+      client.end()
     }
-    send({ exit: status })
-    client.end()
   }
 
   const server = createServer((client) => {
@@ -147,18 +157,27 @@ export async function startWarmBuilder(options: WarmBuilderOptions): Promise<War
     else if (!closing) setImmediate(prime)
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(socket, () => resolve())
-  })
-  chmodSync(socket, 0o600)
   const removeHome = () => rmSync(home, { recursive: true, force: true })
   process.once('exit', removeHome)
-  // Found by clients once warm: a build asked for meanwhile runs in its own process. The
-  // renderer's modules too, which an edit's article is rendered with (0.2 s at the first edit).
-  prime()
-  await import('../builder/render/index.ts')
-  const forget = recordBuilder(distDir, socket)
+  let forget: () => void
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(socket, () => resolve())
+    })
+    chmodSync(socket, 0o600)
+    // Found by clients once warm: a build asked for meanwhile runs in its own process. The
+    // renderer's modules too, which an edit's article is rendered with (0.2 s at the first edit).
+    prime()
+    await import('../builder/render/index.ts')
+    forget = recordBuilder(distDir, socket)
+  } catch (e) {
+    // No builder (a DIST_DIR it cannot write, say): nothing of it is left behind.
+    server.close()
+    removeHome()
+    process.off('exit', removeHome)
+    throw e
+  }
   return {
     socket,
     close: async () => {
@@ -171,10 +190,15 @@ export async function startWarmBuilder(options: WarmBuilderOptions): Promise<War
   }
 }
 
-/** A stream's write that hands its text to `send` instead (a string or bytes, with or without a callback). */
+/**
+ * A stream's write that hands its text to `send` instead (a string or bytes, with or without a
+ * callback). Bytes are decoded as they come: a child's output may split a character.
+ */
 function relay(send: (text: string) => void): typeof process.stdout.write {
+  const decoder = new StringDecoder('utf8')
   return ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
-    send(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString())
+    const text = typeof chunk === 'string' ? chunk : decoder.write(Buffer.from(chunk))
+    if (text) send(text)
     const done = typeof encoding === 'function' ? encoding : callback
     if (typeof done === 'function') process.nextTick(done as () => void)
     return true

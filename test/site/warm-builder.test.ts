@@ -3,7 +3,7 @@
  * `npm run build` clients (bin/build.js) and real sockets.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -206,6 +206,23 @@ describe('the warm builder', () => {
     const page = readFileSync(siteFile(join(distDir, 'current'), 'posts/search-evaluation.html'), 'utf8')
     expect(page).toContain('Search Evaluation, Retitled')
   }, 120_000)
+})
+
+describe('a warm builder that cannot start', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'lattice-warm-none-'))
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+  it('says why, and leaves no socket behind', async () => {
+    // A DIST_DIR that is a file: its builders' folder cannot be made.
+    const distDir = join(tmp, 'dist')
+    writeFileSync(distDir, '')
+    const env = { ...siteEnv(tmp, FIXTURE_CORPUS, 4397), DIST_DIR: distDir }
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('lattice-builder-'))
+    await expect(
+      startWarmBuilder({ env, codeStamp: () => 'a', exit: () => {}, heapFlags: mainHeapFlags(env, []) }),
+    ).rejects.toThrow(/ENOTDIR|EEXIST/)
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('lattice-builder-'))).toEqual(before)
+  })
 })
 
 describe('a warm builder out of date', () => {
