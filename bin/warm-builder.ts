@@ -6,6 +6,13 @@
  */
 import './compile-cache.js'
 
+// Stopped with its server's process group (Ctrl-C, a service manager): at once, as a build in
+// its own process would be; the exit handlers remove its record and socket, and a build it ran
+// lands nothing (its folder is removed by a later build, its lock taken over). Set first: a
+// builder stopped while it starts removes its socket's folder too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => process.exit(signal === 'SIGINT' ? 130 : 143))
+
 const { builderCodeStamp } = await import('../scripts/build-state.ts')
 const { startWarmBuilder } = await import('../scripts/builder-service/daemon.ts')
 const { watchHeap } = await import('../scripts/builder/heap-watch.ts')
@@ -26,8 +33,3 @@ const builder = await startWarmBuilder({
 process.once('disconnect', () => {
   void builder.close().then(() => process.exit(0))
 })
-// Stopped with its server's process group (Ctrl-C, a service manager): at once, as a build in
-// its own process would be; the exit handlers remove its record and socket, and a build it ran
-// lands nothing (its folder is removed by a later build, its lock taken over).
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => process.exit(signal === 'SIGINT' ? 130 : 143))

@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { processAlive } from './process-alive.ts'
 
 export interface ServingRecord {
   pid: number
@@ -51,7 +52,7 @@ export function runningServers(distDir: string): ServingRecord[] {
   for (const name of names) {
     const record = readRecord(join(serversDir(distDir), name))
     if (!record || record.hostname !== hostname()) continue
-    if (isAlive(record.pid)) records.push(record)
+    if (processAlive(record.pid)) records.push(record)
     else rmSync(join(serversDir(distDir), name), { force: true })
   }
   return records.sort((a, b) => a.pid - b.pid)
@@ -62,15 +63,5 @@ function readRecord(file: string): ServingRecord | undefined {
     return JSON.parse(readFileSync(file, 'utf8')) as ServingRecord
   } catch {
     return undefined
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    // EPERM: alive, but another user's.
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

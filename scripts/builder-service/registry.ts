@@ -11,6 +11,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
+import { processAlive } from '../../model/process-alive.ts'
 
 export interface BuilderRecord {
   pid: number
@@ -54,7 +55,7 @@ export function runningBuilders(distDir: string): BuilderRecord[] {
       continue
     }
     if (record.hostname !== hostname() || !Number.isInteger(record.pid) || typeof record.socket !== 'string') continue
-    if (isAlive(record.pid)) records.push(record)
+    if (processAlive(record.pid)) records.push(record)
     else forgetDead(file, record)
   }
   return records.sort((a, b) => a.pid - b.pid)
@@ -73,15 +74,5 @@ function forgetDead(file: string, record: BuilderRecord): void {
     }
   } catch {
     // Gone already, or not empty: left as it is.
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    // EPERM: alive, but another user's (whose socket this user cannot open anyway).
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

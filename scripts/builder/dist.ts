@@ -32,6 +32,7 @@ import {
 import { join, resolve } from 'node:path'
 import { EDGE_DIR } from '../../model/article-bucket.ts'
 import { BUILD_INFO_FILE } from '../../model/build-dir.ts'
+import { processAlive } from '../../model/process-alive.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** Builds kept besides each configuration's live one, which in-flight requests may still read. */
@@ -140,17 +141,6 @@ function listLinks(dir: string): string[] {
       .map((n) => join(dir, n))
   } catch {
     return []
-  }
-}
-
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

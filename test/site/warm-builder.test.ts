@@ -3,7 +3,7 @@
  * `npm run build` clients (bin/build.js) and real sockets.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -19,6 +19,7 @@ import { mainHeapFlags } from '../../scripts/builder/main-heap.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { siteEnv, waitFor } from '../support/processes.ts'
 import { siteFile } from '../support/site-file.ts'
+import { tempDir } from '../support/temp.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
@@ -57,7 +58,7 @@ function exchange(socket: string, payload: string | Buffer): Promise<string[]> {
 }
 
 describe('the warm builder', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'lattice-warm-'))
+  const tmp = tempDir('warm')
   const content = join(tmp, 'content')
   const env = siteEnv(tmp, content, 4399)
   const distDir = env.DIST_DIR!
@@ -78,7 +79,6 @@ describe('the warm builder', () => {
   afterAll(async () => {
     if (builder.exitCode === null && builder.signalCode === null) builder.kill('SIGKILL')
     await builderExit
-    rmSync(tmp, { recursive: true, force: true })
   })
 
   it('runs npm run build in its own process, with the client its output and status', async () => {
@@ -209,8 +209,7 @@ describe('the warm builder', () => {
 })
 
 describe('a warm builder that cannot start', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'lattice-warm-none-'))
-  afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+  const tmp = tempDir('warm-none')
 
   it('says why, and leaves no socket behind', async () => {
     // A DIST_DIR that is a file: its builders' folder cannot be made.
@@ -223,13 +222,29 @@ describe('a warm builder that cannot start', () => {
     ).rejects.toThrow(/ENOTDIR|EEXIST/)
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('lattice-builder-'))).toEqual(before)
   })
+
+  it('removes its socket’s folder when stopped while it starts', async () => {
+    const env = siteEnv(tmp, FIXTURE_CORPUS, 4396)
+    const folders = () => readdirSync(tmpdir()).filter((n) => n.startsWith('lattice-builder-'))
+    const before = folders()
+    const child = spawn(process.execPath, [...mainHeapFlags(env, []), join(ROOT, 'bin', 'warm-builder.js')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    })
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    // Its folder is made before it reads the live build and loads the renderer: stopped then.
+    await waitFor(async () => (folders().length > before.length ? true : undefined), 30_000, 'its folder', 5)
+    child.kill('SIGTERM')
+    await exited
+    expect(folders()).toEqual(before)
+  })
 })
 
 describe('a warm builder out of date', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'lattice-warm-stale-'))
+  const tmp = tempDir('warm-stale')
   const content = join(tmp, 'content')
   const env = siteEnv(tmp, content, 4398)
-  afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
   it.each([
     [
