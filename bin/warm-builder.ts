@@ -10,8 +10,8 @@ import './compile-cache.js'
 // its own process would be; the exit handlers remove its record and socket, and a build it ran
 // lands nothing (its folder is removed by a later build, its lock taken over). Set first: a
 // builder stopped while it starts removes its socket's folder too.
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => process.exit(signal === 'SIGINT' ? 130 : 143))
+const { STOP_STATUS } = await import('../scripts/builder-service/protocol.ts')
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(STOP_STATUS[signal]))
 
 const { builderCodeStamp } = await import('../scripts/build-state.ts')
 const { startWarmBuilder } = await import('../scripts/builder-service/daemon.ts')

@@ -3,35 +3,31 @@ import { build } from './build.ts'
 import type { BuildOptions } from './builder/build-options.ts'
 import { buildTargets, builtLine } from './builder/build-targets.ts'
 
-/** Where a build's lines go: this process's own streams, or a warm builder's client's. */
-export interface BuildOutput {
-  out: (line: string) => void
-  err: (line: string) => void
-}
-
-const consoleOutput: BuildOutput = { out: (line) => console.log(line), err: (line) => console.error(line) }
-
 /**
  * Builds every target `env` names (scripts/builder/build-targets.ts) and returns the exit
- * status: 0, or 1 once the failure is said. `previous` is the warm builder's (builder-service/).
+ * status: 0, or 1 once the failure is said. `previous` is the warm builder's (builder-service/),
+ * which sends what this process writes to its client.
  */
 export async function runBuilds(
   env: NodeJS.ProcessEnv,
   argv: readonly string[],
-  output: BuildOutput = consoleOutput,
   previous?: BuildOptions['previous'],
 ): Promise<number> {
   try {
     const { targets, notes } = buildTargets(env)
     for (const target of targets) {
       const started = Date.now()
-      const info = await build(target.env, { log: output.out, search: !argv.includes('--no-search'), previous })
-      output.out(builtLine(target, info.articles, (Date.now() - started) / 1000, info.id))
+      const info = await build(target.env, {
+        log: (line) => console.log(line),
+        search: !argv.includes('--no-search'),
+        previous,
+      })
+      console.log(builtLine(target, info.articles, (Date.now() - started) / 1000, info.id))
     }
-    for (const note of notes) output.out(note)
+    for (const note of notes) console.log(note)
     return 0
   } catch (e) {
-    output.err(e instanceof Error ? e.message : String(e))
+    console.error(e instanceof Error ? e.message : String(e))
     return 1
   }
 }

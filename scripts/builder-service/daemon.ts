@@ -105,7 +105,7 @@ export async function startWarmBuilder(options: WarmBuilderOptions): Promise<War
       let status = 1
       try {
         // runBuilds says a build's own failure, and returns its status.
-        status = await runBuilds(request.env, request.argv, undefined, warm.take)
+        status = await runBuilds(request.env, request.argv, warm.take)
       } finally {
         stdout.write = writeOut
         stderr.write = writeErr

@@ -22,6 +22,12 @@ export type BuilderMessage =
 /** The exit status with which a warm builder asks `npm start` for a new one (EX_TEMPFAIL, sysexits(3)). */
 export const RESTART_STATUS = 75
 
+/**
+ * The exit statuses of a builder stopped by a signal to its server's process group (128 + the
+ * signal's number, as a shell reports it): its server is stopping, and wants no successor.
+ */
+export const STOP_STATUS = { SIGINT: 130, SIGTERM: 143 } as const
+
 /** A request is an environment and a few arguments: far below this. */
 export const MAX_REQUEST_BYTES = 1024 * 1024
 /** A client that connected says what it wants at once; one that does not is let go. */

@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { configKey } from '../../model/build-dir.ts'
+import { processAlive } from '../../model/process-alive.ts'
 import { buildByService } from '../../scripts/builder-service/client.ts'
 import { startWarmBuilder } from '../../scripts/builder-service/daemon.ts'
+import { keepWarmBuilder } from '../../scripts/builder-service/keep-warm.ts'
 import { MAX_REQUEST_BYTES, RESTART_STATUS } from '../../scripts/builder-service/protocol.ts'
 import { runningBuilders, type BuilderRecord } from '../../scripts/builder-service/registry.ts'
 import { WarmPrevious } from '../../scripts/builder-service/warm-previous.ts'
@@ -239,6 +241,31 @@ describe('a warm builder that cannot start', () => {
     await exited
     expect(folders()).toEqual(before)
   })
+})
+
+describe('npm start’s warm builder', () => {
+  it('is started again when it is killed, and not when its server’s group is stopped', async () => {
+    const tmp = tempDir('warm-kept')
+    const env = siteEnv(tmp, FIXTURE_CORPUS, 4395)
+    const builder = () => waitFor(async () => runningBuilders(env.DIST_DIR!)[0], 30_000, 'a warm builder')
+    const exited = (pid: number) =>
+      waitFor(async () => (processAlive(pid) ? undefined : true), 10_000, `pid ${pid} to end`, 50)
+    keepWarmBuilder(env, () => {})
+    const first = await builder()
+    process.kill(first.pid, 'SIGKILL')
+    await exited(first.pid)
+    const second = await builder()
+    expect(second.pid).not.toBe(first.pid)
+    // The dead one's socket went with its record.
+    expect(existsSync(dirname(first.socket))).toBe(false)
+
+    process.kill(second.pid, 'SIGTERM')
+    await exited(second.pid)
+    // Long enough for a successor to have recorded itself (the first took less).
+    await new Promise((resolve) => setTimeout(resolve, 5_000))
+    expect(runningBuilders(env.DIST_DIR!)).toEqual([])
+    expect(existsSync(dirname(second.socket))).toBe(false)
+  }, 60_000)
 })
 
 describe('a warm builder out of date', () => {
