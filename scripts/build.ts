@@ -96,9 +96,11 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const memory = planMemory(memoryCap(env), files.length, options)
     pool.limit(memory.renderThreads, memory.heaps.render)
     log(planLine(memory, files.length))
-    // A warm builder's live state is read already: this thread stats a share of the files instead.
-    const stats = statContent(contentDir, listing, { shareHere: options.previous !== undefined })
-    let prev = (options.previous ?? readPrevious)(distDir, key)
+    // A warm builder's live state is read already: this thread stats a share of the files instead
+    // of reading it.
+    const ahead = options.previous?.(distDir, key)
+    const stats = statContent(contentDir, listing, { shareHere: ahead !== undefined })
+    let prev = ahead ?? readPrevious(distDir, key)
     const scan = await stats
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
     const entries = new EntrySource(cache, pool, contentDir)

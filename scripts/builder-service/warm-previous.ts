@@ -7,7 +7,7 @@
  * A read state is handed out once and only while it is still the live build's: the same build
  * folder, whose state file and templates are the same files (a landed build's files are never
  * written again, scripts/builder/dist.ts). Otherwise, as after a build by another process, the
- * build reads the live state itself, as without a warm builder.
+ * build reads the live state itself, as without a warm builder (and stats as it does then).
  */
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -57,16 +57,17 @@ export class WarmPrevious {
     this.slot = { distDir, key, stamp, previous }
   }
 
-  /** The live build for a build to start from (BuildOptions.previous): the held one when still live. */
+  /**
+   * The held live build, for a build to start from (BuildOptions.previous), when it is still the
+   * live one; else undefined, and the build reads the live state itself.
+   */
   readonly take = (distDir: string, key: string): Previous | undefined => {
     const slot = this.slot
     // A build may change what it was given: it is never given again.
     this.slot = undefined
-    if (slot && slot.distDir === distDir && slot.key === key) {
-      const dir = liveBuildDir(distDir, key)
-      if (dir === slot.previous.dir && stampOf(dir) === slot.stamp) return slot.previous
-    }
-    return readPrevious(distDir, key)
+    if (!slot || slot.distDir !== distDir || slot.key !== key) return undefined
+    const dir = liveBuildDir(distDir, key)
+    return dir === slot.previous.dir && stampOf(dir) === slot.stamp ? slot.previous : undefined
   }
 
   /** Whether a read state is held (tests, and the builder's line when it is ready). */

@@ -21,8 +21,8 @@ export interface BuildOptions {
   shardArticles?: number
   heaps?: Partial<HeapLimits>
   /**
-   * The live build a build starts from, instead of reading its state (previous.ts): a warm
-   * builder's, read while it was idle (scripts/builder-service/warm-previous.ts).
+   * The live build read ahead, while a warm builder was idle (scripts/builder-service/warm-previous.ts),
+   * or undefined: the build then reads its state (previous.ts).
    */
   previous?: (distDir: string, key: string) => Previous | undefined
 }

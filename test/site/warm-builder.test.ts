@@ -165,18 +165,20 @@ describe('the warm builder', () => {
     ])
     // Given once: the next build reads its own.
     expect(warm.held).toBe(false)
-    const again = warm.take(distDir, key)
-    expect(again).not.toBe(first)
-    expect(again?.state).toEqual(first?.state)
-    expect(again?.index).toBeUndefined()
+    expect(warm.take(distDir, key)).toBeUndefined()
+    // Not for another configuration.
+    warm.prime(distDir, key)
+    expect(warm.take(distDir, 'another')).toBeUndefined()
 
-    // Another build landed after the read: its state is read instead.
+    // Another build landed after the read: the build reads the live state itself.
     warm.prime(distDir, key)
     const landed = await runBuild(env, ['--no-search'])
     expect(landed.status, landed.stderr).toBe(0)
-    const taken = warm.take(distDir, key)
-    expect(taken?.dir).not.toBe(first?.dir)
-    expect(taken?.dir).toBe(liveBuildDir(distDir, key))
+    expect(liveBuildDir(distDir, key)).not.toBe(first?.dir)
+    expect(warm.take(distDir, key)).toBeUndefined()
+    // Read again, it is the new live build.
+    warm.prime(distDir, key)
+    expect(warm.take(distDir, key)?.dir).toBe(liveBuildDir(distDir, key))
   }, 60_000)
 
   it('tells the client when it stops during a build, and the next build lands whole', async () => {
