@@ -125,8 +125,10 @@ export function startServer(
     rssMb: () => sum(sessionRss(child.pid!, undefined, (part) => part !== 'warm builder')),
     // The builder npm start keeps warm beside the service (scripts/builder-service/), idle.
     builderMb: () => sum(sessionRss(child.pid!, undefined, (part) => part === 'warm builder')),
-    // It is ready once it has recorded itself, after reading the live build's state.
-    builderReady: () =>
+    // It is ready once it has recorded itself, after reading the live build's state; with
+    // WARM_BUILDER=off there is none, and each build runs in its own process.
+    builderReady: async () =>
+      env.WARM_BUILDER === 'off' ||
       waitFor(
         async () => (runningBuilders(buildEnv(env).distDir).length > 0 ? true : undefined),
         120_000,
