@@ -5,13 +5,13 @@ import { buildTargets, builtLine } from './builder/build-targets.ts'
 
 /**
  * Builds every target `env` names (scripts/builder/build-targets.ts) and returns the exit
- * status: 0, or 1 once the failure is said. `previous` is the warm builder's (builder-service/),
- * which sends what this process writes to its client.
+ * status: 0, or 1 once the failure is said. `warm` is a warm builder's read-ahead state and scan
+ * (builder-service/), which sends what this process writes to its client.
  */
 export async function runBuilds(
   env: NodeJS.ProcessEnv,
   argv: readonly string[],
-  previous?: BuildOptions['previous'],
+  warm: Pick<BuildOptions, 'previous' | 'scan'> = {},
 ): Promise<number> {
   try {
     const { targets, notes } = buildTargets(env)
@@ -20,7 +20,7 @@ export async function runBuilds(
       const info = await build(target.env, {
         log: (line) => console.log(line),
         search: !argv.includes('--no-search'),
-        previous,
+        ...warm,
       })
       console.log(builtLine(target, info.articles, (Date.now() - started) / 1000, info.id))
     }

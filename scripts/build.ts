@@ -99,9 +99,14 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     // A warm builder's live state is read already: this thread stats a share of the files instead
     // of reading it.
     const ahead = options.previous?.(distDir, key)
-    const stats = statContent(contentDir, listing, { shareHere: ahead !== undefined })
+    // A warm builder's watch of the folder stats only the files it saw change (content-watch.ts).
+    const watched = options.scan?.(contentDir, listing)
+    const stat = () => statContent(contentDir, listing, { shareHere: ahead !== undefined })
+    const stats = watched ? watched.then((s) => s ?? stat()) : stat()
     let prev = ahead ?? readPrevious(distDir, key)
     const scan = await stats
+    if (scan.restated !== undefined)
+      log(`stat ${scan.restated} of ${files.length} files (a watch saw no change to the others) after ${since()}`)
     const cache = openCache(join(distDir, 'cache', 'articles'), renderer.version)
     const entries = new EntrySource(cache, pool, contentDir)
 

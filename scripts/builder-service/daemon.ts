@@ -31,6 +31,7 @@ import {
   type BuilderMessage,
 } from './protocol.ts'
 import { recordBuilder } from './registry.ts'
+import { ContentWatch } from './content-watch.ts'
 import { WarmPrevious } from './warm-previous.ts'
 
 export interface WarmBuilderOptions {
@@ -62,6 +63,9 @@ export async function startWarmBuilder(options: WarmBuilderOptions): Promise<War
   const warm = new WarmPrevious()
   const home = mkdtempSync(join(tmpdir(), 'lattice-builder-'))
   const socket = join(home, 'builder.sock')
+  // Watched from the start, so that the idle stat it keeps misses no change (content-watch.ts).
+  const watch = ContentWatch.start(contentDir, home)
+  const scan = watch?.scan
   let queue: Promise<void> = Promise.resolve()
   let restart = false
   let closing = false
@@ -105,7 +109,7 @@ export async function startWarmBuilder(options: WarmBuilderOptions): Promise<War
       let status = 1
       try {
         // runBuilds says a build's own failure, and returns its status.
-        status = await runBuilds(request.env, request.argv, warm.take)
+        status = await runBuilds(request.env, request.argv, { previous: warm.take, scan })
       } finally {
         stdout.write = writeOut
         stderr.write = writeErr
@@ -144,20 +148,25 @@ export async function startWarmBuilder(options: WarmBuilderOptions): Promise<War
     )
   })
 
-  // The next build's state is read once this one has finished, while nobody waits for it.
+  // The next build's state is read once this one has finished, while nobody waits for it, and
+  // the files changed since the last idle stat are stat'ed again.
   const prime = () => {
     try {
       warm.prime(distDir, key)
     } catch {
       // Unreadable now: the next build reads it itself.
     }
+    if (watch?.stale && !closing) watch.refresh()
   }
   const afterBuild = () => {
     if (restart && !closing) options.exit(RESTART_STATUS)
     else if (!closing) setImmediate(prime)
   }
 
-  const removeHome = () => rmSync(home, { recursive: true, force: true })
+  const removeHome = () => {
+    watch?.close()
+    rmSync(home, { recursive: true, force: true })
+  }
   process.once('exit', removeHome)
   let forget: () => void
   try {

@@ -2,6 +2,7 @@
 import type { Renderer } from './entries.ts'
 import type { HeapLimits } from './memory-plan.ts'
 import type { Previous } from './previous.ts'
+import type { ContentListing, ContentScan } from './source-stats.ts'
 
 export interface BuildOptions {
   /** false: skip the site search index (the live preview); the previous one, if any, stays. */
@@ -25,4 +26,10 @@ export interface BuildOptions {
    * or undefined: the build then reads its state (previous.ts).
    */
   previous?: (distDir: string, key: string) => Previous | undefined
+  /**
+   * A warm builder's scan of the content folder, the files a watch saw change stat'ed now and the
+   * others' stats taken while it was idle (scripts/builder-service/content-watch.ts); undefined
+   * when it cannot vouch for them, and the build stats every file.
+   */
+  scan?: (contentDir: string, listing: ContentListing) => Promise<ContentScan | undefined>
 }

@@ -68,6 +68,8 @@ export interface ContentScan {
   scannedAt: number
   /** The bibliographies and styles, in the folder and its sub-folders. */
   references: string[]
+  /** How many files were stat'ed, when a watch vouched for the others' stats (builder-service/content-watch.ts). */
+  restated?: number
 }
 
 /** One listing of CONTENT_DIR and a stat of each article file. */

@@ -97,6 +97,8 @@ describe('the warm builder', () => {
     const edit = await runBuild(env)
     expect(edit.status, edit.stderr).toBe(0)
     expect(builtBy(edit)).toBe(builder.pid)
+    // Only the edited file is stat'ed: the builder's watch saw no change to the others.
+    expect(edit.stdout).toMatch(/^stat 1 of 3 files \(a watch saw no change to the others\)/m)
     const page = readFileSync(siteFile(join(distDir, 'current'), 'posts/hashing-rings.html'), 'utf8')
     expect(page).toContain('A sentence added while warm.')
   }, 120_000)
