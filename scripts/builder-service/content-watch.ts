@@ -20,19 +20,16 @@
  * A symbolic link or a file with other hard links can change without an event in this folder:
  * each is stat'ed by every build.
  */
-import {
-  type FSWatcher,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  statfsSync,
-  watch,
-  writeFileSync,
-} from 'node:fs'
+import { type FSWatcher, lstatSync, readFileSync, rmSync, statSync, statfsSync, watch, writeFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
-import { type ContentListing, type ContentScan, type FileStat, statFiles } from '../builder/source-stats.ts'
+import {
+  type ContentListing,
+  type ContentScan,
+  type FileStat,
+  listContent,
+  statFiles,
+  unpackStats,
+} from '../builder/source-stats.ts'
 
 /**
  * statfs f_type of the local file systems whose inotify events cover every change
@@ -117,11 +114,9 @@ export class ContentWatch {
       const seq = this.#seq
       // A symbolic link or a file with other hard links can change with no event here: it is
       // left out, and every build stats it.
-      const names: string[] = []
-      for (const e of readdirSync(this.#dir, { withFileTypes: true }))
-        if (e.isFile() && e.name.endsWith('.md')) names.push(e.name)
+      // The build's own rule for which files are articles (source-stats.ts).
       const stats = new Map<string, FileStat>()
-      for (const name of names) {
+      for (const name of listContent(this.#dir).names) {
         const s = lstatSync(join(this.#dir, name), { throwIfNoEntry: false })
         if (s?.isFile() && s.nlink === 1)
           stats.set(name, { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino })
@@ -151,13 +146,7 @@ export class ContentWatch {
       if (idle && !(at !== undefined && at > g.seq)) stats.set(name, idle)
       else again.push(name)
     }
-    const packed = statFiles(this.#dir, again)
-    again.forEach((name, i) => {
-      const at = i * 4
-      if (Number.isNaN(packed[at])) stats.delete(name)
-      else
-        stats.set(name, { size: packed[at]!, mtimeMs: packed[at + 1]!, ctimeMs: packed[at + 2]!, ino: packed[at + 3]! })
-    })
+    for (const [name, stat] of unpackStats(again, statFiles(this.#dir, again))) stats.set(name, stat)
     // The build judges every stat as of the idle one's time: a file changed since is not recorded as
     // unchanged until a later stat (source-stats.ts, recordableSignature).
     return { ...listing, stats, scannedAt: Math.min(listing.scannedAt, g.startedAt), restated: again.length }

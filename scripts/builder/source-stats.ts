@@ -139,7 +139,8 @@ export function statFiles(contentDir: string, names: readonly string[]): Float64
   return packed
 }
 
-function unpackStats(names: readonly string[], packed: Float64Array): Map<string, FileStat> {
+/** statFiles' packed stats by name; a file gone since the listing has none. */
+export function unpackStats(names: readonly string[], packed: Float64Array): Map<string, FileStat> {
   const stats = new Map<string, FileStat>()
   names.forEach((name, i) => {
     const at = i * 4
