@@ -10,7 +10,7 @@ import { FORMAT, INDEX_FILES, INDEX_FORMAT_VERSION, validateEntry } from './inde
 import { referencesJson } from './detail-body.ts'
 import { jsonTextOf } from './json-text.ts'
 import { compareEntries } from './post-index.ts'
-import { eachLine, lineEnd, writeLinesSync } from './line-file.ts'
+import { eachLine, lineEnd, LineChunks, writeBytesSync } from './line-file.ts'
 
 /** How many body bytes go to the file per write. */
 const WRITE_BATCH_BYTES = 1 << 20
@@ -149,7 +149,7 @@ export async function writeIndexFile(
   previousBodies?: string,
   options: { append?: boolean } = {},
 ): Promise<void> {
-  const lines: Uint8Array[] = []
+  const lines = new LineChunks()
   const bodiesFile = join(buildDir, INDEX_FILES.bodies)
   const append = options.append === true && previousBodies !== undefined
   if (append) await link(previousBodies, bodiesFile)
@@ -183,7 +183,8 @@ export async function writeIndexFile(
       last = { slug: meta.slug, date: meta.date }
       i++
       if (kept && append) {
-        lines.push(kept.kept.bytes)
+        lines.addHeld(kept.kept.bytes)
+        lines.end()
         continue
       }
       if (kept) {
@@ -199,7 +200,9 @@ export async function writeIndexFile(
             run = [at, at + length]
           }
         }
-        lines.push(Buffer.concat([bytes.subarray(0, head), Buffer.from(places([offset, body[1]], text[1], refs[1]))]))
+        lines.addHeld(bytes.subarray(0, head))
+        lines.add(places([offset, body[1]], text[1], refs[1]))
+        lines.end()
         offset += body[1] + text[1] + refs[1]
         continue
       }
@@ -208,7 +211,8 @@ export async function writeIndexFile(
       const literal = Buffer.from(JSON.stringify(markdown))
       const text = jsonTextOf(literal)
       const refs = referencesJson(meta as IndexEntry)
-      lines.push(Buffer.from(entryLine(fields, [offset, literal.length], text.length, refs.length)))
+      lines.add(entryLine(fields, [offset, literal.length], text.length, refs.length))
+      lines.end()
       offset += literal.length + text.length + refs.length
       batch.push(literal, text, refs)
       batchBytes += literal.length + text.length + refs.length
@@ -224,11 +228,11 @@ export async function writeIndexFile(
   const header = JSON.stringify({
     format: FORMAT,
     version: INDEX_FORMAT_VERSION,
-    entries: lines.length,
+    entries: lines.count,
     bodiesBytes: offset,
   })
   const entriesFile = join(buildDir, INDEX_FILES.entries)
-  writeLinesSync(`${entriesFile}.tmp`, [Buffer.from(header), ...lines])
+  writeBytesSync(`${entriesFile}.tmp`, [Buffer.from(`${header}\n`), ...lines.buffers()])
   await rename(`${entriesFile}.tmp`, entriesFile)
 }
 
