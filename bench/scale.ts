@@ -12,7 +12,7 @@ import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { corpusSlugs, editUnderServer, listPagesNote, phase, startServer, until } from './build-process.ts'
-import { coldBuild, withHugo } from './build-rows.ts'
+import { coldBuild, planLimit, withHugo } from './build-rows.ts'
 import { freePort } from '../test/support/processes.ts'
 import { SEARCH_QUERIES, searchRows } from './search-rows.ts'
 
@@ -50,11 +50,13 @@ for (const size of SIZES) {
   )
   // The plan the build chose under BUILD_MEMORY_MB, with the peaks its model expected.
   const plan = /^memory plan .*$/m.exec(cold.output)?.[0] ?? ''
+  const limit = planLimit(cold.output)
+  const held = limit ? `${limit.text}: ${cold.peakMb <= limit.max ? 'met' : 'NOT met'}; ` : ''
   row(
     `build ${size}: peak memory, whole process tree`,
     'MB',
     cold.peakMb,
-    `until the site is live: ${cold.sitePeakMb.toFixed(0)} MB; ${cold.breakdown}; ${plan}`,
+    `${held}until the site is live: ${cold.sitePeakMb.toFixed(0)} MB; ${cold.breakdown}; ${plan}`,
   )
   // The site search in Chromium on this build: the first query (the index opened), then later ones.
   for (const r of await searchRows(join(env.DIST_DIR!, 'current', 'site'), String(size), SEARCH_QUERIES))

@@ -256,6 +256,8 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         if (memory.astroAlone) {
           await rendering
           collectGarbage()
+          await pool.memoryReturned()
+          log(`render threads ended, their memory given back, after ${since()}`)
         }
         const madeDir = cards ? join(dir, 'site-cards') : siteDir
         if (cards) {

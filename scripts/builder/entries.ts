@@ -12,6 +12,7 @@ import type { HeapLimit } from './heap-limits.ts'
 import { forEachLimited } from './limited.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './renderer.ts'
 import { ArticleInputs } from './article-inputs.ts'
+import { threadMemoryReturned } from './thread-memory.ts'
 import { mayHaveReferences } from './references/syntax.ts'
 import { citedIdentifiers } from './references/cited-by.ts'
 import type { CslItem, ReferenceInputs, ReferenceProblem } from './references/index.ts'
@@ -48,6 +49,8 @@ export class LazyPool {
   private readonly renderer: Renderer
   private pool: ReturnType<Renderer['createPool']> | undefined
   private inThread = 0
+  /** This process's resident bytes before its first render thread started. */
+  private residentBefore: number | undefined
   /** Render threads the memory plan allows, and each one's heap (scripts/builder/memory-plan.ts). */
   threads: number | undefined
   heap: HeapLimit | undefined
@@ -70,7 +73,11 @@ export class LazyPool {
       this.inThread++
       return this.renderer.renderInThread(markdown, references)
     }
-    return (this.pool ??= this.renderer.createPool(this.threads, this.heap)).render(markdown, references)
+    if (!this.pool) {
+      this.residentBefore ??= process.memoryUsage.rss()
+      this.pool = this.renderer.createPool(this.threads, this.heap)
+    }
+    return this.pool.render(markdown, references)
   }
 
   /** Ends the workers; a later render starts them again. */
@@ -78,6 +85,14 @@ export class LazyPool {
     const pool = this.pool
     this.pool = undefined
     await pool?.close()
+  }
+
+  /**
+   * After close: resolves once this process has given back what its render threads held (V8
+   * frees it seconds after they end, thread-memory.ts), for a step the memory plan runs after them.
+   */
+  async memoryReturned(): Promise<void> {
+    if (this.residentBefore !== undefined) await threadMemoryReturned(this.residentBefore)
   }
 }
 

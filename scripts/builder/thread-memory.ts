@@ -1,0 +1,33 @@
+/**
+ * Waiting for the memory of ended worker threads to leave this process. V8 (13.6, in Node 24)
+ * does not free a terminated worker's heap: it moves the pages to a pool the process shares and
+ * frees them 8 s later, from a task on another isolate (`PagePool::ReleaseOnTearDown`,
+ * https://github.com/v8/v8/blob/13.6.233/src/heap/page-pool.cc). A process started meanwhile
+ * (Astro, which the memory plan runs after the render threads under a tight cap) would find
+ * them still resident: at 50,000 articles, 790 MB for 8 s beside Astro's peak.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+
+/** Longer than V8's 8 s: past it, what is still resident is not the threads'. */
+export const RETURN_WAIT_MS = 10_000
+const POLL_MS = 100
+
+/** Less than this gained since the threads started is not worth a wait. */
+const SMALL_GAIN = 64 * 2 ** 20
+
+/**
+ * Resolves once this process's resident memory is back within a quarter of what it gained since
+ * `before` (its resident bytes before the threads started) at the time of the call, or after
+ * `waitMs`. Polled, so that a V8 that frees at once costs nothing.
+ */
+export async function threadMemoryReturned(
+  before: number,
+  waitMs = RETURN_WAIT_MS,
+  resident: () => number = () => process.memoryUsage.rss(),
+): Promise<void> {
+  const gained = resident() - before
+  if (gained < SMALL_GAIN) return
+  const target = before + gained / 4
+  const deadline = Date.now() + waitMs
+  while (resident() > target && Date.now() < deadline) await sleep(POLL_MS)
+}
