@@ -68,10 +68,14 @@ function detailPieces(post: Buffer, references: Piece, citedBy: Buffer, literal:
 }
 const CLOSE = Buffer.from('}')
 
+/**
+ * The pieces in one Buffer of its own, outside Node's shared pool: a detail may be kept (the hot
+ * details), and a kept view of the pool holds its whole 64 KB slab (line-file.ts, LineChunks).
+ */
 function lay(pieces: readonly Piece[]): Buffer {
   let length = 0
   for (const p of pieces) length += p.length
-  const target = Buffer.allocUnsafe(length)
+  const target = Buffer.allocUnsafeSlow(length)
   let at = 0
   for (const p of pieces) {
     // A Buffer's copy writes it into the target, as a Span's does.

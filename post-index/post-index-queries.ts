@@ -118,7 +118,8 @@ export function postIndexFrom(state: PostIndexState, now = new Date()): PostInde
       const body = detailOf(i).body
       let markdownText = texts.get(i)
       if (!markdownText) {
-        markdownText = Buffer.allocUnsafe(bodies.textLength(i))
+        // Kept: outside the shared pool, whose slab a kept view would hold whole.
+        markdownText = Buffer.allocUnsafeSlow(bodies.textLength(i))
         bodies.copyText(i, markdownText, 0)
         texts.set(i, markdownText)
       }
