@@ -13,7 +13,7 @@ import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
 import { nearest } from './references/syntax.ts'
 import type { ReferenceInputs } from './references/index.ts'
 import type { BuildProblem } from './errors.ts'
-import { recordableSignature, statSignature } from './source-stats.ts'
+import { isRecordable, recordableSignature, statSignature } from './source-stats.ts'
 
 /** The publication-wide bibliography, in CONTENT_DIR, that every article's citations may use. */
 export const SHARED_BIBLIOGRAPHY = 'references.bib'
@@ -44,6 +44,7 @@ export class ArticleInputs {
   readonly #texts = new Map<string, string | undefined>()
   readonly #stats = new Map<string, string>()
   readonly #scannedAt = Date.now()
+  readonly #settled = new Map<string, string>()
   constructor(contentDir: string) {
     this.#dir = contentDir
   }
@@ -63,6 +64,37 @@ export class ArticleInputs {
     const h = createHash('sha256').update(fileHash)
     for (const f of present) h.update(`\0${f}\0`).update(this.text(f)!)
     return h.digest('hex')
+  }
+
+  /**
+   * The inputs' part of a stat signature the next build may trust ('' for none), once each input
+   * that was racy when this build began reads again as the text the build used, its stat the same
+   * before and after the read (racy-sources.ts); undefined while one does not.
+   */
+  settledSignature(inputs: readonly string[] | undefined): string | undefined {
+    const recordable = this.signature(inputs, true)
+    if (recordable !== undefined || !inputs) return recordable
+    let out = ''
+    for (const f of inputs) {
+      let sig = this.#settled.get(f)
+      if (sig === undefined) this.#settled.set(f, (sig = this.#settle(f)))
+      if (sig === '') return undefined
+      out += `|${sig}`
+    }
+    return out
+  }
+
+  /** `file`'s stat signature if it is settled and as this build read it, else ''. */
+  #settle(file: string): string {
+    const path = join(this.#dir, file)
+    const began = Date.now()
+    const before = statSync(path, { throwIfNoEntry: false })
+    if (!before) return this.text(file) === undefined ? '-' : ''
+    if (!isRecordable(before, began)) return ''
+    const text = readFileSync(path, 'utf8')
+    const after = statSync(path, { throwIfNoEntry: false })
+    const same = after && statSignature(after) === statSignature(before) && text === this.text(file)
+    return same ? statSignature(before) : ''
   }
 
   /** The inputs' part of the stat signature ('' for none); undefined when one changed too recently to trust. */

@@ -104,14 +104,19 @@ export class EntrySource {
   /** The bibliographies and styles the articles read, each read once per build. */
   readonly inputs: ArticleInputs
 
+  /** When a read of each article's text that found it as hashed began (ms): racy-sources.ts. */
+  readonly verifiedAt = new Map<string, number>()
+
   /** An article's text, read again: only if it (and what it reads) is still what was hashed. */
   async text(meta: ArticleMeta): Promise<string> {
+    const began = Date.now()
     const bytes = await readFile(join(this.contentDir, `${meta.slug}.md`))
     const hash = this.inputs.hash(createHash('sha256').update(bytes).digest('hex'), meta.inputs)
     if (hash !== meta.hash)
       throw new BuildError([
         { file: `${meta.slug}.md`, message: 'the file changed during the build', fix: 'run the build again' },
       ])
+    this.verifiedAt.set(meta.slug, began)
     return bytes.toString('utf8')
   }
 

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadIndexFileSync, readIndexEntries } from '../../post-index/index-file-loader.ts'
-import { build } from '../../scripts/build.ts'
+import { build, type Renderer } from '../../scripts/build.ts'
+import { DEFAULT_RENDERER } from '../../scripts/builder/entries.ts'
 import { RACY_MS } from '../../scripts/builder/source-stats.ts'
 import { FIXTURE_CORPUS } from '../support/global-setup.ts'
 import { articleFile } from '../../model/article-bucket.ts'
@@ -87,4 +88,34 @@ describe('change detection by stat', () => {
       expect(JSON.parse(`"${parts.markdownText.toString()}"`), slug).toBe(JSON.stringify(markdown))
     }
   }, 120_000)
+  it('records the stat of files changed just before the scan once the build has read them again, settled', async () => {
+    // A corpus copied just now: every file, and every bibliography, racy at the build's scan.
+    const fresh = join(tmp, 'fresh')
+    cpSync(FIXTURE_CORPUS, fresh, { recursive: true })
+    const freshEnv = { ...env, CONTENT_DIR: fresh, DIST_DIR: join(tmp, 'fresh-dist') }
+    // The first render waits out the racy window: the post index's reads come after it.
+    let waited = false
+    const late =
+      (render: NonNullable<Renderer['renderInThread']>): NonNullable<Renderer['renderInThread']> =>
+      async (markdown, references) => {
+        if (!waited) await sleep(RACY_MS + 200)
+        waited = true
+        return render(markdown, references)
+      }
+    const renderer: Renderer = {
+      version: DEFAULT_RENDERER.version,
+      renderInThread: late(DEFAULT_RENDERER.renderInThread!),
+      createPool: (threads, heap) => {
+        const pool = DEFAULT_RENDERER.createPool(threads, heap)
+        return { render: late(pool.render), close: () => pool.close() }
+      },
+    }
+    const logged: string[] = []
+    await build(freshEnv, { log: (l) => logged.push(l), search: false, renderer })
+    const articles = readdirSync(fresh).filter((f) => f.endsWith('.md') && f !== 'about.md').length
+    expect(logged).toContain(`recorded the stat of ${articles} files changed just before the scan, read again since`)
+    logged.length = 0
+    await build(freshEnv, { log: (l) => logged.push(l), search: false })
+    expect(logged.find((l) => l.startsWith('read '))).toMatch(/^read 0 of /)
+  }, 180_000)
 })
