@@ -261,12 +261,15 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         writeFileSync(join(dir, 'openapi.json'), openapi)
         const aboutFile = about && (await writeAbout(about.source, dir, problems))
         if (problems.length) throw new BuildError(problems)
-        // Under a tight cap Astro waits for the render threads to end and this process to collect.
+        // Under a tight cap Astro waits for the render threads to end and this process to collect
+        // what they left; an edit's few articles, rendered in this thread, leave nothing to wait for.
         if (memory.astroAlone) {
           await rendering
-          collectGarbage()
-          await pool.memoryReturned()
-          log(`render threads ended, their memory given back, after ${since()}`)
+          if (pool.threadsStarted) {
+            collectGarbage()
+            await pool.memoryReturned()
+            log(`render threads ended, their memory given back, after ${since()}`)
+          }
         }
         const madeDir = cards ? join(dir, 'site-cards') : siteDir
         if (cards) {

@@ -87,6 +87,11 @@ export class LazyPool {
     await pool?.close()
   }
 
+  /** Whether render threads were started (an edit's few articles render in this thread). */
+  get threadsStarted(): boolean {
+    return this.residentBefore !== undefined
+  }
+
   /**
    * After close: resolves once this process has given back what its render threads held (V8
    * frees it seconds after they end, thread-memory.ts), for a step the memory plan runs after them.
