@@ -119,11 +119,6 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
       files: count,
     } = await articleMetas(contentDir, scan, problems, prev, cache, entries.inputs)
     const inputs = computeInputs(contentDir, baseUrl, scan)
-    const bySlug = new Map(metas.map((m) => [m.slug, m]))
-    const inputsSignature = (slug: string) => {
-      const read = bySlug.get(slug)?.inputs
-      return read?.length ? entries.inputs.settledSignature(read) : ''
-    }
     log(`read ${read} of ${count} files (the others' stat unchanged) after ${since()}`)
     if (problems.length) throw new BuildError(problems)
     log(`validated, ${fresh.length} to render, after ${since()}`)
@@ -181,7 +176,7 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
     const land = async (dir: string, id: string, state: BuildState) => {
       await placeIndex(dir)
       // Files racy at the scan that the build read again since, settled: the next build trusts their stat.
-      const settled = recordSettled(contentDir, scan.stats, signatures, entries.verifiedAt, inputsSignature)
+      const settled = recordSettled(contentDir, scan.stats, signatures, entries.verified, entries.inputs)
       if (settled) log(`recorded the stat of ${settled} files changed just before the scan, read again since`)
       writeState(dir, state)
       const info = buildInfo(inputs, key, id, published.length, nextPublication)

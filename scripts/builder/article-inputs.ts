@@ -14,6 +14,7 @@ import { nearest } from './references/syntax.ts'
 import type { ReferenceInputs } from './references/index.ts'
 import type { BuildProblem } from './errors.ts'
 import { isRecordable, recordableSignature, statSignature } from './source-stats.ts'
+import { settledStat } from './racy-sources.ts'
 
 /** The publication-wide bibliography, in CONTENT_DIR, that every article's citations may use. */
 export const SHARED_BIBLIOGRAPHY = 'references.bib'
@@ -66,53 +67,55 @@ export class ArticleInputs {
     return h.digest('hex')
   }
 
-  /**
-   * The inputs' part of a stat signature the next build may trust ('' for none), once each input
-   * that was racy when this build began reads again as the text the build used, its stat the same
-   * before and after the read (racy-sources.ts); undefined while one does not.
-   */
-  settledSignature(inputs: readonly string[] | undefined): string | undefined {
-    const recordable = this.signature(inputs, true)
-    if (recordable !== undefined || !inputs) return recordable
-    let out = ''
-    for (const f of inputs) {
-      let sig = this.#settled.get(f)
-      if (sig === undefined) this.#settled.set(f, (sig = this.#settle(f)))
-      if (sig === '') return undefined
-      out += `|${sig}`
-    }
-    return out
-  }
-
-  /** `file`'s stat signature if it is settled and as this build read it, else ''. */
-  #settle(file: string): string {
-    const path = join(this.#dir, file)
-    const began = Date.now()
-    const before = statSync(path, { throwIfNoEntry: false })
-    if (!before) return this.text(file) === undefined ? '-' : ''
-    if (!isRecordable(before, began)) return ''
-    const text = readFileSync(path, 'utf8')
-    const after = statSync(path, { throwIfNoEntry: false })
-    const same = after && statSignature(after) === statSignature(before) && text === this.text(file)
-    return same ? statSignature(before) : ''
-  }
-
   /** The inputs' part of the stat signature ('' for none); undefined when one changed too recently to trust. */
   signature(inputs: readonly string[] | undefined, recordable = false): string | undefined {
-    if (!inputs?.length) return ''
+    return this.#joined(inputs, (f) => this.#signatureOf(f, recordable))
+  }
+
+  /**
+   * The inputs' part of a stat signature the next build may trust, as `signature(inputs, true)`,
+   * but an input that was racy when this build began counts once it is settled: read again as the
+   * text the build used, its stat unchanged since (racy-sources.ts); undefined while one is not.
+   */
+  settledSignature(inputs: readonly string[] | undefined): string | undefined {
+    return this.#joined(inputs, (f) => this.#signatureOf(f, true) || this.#settledOf(f))
+  }
+
+  /** Each input's signature joined ('' for none), or undefined when one of them is ''. */
+  #joined(inputs: readonly string[] | undefined, signatureOf: (file: string) => string): string | undefined {
     let out = ''
-    for (const f of inputs) {
-      const key = `${recordable}\0${f}`
-      let sig = this.#stats.get(key)
-      if (sig === undefined) {
-        const stat = statSync(join(this.#dir, f), { throwIfNoEntry: false })
-        sig = !stat ? '-' : ((recordable ? recordableSignature(stat, this.#scannedAt) : statSignature(stat)) ?? '')
-        this.#stats.set(key, sig)
-      }
+    for (const f of inputs ?? []) {
+      const sig = signatureOf(f)
       if (sig === '') return undefined
       out += `|${sig}`
     }
     return out
+  }
+
+  /** `file`'s stat signature ('-' when it is missing), or '' when `recordable` and it is racy. */
+  #signatureOf(file: string, recordable: boolean): string {
+    const key = `${recordable}\0${file}`
+    let sig = this.#stats.get(key)
+    if (sig === undefined) {
+      const stat = statSync(join(this.#dir, file), { throwIfNoEntry: false })
+      sig = !stat ? '-' : ((recordable ? recordableSignature(stat, this.#scannedAt) : statSignature(stat)) ?? '')
+      this.#stats.set(key, sig)
+    }
+    return sig
+  }
+
+  /** A racy `file`'s stat signature once it reads again as this build read it, settled; else ''. */
+  #settledOf(file: string): string {
+    let sig = this.#settled.get(file)
+    if (sig === undefined) {
+      const path = join(this.#dir, file)
+      const began = Date.now()
+      const stat = statSync(path, { throwIfNoEntry: false })
+      const same = stat && isRecordable(stat, began) && readFileSync(path, 'utf8') === this.text(file)
+      sig = (same && settledStat(path, stat, began)) || ''
+      this.#settled.set(file, sig)
+    }
+    return sig
   }
 
   /** What the renderer reads, or the problems of a named file that is missing. */

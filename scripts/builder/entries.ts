@@ -13,6 +13,7 @@ import { forEachLimited } from './limited.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './renderer.ts'
 import { ArticleInputs } from './article-inputs.ts'
 import { threadMemoryReturned } from './thread-memory.ts'
+import type { VerifiedRead } from './racy-sources.ts'
 import { mayHaveReferences } from './references/syntax.ts'
 import { citedIdentifiers } from './references/cited-by.ts'
 import type { CslItem, ReferenceInputs, ReferenceProblem } from './references/index.ts'
@@ -109,8 +110,8 @@ export class EntrySource {
   /** The bibliographies and styles the articles read, each read once per build. */
   readonly inputs: ArticleInputs
 
-  /** When a read of each article's text that found it as hashed began (ms): racy-sources.ts. */
-  readonly verifiedAt = new Map<string, number>()
+  /** Per slug, the last read of the article's text that found it as hashed (racy-sources.ts). */
+  readonly verified = new Map<string, VerifiedRead>()
 
   /** An article's text, read again: only if it (and what it reads) is still what was hashed. */
   async text(meta: ArticleMeta): Promise<string> {
@@ -121,7 +122,7 @@ export class EntrySource {
       throw new BuildError([
         { file: `${meta.slug}.md`, message: 'the file changed during the build', fix: 'run the build again' },
       ])
-    this.verifiedAt.set(meta.slug, began)
+    this.verified.set(meta.slug, { began, inputs: meta.inputs })
     return bytes.toString('utf8')
   }
 

@@ -15,31 +15,45 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { isRecordable, statSignature, type FileStat } from './source-stats.ts'
 
+/** A read of an article that found it as the build hashed it: when it began, and the files it reads. */
+export interface VerifiedRead {
+  began: number
+  inputs?: readonly string[]
+}
+
 /**
- * Adds to `signatures` (per slug, as readSources records them) the stat signature of each file
- * the scan found racy that `verifiedAt` (per slug, when a read that found it as hashed began)
- * shows settled, and whose stat in `contentDir` is still `stats`' (by file name).
- * `inputsSignature` gives what an article's signature adds for the files it reads (undefined
- * while one of them is racy: then none is recorded). Returns how many it recorded.
+ * `scanned`'s stat signature if the file at `path` is settled as a read that began at `readBegan`
+ * found it: that read began more than RACY_MS after the file's last change, and its stat is still
+ * `scanned`; else undefined.
+ */
+export function settledStat(path: string, scanned: FileStat, readBegan: number): string | undefined {
+  if (!isRecordable(scanned, readBegan)) return undefined
+  const now = statSync(path, { throwIfNoEntry: false })
+  const signature = statSignature(scanned)
+  return now && statSignature(now) === signature ? signature : undefined
+}
+
+/**
+ * Adds to `signatures` (per slug, as readSources records them) the stat signature of each article
+ * the scan found racy (`stats`, by file name) that a read since (`verified`, per slug) shows
+ * settled, with its inputs' part (ArticleInputs.settledSignature): none while one of those is
+ * racy. Returns how many it recorded.
  */
 export function recordSettled(
   contentDir: string,
   stats: ReadonlyMap<string, FileStat>,
   signatures: Record<string, string>,
-  verifiedAt: ReadonlyMap<string, number>,
-  inputsSignature: (slug: string) => string | undefined,
+  verified: ReadonlyMap<string, VerifiedRead>,
+  inputs: { settledSignature(files: readonly string[] | undefined): string | undefined },
 ): number {
   let recorded = 0
-  for (const [slug, at] of verifiedAt) {
+  for (const [slug, read] of verified) {
     if (signatures[slug] !== undefined) continue
-    const file = `${slug}.md`
-    const scanned = stats.get(file)
-    if (!scanned || !isRecordable(scanned, at)) continue
-    const now = statSync(join(contentDir, file), { throwIfNoEntry: false })
-    if (!now || statSignature(now) !== statSignature(scanned)) continue
-    const inputs = inputsSignature(slug)
-    if (inputs === undefined) continue
-    signatures[slug] = statSignature(scanned) + inputs
+    const scanned = stats.get(`${slug}.md`)
+    const own = scanned && settledStat(join(contentDir, `${slug}.md`), scanned, read.began)
+    const theirs = own && inputs.settledSignature(read.inputs)
+    if (theirs === undefined || !own) continue
+    signatures[slug] = own + theirs
     recorded++
   }
   return recorded

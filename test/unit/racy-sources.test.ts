@@ -17,8 +17,14 @@ function written(...names: string[]) {
   }
   return { dir, stats }
 }
-const settledRead = () => Date.now() + RACY_MS + 1000
-const noInputs = () => ''
+/** A read that began past the racy window of files written just now, of an article reading `inputs`. */
+const settledRead = (inputs?: string[]) => ({ began: Date.now() + RACY_MS + 1000, inputs })
+/** Inputs as ArticleInputs gives them: refs.bib settled, racy.bib not. */
+const noInputs = { settledSignature: () => '' }
+const inputs = {
+  settledSignature: (files: readonly string[] | undefined) =>
+    files?.includes('racy.bib') ? undefined : (files ?? []).map((f) => `|${f}`).join(''),
+}
 
 describe('recordSettled', () => {
   it('records a racy file read again past the racy window, its stat still the scan’s', () => {
@@ -31,7 +37,7 @@ describe('recordSettled', () => {
   it('records nothing for a read within the racy window: an edit just after could share its stat', () => {
     const { dir, stats } = written('a')
     const signatures: Record<string, string> = {}
-    expect(recordSettled(dir, stats, signatures, new Map([['a', Date.now()]]), noInputs)).toBe(0)
+    expect(recordSettled(dir, stats, signatures, new Map([['a', { began: Date.now() }]]), noInputs)).toBe(0)
     expect(signatures).toEqual({})
   })
 
@@ -51,8 +57,11 @@ describe('recordSettled', () => {
   it('keeps a signature the scan recorded, and adds the inputs’ part, or nothing while one is racy', () => {
     const { dir, stats } = written('kept', 'cites', 'cites-racy')
     const signatures: Record<string, string> = { kept: 'as scanned' }
-    const read = new Map(['kept', 'cites', 'cites-racy'].map((slug) => [slug, settledRead()]))
-    const inputs = (slug: string) => (slug === 'cites' ? '|refs.bib' : slug === 'cites-racy' ? undefined : '')
+    const read = new Map([
+      ['kept', settledRead()],
+      ['cites', settledRead(['refs.bib'])],
+      ['cites-racy', settledRead(['refs.bib', 'racy.bib'])],
+    ])
     expect(recordSettled(dir, stats, signatures, read, inputs)).toBe(1)
     expect(signatures).toEqual({ kept: 'as scanned', cites: `${statSignature(stats.get('cites.md')!)}|refs.bib` })
   })
