@@ -48,7 +48,6 @@ import {
 } from './builder/dist.ts'
 import type { BuildOptions } from './builder/build-options.ts'
 import { DEFAULT_RENDERER, EntrySource, IN_THREAD_RENDERS, LazyPool } from './builder/entries.ts'
-import { collectGarbage } from './builder/collect-garbage.ts'
 import { BuildError, explainLimit, type BuildProblem } from './builder/errors.ts'
 import { citingEntries, indexEntries, indexEntry, newestFirst } from './builder/index-entries.ts'
 import { manifestKey, manifestText, recordChanges } from './builder/manifest-key.ts'
@@ -256,15 +255,10 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
         writeFileSync(join(dir, 'openapi.json'), openapi)
         const aboutFile = about && (await writeAbout(about.source, dir, problems))
         if (problems.length) throw new BuildError(problems)
-        // Under a tight cap Astro waits for the render threads to end and this process to collect
-        // what they left; an edit's few articles, rendered in this thread, leave nothing to wait for.
+        // Under a tight cap Astro waits for the render threads to end and their memory to leave.
         if (memory.astroAlone) {
           await rendering
-          if (pool.threadsStarted) {
-            collectGarbage()
-            await pool.memoryReturned()
-            log(`render threads ended, their memory given back, after ${since()}`)
-          }
+          if (await pool.release(true)) log(`render threads ended, their memory given back, after ${since()}`)
         }
         const madeDir = cards ? join(dir, 'site-cards') : siteDir
         if (cards) {
@@ -345,10 +339,9 @@ export async function build(env: NodeJS.ProcessEnv = process.env, options: Build
           into = startBuildDir()
           linkBuild(dir, into.dir, [STATE_FILE, BUILD_INFO_FILE])
         }
-        // The shard processes read the cache only: the render workers and the articles' text are
-        // let go first, to bound the peak memory.
-        await pool.close()
-        collectGarbage()
+        // The shard processes read the cache only: the render threads' memory and the articles'
+        // text are let go first, to bound the peak memory.
+        await pool.release(memory.releaseBeforeSearch)
         log(`search index started after ${since()}`)
         const written = await searching.write({
           outDir: join(into.dir, 'site', 'pagefind'),

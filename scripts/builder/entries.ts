@@ -12,7 +12,8 @@ import type { HeapLimit } from './heap-limits.ts'
 import { forEachLimited } from './limited.ts'
 import { RENDERER_VERSION, createRenderPool, renderMarkdown, type RenderedArticle } from './renderer.ts'
 import { ArticleInputs } from './article-inputs.ts'
-import { threadMemoryReturned } from './thread-memory.ts'
+import { type ThreadsEnded, threadMemoryReturned } from './thread-memory.ts'
+import { collectGarbage } from './collect-garbage.ts'
 import type { VerifiedRead } from './racy-sources.ts'
 import { mayHaveReferences } from './references/syntax.ts'
 import { citedIdentifiers } from './references/cited-by.ts'
@@ -52,6 +53,8 @@ export class LazyPool {
   private inThread = 0
   /** This process's resident bytes before its first render thread started. */
   private residentBefore: number | undefined
+  /** When the render threads last ended, and this process's resident bytes then. */
+  private ended: ThreadsEnded | undefined
   /** Render threads the memory plan allows, and each one's heap (scripts/builder/memory-plan.ts). */
   threads: number | undefined
   heap: HeapLimit | undefined
@@ -86,19 +89,22 @@ export class LazyPool {
     const pool = this.pool
     this.pool = undefined
     await pool?.close()
-  }
-
-  /** Whether render threads were started (an edit's few articles render in this thread). */
-  get threadsStarted(): boolean {
-    return this.residentBefore !== undefined
+    if (pool && this.residentBefore !== undefined)
+      this.ended = { before: this.residentBefore, after: process.memoryUsage.rss(), at: Date.now() }
   }
 
   /**
-   * After close: resolves once this process has given back what its render threads held (V8
-   * frees it seconds after they end, thread-memory.ts), for a step the memory plan runs after them.
+   * Ends the workers, then, if any ran, collects this process's garbage and, with `wait`, waits
+   * until what the threads held has left it (V8 frees it seconds after they end,
+   * thread-memory.ts): before a process the memory plan runs after them (Astro alone, the search
+   * shards). Whether any ran.
    */
-  async memoryReturned(): Promise<void> {
-    if (this.residentBefore !== undefined) await threadMemoryReturned(this.residentBefore)
+  async release(wait: boolean): Promise<boolean> {
+    await this.close()
+    if (!this.ended) return false
+    collectGarbage()
+    if (wait) await threadMemoryReturned(this.ended)
+    return true
   }
 }
 

@@ -51,6 +51,11 @@ export interface MemoryPlan {
   shardParallel: number
   /** A shard's score process runs beside the next shards' processes (one at a time), not before them. */
   scoresBeside: boolean
+  /**
+   * The search shards start once the render threads' memory has left this process; else they
+   * may start beside it, and searchMb counts it.
+   */
+  releaseBeforeSearch: boolean
   /** The peak the plan expects until the site is live, and while the search index is written. */
   siteMb: number
   searchMb: number
@@ -139,6 +144,11 @@ export function planMemory(
   // in its shard's place (before the next shard of that slot starts).
   const shardsMb = parent + parallel * MEMORY_MODEL.shardMb(largest)
   const scoresBeside = 2 ** bits > 1 && shardsMb + MEMORY_MODEL.scoreMb(largest) <= capMb
+  const searchPeak = shardsMb + (scoresBeside ? MEMORY_MODEL.scoreMb(largest) : 0)
+  // The render threads' heaps stay in this process for seconds after they end (thread-memory.ts):
+  // the shards wait for them to leave only when the cap has no room for them beside the shards.
+  const lingering = site.threads * MEMORY_MODEL.renderThreadMb
+  const releaseBeforeSearch = searchPeak + lingering > capMb
   return {
     capMb,
     renderThreads: site.threads,
@@ -147,7 +157,8 @@ export function planMemory(
     shardParallel: parallel,
     scoresBeside,
     siteMb: Math.round(sitePeakMb(articles, site.threads, site.astroAlone)),
-    searchMb: Math.round(shardsMb + (scoresBeside ? MEMORY_MODEL.scoreMb(largest) : 0)),
+    releaseBeforeSearch,
+    searchMb: Math.round(searchPeak + (releaseBeforeSearch ? 0 : lingering)),
     heaps: { ...planHeaps(articles, largest), ...options.heaps },
   }
 }

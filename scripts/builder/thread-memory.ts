@@ -8,26 +8,33 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 
-/** Longer than V8's 8 s: past it, what is still resident is not the threads'. */
+/** Longer than V8's 8 s: past it after the threads ended, what is still resident is not theirs. */
 export const RETURN_WAIT_MS = 10_000
 const POLL_MS = 100
 
-/** Less than this gained since the threads started is not worth a wait. */
+/** Less than this gained while the threads ran is not worth a wait. */
 const SMALL_GAIN = 64 * 2 ** 20
 
+/** This process's resident bytes before the threads started and after they ended, and when they ended. */
+export interface ThreadsEnded {
+  before: number
+  after: number
+  at: number
+}
+
 /**
- * Resolves once this process's resident memory is back within a quarter of what it gained since
- * `before` (its resident bytes before the threads started) at the time of the call, or after
- * `waitMs`. Polled, so that a V8 that frees at once costs nothing.
+ * Resolves once this process's resident memory is back within a quarter of what it gained while
+ * the threads ran, or `waitMs` after they ended (at once when that is past: a step long after
+ * them waits for nothing). Polled, so that a V8 that frees at once costs nothing.
  */
 export async function threadMemoryReturned(
-  before: number,
+  ended: ThreadsEnded,
   waitMs = RETURN_WAIT_MS,
   resident: () => number = () => process.memoryUsage.rss(),
 ): Promise<void> {
-  const gained = resident() - before
+  const gained = ended.after - ended.before
   if (gained < SMALL_GAIN) return
-  const target = before + gained / 4
-  const deadline = Date.now() + waitMs
-  while (resident() > target && Date.now() < deadline) await sleep(POLL_MS)
+  const target = ended.before + gained / 4
+  const deadline = ended.at + waitMs
+  while (Date.now() < deadline && resident() > target) await sleep(POLL_MS)
 }
